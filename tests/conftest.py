@@ -1,0 +1,46 @@
+"""Shared fixtures: the corpus location and GNU Backgammon as an oracle."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO.parent / "shared" / "corpus"
+EXAMPLES = REPO.parent / "shared" / "docs" / "examples"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.fixture(scope="session")
+def gnubg() -> ModuleType:
+    """The `gnubg` module (GNU Backgammon), configured for tests; skip when missing."""
+    try:
+        import gnubg as module
+    except Exception:  # pragma: no cover - depends on the machine
+        pytest.skip("the gnubg module is not installed")
+    module.command("set threads 1")
+    return module
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Path:
+    """The shared corpus of real match files; skip when it is absent."""
+    if not CORPUS.is_dir():
+        pytest.skip("../shared/corpus is not present")
+    return CORPUS
+
+
+@pytest.fixture(scope="session")
+def examples() -> Path:
+    """FORMATS.md's example records; skip when absent."""
+    if not EXAMPLES.is_dir():
+        pytest.skip("../shared/docs/examples is not present")
+    return EXAMPLES
+
+
+def slow_enabled() -> bool:
+    """Long differential runs are opt-in via BGTOOLS_SLOW=1."""
+    return os.environ.get("BGTOOLS_SLOW") == "1"
