@@ -1,0 +1,166 @@
+"""Move notation: parse a written play (``13/7 8/7*``, ``bar/22``, ``6/off(2)``) into paths.
+
+The grammar lives in ``grammars/notation.lark`` and is the definition of what is accepted.
+It is loaded lazily, once, as an LALR parser; results are memoised per distinct text because
+the same play strings recur constantly in match files. Parse errors become
+:class:`bgtools.errors.NotationError` with the column and the context line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from bgtools.errors import NotationError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from lark import Lark
+
+__all__ = ["WrittenPath", "WrittenPlay", "parse_play", "grammar_text", "load_grammar"]
+
+BAR_POINT = 25
+OFF_POINT = 0
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenPath:
+    """One item of a written play: a checker's path ``points`` (from, [via ...], to).
+
+    ``marks[i]`` tells whether ``*`` followed ``points[i]``; ``count`` is the ``(N)``
+    repetition (1 when absent); ``column`` is the 0-based offset of the item in the text.
+    """
+
+    points: tuple[int, ...]
+    marks: tuple[bool, ...]
+    count: int = 1
+    column: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenPlay:
+    """A parsed play: ``kind`` says whether it lists paths or is one of the special forms."""
+
+    kind: Literal["moves", "cannot_move", "resign", "illegal"]
+    paths: tuple[WrittenPath, ...] = ()
+    text: str = ""
+
+    @property
+    def segments(self) -> list[tuple[int, int, bool]]:
+        """Every written ``from -> to`` segment with its hit mark, repetitions expanded."""
+        out: list[tuple[int, int, bool]] = []
+        for path in self.paths:
+            for _ in range(path.count):
+                for i in range(len(path.points) - 1):
+                    out.append((path.points[i], path.points[i + 1], path.marks[i + 1]))
+        return out
+
+
+def grammar_text(name: str) -> str:
+    """The text of a grammar file from ``grammars/`` (source tree or installed package)."""
+    local = Path(__file__).resolve().parents[1] / "grammars" / name
+    if local.is_file():
+        return local.read_text(encoding="utf-8")
+    return resources.files("bgtools.grammars").joinpath(name).read_text(encoding="utf-8")
+
+
+_PARSERS: dict[str, "Lark"] = {}
+
+
+def load_grammar(name: str) -> "Lark":
+    """Load a grammar once as an LALR parser with position tracking."""
+    parser = _PARSERS.get(name)
+    if parser is None:
+        from lark import Lark
+
+        parser = Lark(grammar_text(name), parser="lalr", propagate_positions=True)
+        _PARSERS[name] = parser
+    return parser
+
+
+def _point_value(token_type: str, token: str) -> int:
+    if token_type == "bar_point":
+        return BAR_POINT
+    if token_type == "off_point":
+        return OFF_POINT
+    return int(token)
+
+
+@lru_cache(maxsize=65536)
+def parse_play(text: str) -> WrittenPlay:
+    """Parse one written play. Raise :class:`NotationError` when the text is not a play.
+
+    Point numbers are checked to be 0..25 (bar only as a source, off only as a
+    destination); a repetition must be 2..4.
+    """
+    from lark import Token, Tree
+    from lark.exceptions import LarkError, UnexpectedInput
+
+    stripped = text.strip()
+    try:
+        tree = load_grammar("notation.lark").parse(stripped)
+    except UnexpectedInput as exc:
+        column = getattr(exc, "column", None)
+        col = column if isinstance(column, int) and column > 0 else None
+        raise NotationError(
+            f"cannot read the play {stripped!r}", column=col, context=stripped
+        ) from None
+    except LarkError as exc:  # pragma: no cover - defensive
+        raise NotationError(f"cannot read the play {stripped!r}: {exc}", context=stripped) from None
+    play = tree.children[0]
+    assert isinstance(play, Tree)
+    if play.data == "cannot_move":
+        return WrittenPlay("cannot_move", (), stripped)
+    if play.data == "resign_mark":
+        return WrittenPlay("resign", (), stripped)
+    if play.data == "illegal":
+        return WrittenPlay("illegal", (), stripped)
+    paths: list[WrittenPath] = []
+    for item in play.children:
+        assert isinstance(item, Tree)
+        path_tree = item.children[0]
+        assert isinstance(path_tree, Tree)
+        points: list[int] = []
+        marks: list[bool] = []
+        for point in path_tree.children:
+            assert isinstance(point, Tree)
+            token = point.children[0]
+            assert isinstance(token, Token)
+            value = _point_value(str(point.data), str(token))
+            points.append(value)
+            marks.append(len(point.children) > 1)
+        column = (path_tree.meta.column - 1) if not path_tree.meta.empty else 0
+        count = 1
+        if len(item.children) > 1:
+            repeat = item.children[1]
+            assert isinstance(repeat, Tree)
+            count = int(str(repeat.children[0]))
+            if not 1 <= count <= 4:
+                raise NotationError(
+                    f"repetition ({count}) in {stripped!r} must be 2, 3 or 4",
+                    column=column + 1,
+                    context=stripped,
+                )
+        for i, value in enumerate(points):
+            if value > BAR_POINT:
+                raise NotationError(
+                    f"point {value} in {stripped!r} does not exist (1-24, bar 25, off 0)",
+                    column=column + 1,
+                    context=stripped,
+                )
+            if value == BAR_POINT and i > 0:
+                raise NotationError(
+                    f"{stripped!r}: the bar can only be a starting point",
+                    column=column + 1,
+                    context=stripped,
+                )
+            if value == OFF_POINT and i < len(points) - 1:
+                raise NotationError(
+                    f"{stripped!r}: off can only be the last point of a path",
+                    column=column + 1,
+                    context=stripped,
+                )
+        paths.append(WrittenPath(tuple(points), tuple(marks), count, column))
+    return WrittenPlay("moves", tuple(paths), stripped)
