@@ -130,6 +130,148 @@ def plays(
     console.print(table)
 
 
+Paths = Annotated[
+    list[str],
+    typer.Argument(help="Match files or directories (read recursively).", show_default=False),
+]
+RulesOption = Annotated[
+    str,
+    typer.Option("--rules", help="Rule profile: standard, nocube, cube3 or match-resign."),
+]
+
+
+def _check_rules(rules: str) -> None:
+    from bgtools.replay import PROFILES
+
+    if rules not in PROFILES:
+        _fail(f"unknown rule profile {rules!r}; choose one of {', '.join(PROFILES)}")
+
+
+def _console(stderr: bool = False) -> Any:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+@app.command()
+def validate(
+    paths: Paths,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per file.")] = False,
+    rules: RulesOption = "standard",
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (reserved).")] = 1,
+) -> None:
+    """Check every roll, play, cube action and score of match files against the rules."""
+    from rich.markup import escape
+
+    from bgtools.reports import analyse_file, expand_paths, severity_counts, validate_json
+
+    _check_rules(rules)
+    console = None if as_json else _console()
+    totals = {"valid": 0, "invalid": 0, "unreadable": 0, "errors": 0, "warnings": 0}
+    worst = 0
+    for display, path, error in expand_paths(paths):
+        result = analyse_file(display, path, error, rules)
+        if as_json:
+            _emit_json(validate_json(result))
+        if result.error is not None:
+            totals["unreadable"] += 1
+            worst = 2
+            if console is not None:
+                console.print(f"[bold red]{escape(result.error)}[/]")
+            continue
+        errors, warnings = severity_counts(result.problems)
+        totals["errors"] += errors
+        totals["warnings"] += warnings
+        if result.valid:
+            totals["valid"] += 1
+        else:
+            totals["invalid"] += 1
+            worst = max(worst, 1)
+        if console is not None:
+            for prob in result.problems:
+                where = f"{display}:{prob.line or 0}:{prob.column or 0}"
+                colour = "red" if prob.severity.value == "error" else "yellow"
+                console.print(
+                    f"{escape(where)}: [{colour}]{prob.severity.value}[/][bold]"
+                    f"{escape('[' + prob.rule + ']')}[/]: {escape(prob.message)}"
+                )
+    if console is not None:
+        files = totals["valid"] + totals["invalid"] + totals["unreadable"]
+        if files == 0:
+            console.print("[yellow]no match files found[/]")
+            worst = 2
+        else:
+            console.print(
+                f"[bold]{files} file(s):[/] [green]{totals['valid']} valid[/], "
+                f"[red]{totals['invalid']} invalid[/], {totals['unreadable']} unreadable; "
+                f"{totals['errors']} error(s), {totals['warnings']} warning(s)"
+            )
+    elif totals["valid"] + totals["invalid"] + totals["unreadable"] == 0:
+        _fail("no match files found")
+    raise typer.Exit(worst)
+
+
+@app.command()
+def replay(
+    paths: Paths,
+    jsonl: Annotated[bool, typer.Option("--jsonl", help="One JSON object per action.")] = False,
+    rules: RulesOption = "standard",
+) -> None:
+    """Replay match files action by action, with IDs, pips and cube at every step."""
+    from bgtools.replay import Event
+    from bgtools.reports import analyse_file, event_json, expand_paths
+
+    _check_rules(rules)
+    worst = 0
+    console = None if jsonl else _console()
+    for display, path, error in expand_paths(paths):
+        rows: list[dict[str, Any]] = []
+
+        def collect(event: Event, display: str = display) -> None:
+            obj = event_json(display, event)
+            if jsonl:
+                _emit_json(obj)
+            else:
+                rows.append(obj)
+
+        result = analyse_file(display, path, error, rules, on_event=collect)
+        if result.error is not None:
+            sys.stderr.write(f"bgtools: error: {result.error}\n")
+            worst = 2
+            continue
+        if not result.valid:
+            worst = max(worst, 1)
+        if console is not None:
+            from rich.table import Table
+
+            table = Table(title=display)
+            for col in ("game", "#", "line", "player", "action", "dice", "play", "pips",
+                        "cube", "position ID"):
+                table.add_column(col)
+            for row in rows:
+                dice = "".join(map(str, row["dice"])) if row.get("dice") else ""
+                owner = row["cube_owner_before"]
+                cube = f"{row['cube_before']}" + ("" if owner is None else f" (p{owner})")
+                table.add_row(
+                    str(row["game"]), str(row["index"] + 1), str(row["line"] or ""),
+                    str(row["player"]), row["action"], dice, row.get("play") or "",
+                    f"{row['pips_before'][0]}-{row['pips_before'][1]}", cube,
+                    row["position_id_before"],
+                )
+            console.print(table)
+    raise typer.Exit(worst)
+
+
+@app.command()
+def rules() -> None:
+    """List the rule ids the validator reports, one line each."""
+    from bgtools.replay import RULES
+
+    width = max(len(rule) for rule in RULES)
+    for rule, text in sorted(RULES.items()):
+        sys.stdout.write(f"{rule.ljust(width)}  {text}\n")
+
+
 def main() -> None:
     """Console-script entry point: run the app, mapping stray errors to exit codes."""
     try:

@@ -1,0 +1,84 @@
+"""Recognise a record's format from its content and read it into match records.
+
+The extension is only a hint: ``.txt`` files are often ``.mat``. This module is the one
+place that turns bytes into :class:`~bgtools.record.MatchRecord` objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bgtools.errors import LimitExceededError, UnsupportedFormatError
+from bgtools.record import MatchRecord
+
+__all__ = [
+    "MAX_FILE_BYTES",
+    "RECORD_SUFFIXES",
+    "LoadedRecords",
+    "detect_format",
+    "read_records",
+    "load_file",
+]
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""Largest input file read (bytes); beyond it a LimitExceededError names the limit."""
+
+RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".gam", ".json")
+"""Extensions taken when a directory is walked."""
+
+
+@dataclass(slots=True)
+class LoadedRecords:
+    """What a file holds: its format, the encoding assumed, and its match records."""
+
+    format: str
+    encoding: str
+    records: list[MatchRecord] = field(default_factory=list)
+
+
+def detect_format(text: str) -> str | None:
+    """``"sgf"``, ``"mat"`` or None, from the content alone."""
+    head = text.lstrip()[:200]
+    if head.startswith("(") and ";" in head[:20]:
+        return "sgf"
+    from bgtools.formats.mat import looks_like_mat
+
+    if looks_like_mat(text):
+        return "mat"
+    return None
+
+
+def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
+    """Decode ``data``, recognise its format and read it; raise UnsupportedFormatError."""
+    if len(data) > MAX_FILE_BYTES:
+        raise LimitExceededError(
+            f"{name} is {len(data)} bytes; the limit MAX_FILE_BYTES is {MAX_FILE_BYTES}",
+            "MAX_FILE_BYTES", MAX_FILE_BYTES,
+        )
+    if b"\x00" in data[:4096]:
+        raise UnsupportedFormatError(f"{name} is a binary file, not a match record")
+    from bgtools.formats.source import decode_bytes
+
+    text, encoding = decode_bytes(data)
+    fmt = detect_format(text)
+    if fmt == "mat":
+        from bgtools.formats.mat import parse_mat
+
+        return LoadedRecords("mat", encoding, parse_mat(text))
+    if fmt == "sgf":
+        try:
+            from bgtools.formats import sgf
+        except ImportError:
+            raise UnsupportedFormatError(f"{name}: SGF files are not supported yet") from None
+        return LoadedRecords("sgf", encoding, sgf.parse_sgf(text))  # type: ignore[attr-defined]
+    raise UnsupportedFormatError(
+        f"{name} is not a match record bgtools recognises (.mat or GNU Backgammon SGF)"
+    )
+
+
+def load_file(path: Path) -> LoadedRecords:
+    """Read a file from disk (never modifying it) and return its records."""
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_FILE_BYTES + 1)
+    return read_records(data, str(path))

@@ -1,0 +1,793 @@
+"""The strict replayer: walk a :class:`~bgtools.record.MatchRecord` game by game and check
+every roll, play, cube action, result and score line against the rules of backgammon.
+
+Forgiving by design: every problem is collected (with a stable rule id, line and column)
+and the replay carries on from the position as written wherever it can, so one bad row
+does not cascade into fifty errors. See ``RULES`` for every rule id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from bgtools import ids
+from bgtools.errors import NotationError
+from bgtools.notation import WrittenPlay, parse_play
+from bgtools.position import Play, Position, _make
+from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
+from bgtools.resolve import resolve_play
+
+__all__ = [
+    "RULES",
+    "RuleProfile",
+    "PROFILES",
+    "profile_for",
+    "Event",
+    "GameSummary",
+    "MatchReplay",
+    "replay_match",
+]
+
+RULES: dict[str, str] = {
+    "syntax": "a line of the file cannot be read",
+    "notation": "a play is written in a notation that cannot be read",
+    "opening-double": "the opening roll of a game cannot be a double",
+    "turn-order": "the players must alternate: this action is by the wrong player",
+    "dice-mismatch": "the moves written do not match the dice rolled",
+    "no-checker": "a move starts from a point where the mover has no checker",
+    "blocked-point": "a move lands on a point held by two or more opposing checkers",
+    "must-enter-bar": "a player with a checker on the bar must enter it before moving others",
+    "bearoff-not-home": "bearing off is allowed only with every checker in the home board",
+    "bearoff-higher-die": "a die larger than needed bears off only from the highest point",
+    "max-dice": "a play must use as many dice as possible",
+    "higher-die": "when only one die can be played, the larger one must be played",
+    "empty-play": "a roll is written with no play although a legal play exists",
+    "forced-play-omitted": "a roll with exactly one legal play was written with no play (warning)",
+    "ambiguous-play": "a merged move could be played in several ways (warning)",
+    "hit-mark": "a hit mark '*' disagrees with the position (warning)",
+    "illegal-play-line": "the record itself marks a play as illegal (warning)",
+    "cube-timing": "the cube may be turned only by the player on roll, before rolling",
+    "cube-not-owner": "the cube may be turned only by its owner or while it is centred",
+    "cube-value": "the value in 'Doubles => V' must be twice the current cube",
+    "cube-disabled": "the cube is not in use under these rules",
+    "cube-dead": "a double with the cube already dead (doubler's score plus cube reaches the length) (warning)",
+    "crawford-double": "no doubling in the Crawford game",
+    "cube-answer": "a take, drop or beaver must answer a double",
+    "cube-unanswered": "a double must be answered before play goes on",
+    "beaver-not-allowed": "beavers only in money play where the rules allow them",
+    "action-after-end": "nothing may follow the end of a game but its result",
+    "wins-mismatch": "the 'Wins N' points differ from the game's result",
+    "resign-value": "a resignation must be worth 1, 2 or 3 times the cube",
+    "match-resignation": "the match was resigned: the winner got the points still needed (note)",
+    "game-unfinished": "a game stops before it is over while later games follow",
+    "score-mismatch": "a game's score line differs from the running score",
+    "game-after-match": "a game follows the end of the match",
+    "match-incomplete": "the match stops before a player reached the match length (warning)",
+    "game-number": "games are not numbered 1, 2, 3 ... (warning)",
+    "no-games": "the file holds no game",
+}
+"""Every rule id the replayer reports, with a one-line description."""
+
+_WARNINGS = {
+    "forced-play-omitted", "ambiguous-play", "hit-mark", "illegal-play-line", "cube-dead",
+    "match-incomplete", "game-number", "match-resignation",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RuleProfile:
+    """Site-dependent rules: Crawford, cube use, Jacoby, beavers, match resignations."""
+
+    name: str
+    crawford: bool = True
+    cube: str = "on"  # "on", "off", or "min3" (the cube is used only in matches of 3+)
+    jacoby: bool | None = None  # None: unknown, accept results with or without it
+    beavers: bool = True
+    match_resignation: bool = False
+
+
+PROFILES: dict[str, RuleProfile] = {
+    "standard": RuleProfile("standard"),
+    "nocube": RuleProfile("nocube", cube="off"),
+    "cube3": RuleProfile("cube3", cube="min3"),
+    "match-resign": RuleProfile("match-resign", match_resignation=True),
+}
+"""The rule profiles selectable with ``--rules``."""
+
+
+def profile_for(record: MatchRecord, name: str = "standard") -> RuleProfile:
+    """The profile ``name`` refined by the file's header tags (Crawford, CubeLimit, Jacoby,
+    Beaver)."""
+    base = PROFILES[name]
+    crawford = base.crawford
+    cube = base.cube
+    jacoby = base.jacoby
+    beavers = base.beavers
+    tag = record.tag("Crawford")
+    if tag is not None and tag.strip().lower() == "off":
+        crawford = False
+    tag = record.tag("CubeLimit")
+    if tag is not None and tag.strip() == "1":
+        cube = "off"
+    tag = record.tag("Jacoby")
+    if tag is not None:
+        jacoby = tag.strip().lower() == "on"
+    tag = record.tag("Beaver")
+    if tag is not None:
+        beavers = tag.strip().lower() == "on"
+    return RuleProfile(base.name, crawford, cube, jacoby, beavers, base.match_resignation)
+
+
+@dataclass(slots=True)
+class Event:
+    """One replayed action, with the state before it (for ``replay --jsonl``)."""
+
+    game: int
+    index: int
+    line: int | None
+    player: int
+    action: str
+    dice: tuple[int, int] | None
+    play: Play | None
+    position_before: Position
+    state_before: ids.MatchState
+    position_after: Position | None = None
+
+
+@dataclass(slots=True)
+class GameSummary:
+    """What happened in one game (the contract's ``score`` game object)."""
+
+    number: int
+    line: int | None
+    score_before: tuple[int, int]
+    crawford: bool
+    post_crawford: bool
+    winner: int | None = None
+    points: int | None = None
+    cube: int = 1
+    result: str | None = None
+    ended_by: str | None = None
+    rolls: int = 0
+    actions: int = 0
+    final_position: Position | None = None
+    final_on_roll: int | None = None
+
+
+@dataclass(slots=True)
+class MatchReplay:
+    """The outcome of replaying a record: per-game summaries, problems, the final score."""
+
+    record: MatchRecord
+    profile: RuleProfile
+    match_length: int
+    names: tuple[str, str] | None
+    games: list[GameSummary] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    final_score: tuple[int, int] = (0, 0)
+    complete: bool = False
+    winner: int | None = None
+    rolls: int = 0
+
+    @property
+    def valid(self) -> bool:
+        """True when no problem is an error."""
+        return not any(p.severity is Severity.ERROR for p in self.problems)
+
+
+class _Game:
+    """Mutable state of the game being replayed."""
+
+    def __init__(self, number: int, score: tuple[int, int], crawford: bool, length: int,
+                 jacoby: bool) -> None:
+        self.number = number
+        self.score = score
+        self.crawford = crawford
+        self.length = length
+        self.jacoby = jacoby
+        # ``position`` is seen from ``on_roll``; None until the first roll tells who opened.
+        self.position = Position.initial()
+        self.on_roll: int | None = None
+        self.cube = 1
+        self.cube_owner: int | None = None
+        self.cube_turned = False
+        self.pending: tuple[int, int] | None = None  # (doubler, offered value)
+        self.beavered_by: int | None = None
+        self.over: str | None = None  # "bearoff", "drop", "resign"
+        self.winner: int | None = None
+        self.value = 0  # 1/2/3 for bear-off and resignation
+        self.points = 0
+        self.rolls = 0
+        self.synced = True  # False after a play that could not be applied at all
+        self.awaiting_resign: int | None = None  # player who rolled then resigned (`???`)
+        self.events = 0
+        self.resign_open = False  # a resignation whose level a later 'Wins N' gives
+
+    def next_index(self) -> int:
+        """The 0-based index of the next event of this game."""
+        self.events += 1
+        return self.events - 1
+
+    def state(self, actor: int, *, dice: tuple[int, int] | None = None,
+              doubled: bool = False, turn: int | None = None) -> ids.MatchState:
+        return ids.MatchState(
+            match_length=self.length,
+            score=self.score,
+            cube_value=self.cube,
+            cube_owner=self.cube_owner,
+            on_roll=actor,
+            crawford=self.crawford,
+            game_state=ids.GameState.PLAYING,
+            turn=actor if turn is None else turn,
+            doubled=doubled,
+            dice=dice,
+            jacoby=self.jacoby,
+        )
+
+    def view_of(self, player: int) -> Position:
+        """The position seen from ``player``."""
+        if self.on_roll is None or self.on_roll == player:
+            return self.position
+        return self.position.swapped()
+
+
+def replay_match(
+    record: MatchRecord,
+    profile: RuleProfile | None = None,
+    *,
+    on_event: Callable[[Event], None] | None = None,
+) -> MatchReplay:
+    """Replay ``record`` under ``profile`` (default: ``standard`` refined by header tags).
+
+    ``on_event`` is called with every action replayed (computing IDs costs time; pass it
+    only when needed).
+    """
+    profile = profile or profile_for(record)
+    length = record.match_length or 0
+    out = MatchReplay(record, profile, length, record.names)
+    out.problems.extend(record.problems)
+    replayer = _Replayer(record, profile, out, on_event)
+    replayer.run()
+    out.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
+    return out
+
+
+class _Replayer:
+    def __init__(self, record: MatchRecord, profile: RuleProfile, out: MatchReplay,
+                 on_event: Callable[[Event], None] | None) -> None:
+        self.record = record
+        self.profile = profile
+        self.out = out
+        self.on_event = on_event
+        self.length = record.match_length or 0
+        self.jacoby_for_ids = bool(profile.jacoby) if self.length == 0 else False
+        self.game_no = 0
+
+    def problem(self, rule: str, message: str, line: int | None, column: int | None,
+                severity: Severity | None = None) -> None:
+        if severity is None:
+            severity = Severity.WARNING if rule in _WARNINGS else Severity.ERROR
+        self.out.problems.append(
+            Problem(rule, message, line, column, self.game_no or None, severity)
+        )
+
+    # --- the match ------------------------------------------------------------------------
+
+    def run(self) -> None:
+        record = self.record
+        length = self.length
+        if not record.games:
+            self.problem("no-games", "the file holds no game", record.length_line, None)
+            return
+        score: tuple[int, int] | None = None
+        crawford_done = False
+        match_over_at: int | None = None
+        for index, game in enumerate(record.games):
+            self.game_no = index + 1
+            written = game.score
+            if game.number is not None and game.number != index + 1 and index == 0 and game.number != 1:
+                pass  # a file may start later in a match
+            elif game.number is not None and game.number != index + 1:
+                self.problem("game-number", f"game {game.number} is the file's game {index + 1}",
+                             game.line, None)
+            if match_over_at is not None:
+                self.problem(
+                    "game-after-match",
+                    f"game {index + 1} follows the end of the match (won in game {match_over_at})",
+                    game.line, None,
+                )
+                break
+            if score is None:
+                score = written or (0, 0)
+            elif written is not None and written != score:
+                line = game.score_line
+                col = game.score_columns[0] if written[0] != score[0] else game.score_columns[1]
+                self.problem(
+                    "score-mismatch",
+                    f"score line says {written[0]}-{written[1]} but the games before give "
+                    f"{score[0]}-{score[1]}",
+                    line, col,
+                )
+                score = written
+            is_crawford = False
+            post = False
+            if length and self.profile.crawford:
+                if crawford_done:
+                    post = True
+                elif (score[0] == length - 1) != (score[1] == length - 1):
+                    is_crawford = True
+                    crawford_done = True
+                elif score[0] == length - 1 and score[1] == length - 1:
+                    crawford_done = True
+                    post = True
+            summary = self.play_game(game, index + 1, score, is_crawford, post,
+                                     is_last=index == len(record.games) - 1)
+            self.out.games.append(summary)
+            if summary.winner is not None and summary.points is not None:
+                s = list(score)
+                s[summary.winner] += summary.points
+                score = (s[0], s[1])
+            if length and max(score) >= length and match_over_at is None:
+                match_over_at = index + 1
+        self.out.final_score = score or (0, 0)
+        if length:
+            self.out.complete = max(self.out.final_score) >= length
+            if self.out.complete:
+                a, b = self.out.final_score
+                self.out.winner = 0 if a > b else 1
+            else:
+                last = record.games[-1]
+                self.game_no = len(record.games)
+                fs = self.out.final_score
+                self.problem(
+                    "match-incomplete",
+                    f"the match stops at {fs[0]}-{fs[1]} in a {length}-point match",
+                    last.line, None,
+                )
+        else:
+            last_game = self.out.games[-1] if self.out.games else None
+            self.out.complete = bool(last_game and last_game.winner is not None)
+
+    # --- one game -------------------------------------------------------------------------
+
+    def play_game(self, record: GameRecord, number: int, score: tuple[int, int],
+                  crawford: bool, post: bool, is_last: bool) -> GameSummary:
+        g = _Game(number, score, crawford, self.length, self.jacoby_for_ids)
+        summary = GameSummary(number, record.line, score, crawford, post)
+        actions = record.actions
+        for i, action in enumerate(actions):
+            summary.actions += 1
+            next_action = actions[i + 1] if i + 1 < len(actions) else None
+            self.do_action(g, action, i, next_action)
+        if g.over is None:
+            if not is_last:
+                self.problem(
+                    "game-unfinished",
+                    f"game {number} stops before it is over but game {number + 1} follows",
+                    record.line, None,
+                )
+        summary.winner = g.winner
+        summary.points = g.points if g.over else None
+        summary.cube = g.cube
+        summary.ended_by = g.over
+        summary.result = {1: "single", 2: "gammon", 3: "backgammon"}.get(g.value) if g.over else None
+        summary.rolls = g.rolls
+        summary.final_position = g.position
+        summary.final_on_roll = g.on_roll
+        self.out.rolls += g.rolls
+        return summary
+
+    def do_action(self, g: _Game, action: Action, index: int, next_action: Action | None) -> None:
+        kind = action.kind
+        p = action.player
+        if kind in ("win", "loss", "resign"):
+            self.do_result(g, action)
+            return
+        if g.over is not None:
+            self.problem("action-after-end", f"{_describe(action)} after the game ended "
+                         f"({g.over})", action.line, action.column)
+            return
+        if kind == "roll":
+            self.do_roll(g, action, index, next_action)
+        elif kind == "double":
+            self.do_double(g, action, index)
+        elif kind in ("take", "drop", "beaver", "raccoon"):
+            self.do_answer(g, action)
+
+    # --- rolls ----------------------------------------------------------------------------
+
+    def do_roll(self, g: _Game, action: Action, index: int, next_action: Action | None) -> None:
+        p = action.player
+        line, column = action.line, action.column
+        g.beavered_by = None  # a beaver is taken implicitly by the next roll
+        if g.pending is not None:
+            self.problem("cube-unanswered", "the double was never answered before this roll",
+                         line, column)
+            g.pending = None
+        if g.awaiting_resign is not None:
+            g.awaiting_resign = None
+        if g.on_roll is None:
+            g.on_roll = p
+        elif g.on_roll != p:
+            self.problem("turn-order", f"player {p} rolls but it is player {g.on_roll}'s turn",
+                         line, column)
+            g.position = g.position.swapped()
+            g.on_roll = p
+        dice = action.dice
+        if dice is None or not (1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
+            self.problem("dice-mismatch", f"dice {dice} are not two dice 1-6", line, column)
+            self.pass_turn(g)
+            return
+        d1, d2 = dice
+        g.rolls += 1
+        if g.rolls == 1 and d1 == d2:
+            self.problem("opening-double", f"the opening roll {d1}{d2} is a double", line, column)
+        before = g.position
+        pos = before
+        written: WrittenPlay | None = None
+        play_col = action.play_column or column
+        if action.steps is not None:
+            written = WrittenPlay("moves", tuple(), "")
+        else:
+            try:
+                written = parse_play(action.play_text)
+            except NotationError as exc:
+                col = play_col + (exc.column - 1) if play_col and exc.column else play_col
+                self.problem("notation", exc.message, line, col)
+                g.synced = False
+                self.emit(g, p, "move", (d1, d2), None, before, index, action)
+                self.pass_turn(g)
+                return
+        play: Play | None = None
+        if not g.synced:
+            self.emit(g, p, "move", (d1, d2), None, before, index, action)
+            self.pass_turn(g)
+            return
+        roll = f"{d1}{d2}"
+        if action.steps is not None:
+            play, pos = self.check_steps(g, action, before, d1, d2)
+        elif action.illegal or written.kind == "illegal":
+            text = str(action.extra.get("illegal_text", written.text))
+            board = _snowie_board(text, before)
+            self.problem("illegal-play-line", "the record marks this play as illegal"
+                         + ("; replay goes on from the position it gives" if board else ""),
+                         line, play_col)
+            if board is None:
+                g.synced = False
+            else:
+                pos = board
+                play = Play()
+        elif written.kind in ("cannot_move", "resign") or not written.paths:
+            legal = before.legal_results(d1, d2)
+            sample = next(iter(legal.values()))
+            if not sample.steps:
+                play = sample
+            elif written.kind == "resign" or (next_action is not None and next_action.kind in ("win", "loss", "resign")):
+                g.awaiting_resign = p
+                play = None
+            elif written.kind == "cannot_move":
+                self.problem("max-dice", f"{roll} written as 'Cannot Move' but it can be played "
+                             f"(e.g. {sample})", line, play_col)
+                play = None
+            elif len(legal) == 1:
+                self.problem("forced-play-omitted", f"{roll} written with no play; the only "
+                             f"legal play {sample} is assumed", line, play_col)
+                play = sample
+                pos = next(iter(legal))
+            else:
+                self.problem("empty-play", f"{roll} written with no play but it can be played "
+                             f"(e.g. {sample})", line, play_col)
+                play = None
+        else:
+            resolution = resolve_play(before, d1, d2, written)
+            if resolution.rule is not None:
+                self.problem(resolution.rule, resolution.message, line, play_col)
+            if resolution.result is None:
+                g.synced = False
+            else:
+                pos = resolution.result
+                play = resolution.play
+                if resolution.ambiguous:
+                    self.problem("ambiguous-play", f"{roll} {written.text} can be played in "
+                                 f"several ways; read as {play}", line, play_col)
+                if play is not None and resolution.rule is None:
+                    self.check_marks(written, play, line, play_col)
+        if play is not None and pos is before and play.steps:
+            pos = before.apply_steps(play.steps)[0]
+        self.emit(g, p, "move", (d1, d2), play, before, index, action,
+                  after=pos if play is not None else None)
+        if pos.mover[0] == 15:
+            g.over = "bearoff"
+            g.winner = p
+            g.value = pos.game_value() if pos.game_value() else 1
+            g.points = self.bearoff_points(g)
+            g.position = pos
+            return
+        g.position = pos
+        self.pass_turn(g)
+
+    def bearoff_points(self, g: _Game) -> int:
+        value = g.value
+        if self.length == 0 and self.profile.jacoby and not g.cube_turned:
+            value = 1
+        return g.cube * value
+
+    def check_steps(self, g: _Game, action: Action, before: Position, d1: int,
+                    d2: int) -> tuple[Play | None, Position]:
+        """Check exact steps (SGF): each step legal with a die, then maximal."""
+        from bgtools.resolve import _check_maximal
+
+        assert action.steps is not None
+        me = list(before.mover)
+        opp = list(before.opponent)
+        dice = [d1] * 4 if d1 == d2 else [d1, d2]
+        hits: list[bool] = []
+        from bgtools.position import _apply_step, _step_error
+
+        for src, dst in action.steps:
+            err = None
+            used = None
+            for die in dict.fromkeys(dice):
+                e = _step_error(me, opp, src, dst, die)
+                if e is None:
+                    used = die
+                    break
+                err = err or e
+            if used is None:
+                self.problem(err or "dice-mismatch", f"{d1}{d2}: step {src}/{dst} is illegal "
+                             f"({err})", action.line, action.column)
+                g.synced = False
+                return None, before
+            dice.remove(used)
+            hits.append(_apply_step(me, opp, src, dst))
+        result = _make(tuple(me), tuple(opp))
+        play = Play(tuple(action.steps), tuple(hits))
+        res = _check_maximal(before, d1, d2, play, result)
+        if res.rule is not None:
+            self.problem(res.rule, res.message, action.line, action.column)
+        return play, result
+
+    def check_marks(self, written: WrittenPlay, play: Play, line: int | None,
+                    column: int | None) -> None:
+        marked = {dst for _, dst, mark in written.segments if mark}
+        if not marked:
+            return
+        hit_points = {dst for (_, dst), hit in zip(play.steps, play.hits) if hit}
+        extra = marked - hit_points
+        if extra:
+            self.problem("hit-mark", f"'*' after {', '.join(map(str, sorted(extra)))} but "
+                         f"nothing is hit there", line, column)
+
+    def pass_turn(self, g: _Game) -> None:
+        g.position = g.position.swapped()
+        assert g.on_roll is not None
+        g.on_roll = 1 - g.on_roll
+
+    # --- cube -----------------------------------------------------------------------------
+
+    def do_double(self, g: _Game, action: Action, index: int) -> None:
+        p = action.player
+        line, column = action.line, action.column
+        g.beavered_by = None
+        if g.pending is not None:
+            self.problem("cube-unanswered", "a double follows a double that was never answered",
+                         line, column)
+            g.pending = None
+        if g.on_roll is None:
+            self.problem("cube-timing", "the cube cannot be turned before the opening roll",
+                         line, column)
+            g.on_roll = p
+        elif g.on_roll != p:
+            self.problem("cube-timing", f"player {p} doubles but it is player {g.on_roll}'s "
+                         "turn to roll", line, column)
+            g.position = g.position.swapped()
+            g.on_roll = p
+        before = g.position
+        if self.on_event is not None:
+            self.emit(g, p, "double", None, None, before, index, action)
+        cube_rule = self.profile.cube
+        if cube_rule == "off" or (cube_rule == "min3" and 0 < self.length < 3):
+            self.problem("cube-disabled", "the cube is not in use in this match", line, column)
+        if g.crawford:
+            self.problem("crawford-double", "a double in the Crawford game", line, column)
+        if g.cube_owner is not None and g.cube_owner != p:
+            self.problem("cube-not-owner", f"player {p} doubles but player {g.cube_owner} owns "
+                         "the cube", line, column)
+        if action.cube is not None and action.cube != 2 * g.cube:
+            self.problem("cube-value", f"'Doubles => {action.cube}' but the cube is at {g.cube}: "
+                         f"the new value is {2 * g.cube}", line, column)
+        if self.length and g.score[p] + g.cube >= self.length and not g.crawford:
+            self.problem("cube-dead", f"player {p} needs {self.length - g.score[p]} and the cube "
+                         f"is already {g.cube}", line, column)
+        g.pending = (p, 2 * g.cube)
+
+    def do_answer(self, g: _Game, action: Action) -> None:
+        p = action.player
+        line, column = action.line, action.column
+        kind = action.kind
+        if g.beavered_by is not None and p != g.beavered_by and kind in ("take", "raccoon"):
+            # The original doubler accepts the beaver (SGF writes it) or raccoons.
+            if kind == "raccoon":
+                if action.cube is not None and action.cube != 2 * g.cube:
+                    self.problem("cube-value", f"'Raccoons => {action.cube}' but the new value "
+                                 f"is {2 * g.cube}", line, column)
+                g.cube *= 2
+                g.cube_owner = p
+            g.beavered_by = None
+            return
+        if g.pending is None:
+            self.problem("cube-answer", f"'{kind}' without a double to answer", line, column)
+            return
+        doubler, value = g.pending
+        if p == doubler:
+            self.problem("cube-answer", f"player {p} answers his own double", line, column)
+            return
+        if self.on_event is not None:
+            before = g.view_of(doubler)
+            state = g.state(doubler, doubled=True, turn=p)
+            self.on_event(Event(g.number, g.next_index(), line, p, kind, None, None, before,
+                                state))
+        g.pending = None
+        if kind == "take":
+            g.cube = value
+            g.cube_owner = p
+            g.cube_turned = True
+        elif kind == "drop":
+            g.over = "drop"
+            g.winner = doubler
+            g.points = value // 2
+            g.value = 1
+        elif kind == "beaver":
+            if self.length or not self.profile.beavers:
+                self.problem("beaver-not-allowed",
+                             "beavers are allowed only in money play" if self.length
+                             else "beavers are not allowed by this session's rules", line, column)
+            if action.cube is not None and action.cube != 2 * value:
+                self.problem("cube-value", f"'Beavers => {action.cube}' but the new value "
+                             f"is {2 * value}", line, column)
+            g.cube = 2 * value
+            g.cube_owner = p
+            g.cube_turned = True
+            g.beavered_by = p
+        else:
+            self.problem("cube-answer", "a raccoon must follow a beaver", line, column)
+
+    # --- results --------------------------------------------------------------------------
+
+    def do_result(self, g: _Game, action: Action) -> None:
+        line, column = action.line, action.column
+        n = action.points
+        # ``win``: the player in this column won; ``loss`` and ``resign``: he lost/resigned.
+        winner = action.player if action.kind == "win" else 1 - action.player
+        if action.kind == "resign" and n is None:
+            if g.over is None:
+                g.pending = None
+                g.over = "resign"
+                g.winner = winner
+                g.value = 1
+                g.points = g.cube
+                g.resign_open = True
+            return
+        if g.over is not None and not (g.over == "resign" and g.resign_open):
+            if winner != g.winner:
+                self.problem("wins-mismatch", f"player {winner} is credited but player {g.winner} "
+                             f"won the game", line, column)
+                return
+            if n is not None and n != g.points:
+                if self.capped_ok(g, winner, n, g.points):
+                    return
+                self.problem("wins-mismatch", f"'Wins {n}' but the game is worth {g.points} "
+                             f"({_how(g)})", line, column)
+            return
+        if g.over is not None and winner != g.winner:
+            self.problem("wins-mismatch", f"player {winner} is credited but player {g.winner} "
+                         "resigned... the other player won", line, column)
+            return
+        g.resign_open = False
+        cube = g.cube
+        if not g.synced and n is not None:
+            # The position is unknown (an illegal or unreadable play): trust the result.
+            level = n // cube if n % cube == 0 and 1 <= n // cube <= 3 else 1
+            g.over = g.over or "bearoff"
+            g.winner = winner
+            g.value = level
+            g.points = n
+            return
+        # The game is still running: a resignation by the other player.
+        g.pending = None
+        g.over = "resign"
+        g.winner = winner
+        if n is None:
+            g.value = 1
+            g.points = cube
+            return
+        if self.profile.match_resignation and self.length:
+            needed = self.length - g.score[winner]
+            if n == needed and n not in (cube, 2 * cube, 3 * cube):
+                g.value = 1
+                g.points = n
+                self.problem("match-resignation", f"the match was resigned: player {winner} "
+                             f"gets the {n} points still needed", line, column)
+                return
+        level = 1 if n <= cube else 2 if n <= 2 * cube else 3
+        g.value = level
+        g.points = cube * level
+        if n != cube * level:
+            if self.capped_ok(g, winner, n, cube * level):
+                return
+            self.problem("resign-value", f"'Wins {n}' as a resignation with the cube at {cube}: "
+                         f"must be {cube}, {2 * cube} or {3 * cube}", line, column)
+
+    def capped_ok(self, g: _Game, winner: int, n: int, computed: int) -> bool:
+        """Some writers cap the match-winning 'Wins N' at the points needed or the length."""
+        if not self.length:
+            return False
+        needed = self.length - g.score[winner]
+        return computed >= needed and n >= needed and n <= max(computed, self.length)
+
+    # --- events ---------------------------------------------------------------------------
+
+    def emit(self, g: _Game, player: int, kind: str, dice: tuple[int, int] | None,
+             play: Play | None, before: Position, index: int, action: Action,
+             after: Position | None = None) -> None:
+        if self.on_event is None:
+            return
+        state = g.state(player, dice=dice)
+        self.on_event(Event(g.number, g.next_index(), action.line, player, kind, dice, play,
+                            before, state, after))
+
+
+def _snowie_board(text: str, near: Position) -> Position | None:
+    """The position after a Snowie ``Illegal play (...)`` cell, from the mover's view.
+
+    The cell holds Snowie's text position: 12 header fields, then 26 board values (index
+    0 and 25 are the bars, positive and negative values are the two players). Which sign is
+    the mover is not stated, so the reading closest to the position before the play wins.
+    """
+    inner = text[text.find("(") + 1 : text.rfind(")")] if "(" in text else text
+    fields = inner.split(";")
+    if len(fields) < 38:
+        return None
+    try:
+        values = [int(v) for v in fields[12:38]]
+    except ValueError:
+        return None
+    plus = [0] * 26
+    minus = [0] * 26
+    for i in range(1, 25):
+        if values[i] > 0:
+            plus[i] = values[i]
+        elif values[i] < 0:
+            minus[25 - i] = -values[i]
+    plus[25] = abs(values[25])
+    minus[25] = abs(values[0])
+    best: tuple[int, Position] | None = None
+    for mover, opponent in ((plus, minus), (minus, plus)):
+        try:
+            candidate = Position(tuple(mover), tuple(opponent))
+        except ValueError:
+            continue
+        distance = sum(abs(a - b) for a, b in zip(candidate.mover, near.mover))
+        distance += sum(abs(a - b) for a, b in zip(candidate.opponent, near.opponent))
+        if best is None or distance < best[0]:
+            best = (distance, candidate)
+    return best[1] if best else None
+
+
+def _describe(action: Action) -> str:
+    if action.kind == "roll" and action.dice:
+        return f"a roll of {action.dice[0]}{action.dice[1]}"
+    return f"'{action.kind}'"
+
+
+def _how(g: _Game) -> str:
+    if g.over == "drop":
+        return "a dropped cube at " + str(g.points)
+    name = {1: "single", 2: "gammon", 3: "backgammon"}.get(g.value, "single")
+    return f"{name} with the cube at {g.cube}"
+
+
+def iter_rule_ids() -> Iterator[tuple[str, str]]:
+    """Every rule id with its one-line description, sorted by id."""
+    yield from sorted(RULES.items())

@@ -1,0 +1,166 @@
+"""Reports built from replayed records: the JSON objects of the CLI contract.
+
+Pure data: this module reads files through ``bgtools.formats`` and replays them, and returns
+dictionaries; printing them (Rich or JSON) is the CLI's business.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from bgtools import ids
+from bgtools.errors import BgtoolsError
+from bgtools.record import Problem, Severity
+from bgtools.replay import Event, MatchReplay, profile_for, replay_match
+
+__all__ = [
+    "SCHEMA",
+    "FileResult",
+    "expand_paths",
+    "analyse_file",
+    "validate_json",
+    "event_json",
+]
+
+SCHEMA = "bgtools/1"
+
+
+@dataclass(slots=True)
+class FileResult:
+    """One input file: its format, its replayed matches, or why it could not be read."""
+
+    display: str
+    format: str | None = None
+    encoding: str | None = None
+    replays: list[MatchReplay] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def problems(self) -> list[Problem]:
+        """Every problem of every match in the file, in file order."""
+        out: list[Problem] = []
+        for replay in self.replays:
+            out.extend(replay.problems)
+        return out
+
+    @property
+    def valid(self) -> bool:
+        """Readable and without errors."""
+        return self.error is None and all(r.valid for r in self.replays)
+
+
+def expand_paths(args: list[str]) -> Iterator[tuple[str, Path | None, str | None]]:
+    """Yield ``(display, path, error)`` for every input: files as given, directories walked
+    recursively (record extensions only, sorted), and an error for missing paths."""
+    from bgtools.formats.detect import RECORD_SUFFIXES
+
+    for arg in args:
+        path = Path(arg)
+        if path.is_dir():
+            found: list[Path] = []
+            for root, dirs, files in os.walk(path):
+                dirs.sort()
+                for name in sorted(files):
+                    if name.lower().endswith(RECORD_SUFFIXES):
+                        found.append(Path(root) / name)
+            for file in found:
+                yield str(file), file, None
+        elif path.exists():
+            if path.is_file() or path.is_fifo():
+                yield arg, path, None
+            else:
+                yield arg, None, f"{arg} is not a regular file"
+        else:
+            yield arg, None, f"{arg}: no such file or directory"
+
+
+def analyse_file(display: str, path: Path | None, error: str | None = None,
+                 rules: str = "standard", on_event: Any = None) -> FileResult:
+    """Read and replay one file; unreadable input becomes ``FileResult.error``."""
+    result = FileResult(display)
+    if error is not None or path is None:
+        result.error = error or f"{display}: cannot be read"
+        return result
+    from bgtools.formats.detect import load_file
+
+    try:
+        loaded = load_file(path)
+    except PermissionError:
+        result.error = f"{display}: permission denied"
+        return result
+    except IsADirectoryError:
+        result.error = f"{display} is a directory"
+        return result
+    except OSError as exc:
+        result.error = f"{display}: {exc.strerror or exc}"
+        return result
+    except BgtoolsError as exc:
+        result.error = str(exc)
+        return result
+    result.format = loaded.format
+    result.encoding = loaded.encoding
+    for record in loaded.records:
+        profile = profile_for(record, rules)
+        result.replays.append(replay_match(record, profile, on_event=on_event))
+    return result
+
+
+def validate_json(result: FileResult) -> dict[str, Any]:
+    """The contract's ``validate`` object for one file."""
+    if result.error is not None:
+        return {
+            "schema": SCHEMA, "file": result.display, "format": result.format, "valid": False,
+            "games": 0, "complete": False,
+            "problems": [{"severity": "error", "rule": "unreadable", "line": None,
+                          "column": None, "game": None, "message": result.error}],
+        }
+    games = sum(len(r.games) for r in result.replays)
+    complete = bool(result.replays) and all(r.complete for r in result.replays)
+    return {
+        "schema": SCHEMA,
+        "file": result.display,
+        "format": result.format,
+        "valid": result.valid,
+        "games": games,
+        "complete": complete,
+        "problems": [p.to_json() for p in result.problems],
+    }
+
+
+def event_json(display: str, event: Event) -> dict[str, Any]:
+    """The contract's ``replay --jsonl`` object for one action."""
+    before = event.position_before
+    obj: dict[str, Any] = {
+        "schema": SCHEMA,
+        "file": display,
+        "game": event.game,
+        "index": event.index,
+        "line": event.line,
+        "player": event.player,
+        "action": event.action,
+        "dice": list(event.dice) if event.dice else None,
+    }
+    if event.action == "move":
+        play = event.play
+        obj["play"] = str(play) if play is not None else None
+        obj["steps"] = [list(s) for s in play.steps] if play is not None else None
+    obj["position_id_before"] = before.position_id
+    obj["match_id_before"] = ids.encode_match_id(event.state_before)
+    if event.action == "move":
+        after = event.position_after
+        obj["position_id_after"] = after.swapped().position_id if after is not None else None
+    mover, opponent = before.pips
+    actor = event.state_before.on_roll
+    obj["pips_before"] = [mover, opponent] if actor == 0 else [opponent, mover]
+    obj["cube_before"] = event.state_before.cube_value
+    obj["cube_owner_before"] = event.state_before.cube_owner
+    return obj
+
+
+def severity_counts(problems: list[Problem]) -> tuple[int, int]:
+    """(errors, warnings)."""
+    errors = sum(1 for p in problems if p.severity is Severity.ERROR)
+    return errors, len(problems) - errors

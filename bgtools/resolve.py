@@ -1,0 +1,253 @@
+"""Resolve a written play against a position and a roll (FORMATS.md 1.6), fast.
+
+A written play lists segments (``24/13``, ``bar/22``, ``6/off``) in any order, possibly
+merged (one segment for several dice) and with or without hit marks. Resolving finds the
+exact steps, checks each against the rules, and proves the play uses as many dice as the
+rules demand, generating every legal play only in the rare case where the written play
+leaves dice unused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+from typing import Sequence
+
+from bgtools.notation import WrittenPlay
+from bgtools.position import Play, Position, Step, _apply_step, _make, _step_error
+
+__all__ = ["Resolution", "resolve_play", "RULE_MESSAGES"]
+
+RULE_MESSAGES = {
+    "no-checker": "there is no checker of the mover on the starting point",
+    "must-enter-bar": "a checker on the bar must enter before any other move",
+    "blocked-point": "the landing point is held by two or more opposing checkers",
+    "bearoff-not-home": "bearing off needs all checkers in the home board",
+    "bearoff-higher-die": "a higher die bears off only from the highest occupied point",
+    "dice-mismatch": "the move does not match the dice",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """The outcome of resolving a written play.
+
+    On success ``play`` holds the exact steps and ``result`` the position after it (still
+    from the mover's view). On failure ``rule`` is the rule id and ``message`` explains;
+    ``result`` is then the best-effort position as written (or None when even that fails).
+    ``ambiguous`` is set when merged segments allowed several different results.
+    """
+
+    play: Play | None
+    result: Position | None
+    rule: str | None = None
+    message: str = ""
+    ambiguous: bool = False
+
+
+def _segment_options(src: int, dst: int, dice: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The die sequences that can carry one checker from ``src`` to ``dst``."""
+    d1, d2 = dice[0], dice[1]
+    options: list[tuple[int, ...]] = []
+    if d1 == d2:
+        d = d1
+        if dst > 0:
+            dist = src - dst
+            if dist > 0 and dist % d == 0 and dist // d <= 4:
+                options.append((d,) * (dist // d))
+        else:
+            n = 1
+            while n <= 4 and src - (n - 1) * d > 0:
+                if src - n * d <= 0:
+                    options.append((d,) * n)
+                    break
+                n += 1
+        return options
+    if dst > 0:
+        dist = src - dst
+        for seq in ((d1,), (d2,), (d1, d2), (d2, d1)):
+            if sum(seq) == dist and seq not in options:
+                options.append(seq)
+        return options
+    for seq in ((d1,), (d2,)):
+        if seq[0] >= src and seq not in options:
+            options.append(seq)
+    if not options:
+        for seq in ((d1, d2), (d2, d1)):
+            if src - seq[0] >= 1 and seq[1] >= src - seq[0]:
+                options.append(seq)
+    return options
+
+
+def _uses_dice(seqs: Sequence[tuple[int, ...]], dice: tuple[int, ...]) -> bool:
+    pool = list(dice)
+    for seq in seqs:
+        for die in seq:
+            if die in pool:
+                pool.remove(die)
+            else:
+                return False
+    return True
+
+
+def resolve_play(pos: Position, die1: int, die2: int, written: WrittenPlay) -> Resolution:
+    """Resolve ``written`` for the mover of ``pos`` rolling ``die1``/``die2``."""
+    dice = (die1,) * 4 if die1 == die2 else (die1, die2)
+    segments = written.segments
+    if not segments:
+        return _check_maximal(pos, die1, die2, Play(), pos)
+    if len(segments) > len(dice):
+        return Resolution(
+            None, None, "dice-mismatch",
+            f"{len(segments)} checker moves written but a roll of {die1}{die2} "
+            f"allows at most {len(dice)}",
+        )
+    per_segment: list[list[tuple[int, ...]]] = []
+    for src, dst, _ in segments:
+        if src == dst:
+            return Resolution(None, None, "dice-mismatch", f"{src}/{dst} does not move")
+        if dst > src:
+            return Resolution(
+                None, None, "dice-mismatch",
+                f"{_name(src)}/{_name(dst)} moves backwards",
+            )
+        options = _segment_options(src, dst, (die1, die2))
+        if not options:
+            return Resolution(
+                None, None, "dice-mismatch",
+                f"{_name(src)}/{_name(dst)} cannot be played with {die1}{die2}",
+            )
+        per_segment.append(options)
+
+    finals: dict[Position, tuple[tuple[Step, ...], tuple[bool, ...]]] = {}
+    deepest: list[object] = [-1, None, None]  # depth, rule, step
+
+    for combo in product(*per_segment):
+        if not _uses_dice(combo, dice):
+            continue
+        # Each segment becomes a chain of steps; chains may interleave.
+        chains: list[list[tuple[int, int, int]]] = []
+        for (src, dst, _), seq in zip(segments, combo):
+            chain: list[tuple[int, int, int]] = []
+            at = src
+            for die in seq:
+                nxt = at - die
+                chain.append((at, nxt if nxt > 0 else 0, die))
+                at = nxt
+            chains.append(chain)
+        _search(list(pos.mover), list(pos.opponent), chains, [0] * len(chains), [], [],
+                finals, deepest)
+
+    if not finals:
+        roll = f"{die1}{die2}"
+        if not deepest[1]:
+            return Resolution(
+                None, _literal(pos, segments), "dice-mismatch",
+                f"{roll} played as {written.text}: the moves do not match the dice",
+            )
+        rule = str(deepest[1])
+        step = deepest[2]
+        where = ""
+        if isinstance(step, tuple):
+            where = f"{_name(step[0])}/{_name(step[1])}: "
+        message = f"{roll} played as {written.text}: {where}{RULE_MESSAGES.get(rule, rule)}"
+        return Resolution(None, _literal(pos, segments), rule, message)
+
+    ambiguous = len(finals) > 1
+    if ambiguous:
+        marked = {p for src, dst, mark in segments if mark for p in (dst,)}
+        best = None
+        for result, (steps, hits) in finals.items():
+            hit_points = {dst for (src, dst), hit in zip(steps, hits) if hit}
+            score = (hit_points == marked, -sum(hits))
+            if best is None or score > best[0]:
+                best = (score, result)
+        assert best is not None
+        chosen = best[1]
+    else:
+        chosen = next(iter(finals))
+    steps, hits = finals[chosen]
+    resolution = _check_maximal(pos, die1, die2, Play(steps, hits), chosen)
+    if ambiguous and resolution.rule is None:
+        return Resolution(resolution.play, resolution.result, None, "", True)
+    return resolution
+
+
+def _search(
+    me: list[int],
+    opp: list[int],
+    chains: list[list[tuple[int, int, int]]],
+    index: list[int],
+    steps: list[Step],
+    hits: list[bool],
+    finals: dict[Position, tuple[tuple[Step, ...], tuple[bool, ...]]],
+    deepest: list[object],
+) -> None:
+    done = True
+    for c, chain in enumerate(chains):
+        i = index[c]
+        if i >= len(chain):
+            continue
+        done = False
+        src, dst, die = chain[i]
+        error = _step_error(me, opp, src, dst, die)
+        if error is not None:
+            if len(steps) > int(deepest[0]):  # type: ignore[call-overload]
+                deepest[0], deepest[1], deepest[2] = len(steps), error, (src, dst)
+            continue
+        me2, opp2 = me[:], opp[:]
+        hit = _apply_step(me2, opp2, src, dst)
+        index[c] += 1
+        steps.append((src, dst))
+        hits.append(hit)
+        _search(me2, opp2, chains, index, steps, hits, finals, deepest)
+        steps.pop()
+        hits.pop()
+        index[c] -= 1
+    if done:
+        key = _make(tuple(me), tuple(opp))
+        if key not in finals:
+            finals[key] = (tuple(steps), tuple(hits))
+
+
+def _check_maximal(pos: Position, die1: int, die2: int, play: Play, result: Position) -> Resolution:
+    """Prove a resolved play uses as many dice as possible, and the larger die when only
+    one can be played; generate legal plays only when dice were left unused."""
+    full = 4 if die1 == die2 else 2
+    if len(play.steps) == full:
+        return Resolution(play, result)
+    legal = pos.legal_results(die1, die2)
+    if result in legal:
+        return Resolution(play, result)
+    sample = next(iter(legal.values()))
+    most = len(sample.steps)
+    roll = f"{die1}{die2}"
+    written = str(play) or "nothing"
+    if most > len(play.steps):
+        return Resolution(
+            play, result, "max-dice",
+            f"{roll} played as {written}; {most} dice can be played (e.g. {sample})",
+        )
+    return Resolution(
+        play, result, "higher-die",
+        f"{roll} played as {written}; when only one die can be played the larger must be "
+        f"played (e.g. {sample})",
+    )
+
+
+def _literal(pos: Position, segments: list[tuple[int, int, bool]]) -> Position | None:
+    """Apply written segments literally, ignoring dice and blocks, to carry on after an
+    illegal play; None when a segment starts where the mover has no checker."""
+    me = list(pos.mover)
+    opp = list(pos.opponent)
+    for src, dst, _ in segments:
+        if not 1 <= src <= 25 or me[src] == 0:
+            return None
+        if dst > 0 and opp[25 - dst] >= 2:
+            return None
+        _apply_step(me, opp, src, dst)
+    return _make(tuple(me), tuple(opp))
+
+
+def _name(point: int) -> str:
+    return "bar" if point == 25 else "off" if point == 0 else str(point)
