@@ -263,6 +263,7 @@ class _Replayer:
         self.length = record.match_length or 0
         self.jacoby_for_ids = bool(profile.jacoby) if self.length == 0 else False
         self.game_no = 0
+        self.last_game = False
 
     def problem(self, rule: str, message: str, line: int | None, column: int | None,
                 severity: Severity | None = None) -> None:
@@ -354,6 +355,7 @@ class _Replayer:
     def play_game(self, record: GameRecord, number: int, score: tuple[int, int],
                   crawford: bool, post: bool, is_last: bool) -> GameSummary:
         g = _Game(number, score, crawford, self.length, self.jacoby_for_ids)
+        self.last_game = is_last
         summary = GameSummary(number, record.line, score, crawford, post)
         actions = record.actions
         for i, action in enumerate(actions):
@@ -466,6 +468,8 @@ class _Replayer:
             elif written.kind == "resign" or (next_action is not None and next_action.kind in ("win", "loss", "resign")):
                 g.awaiting_resign = p
                 play = None
+            elif next_action is None and self.last_game:
+                play = None  # the record ends after the roll: rolled, not yet played
             elif written.kind == "cannot_move":
                 self.problem("max-dice", f"{roll} written as 'Cannot Move' but it can be played "
                              f"(e.g. {sample})", line, play_col)

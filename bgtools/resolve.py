@@ -153,17 +153,21 @@ def resolve_play(pos: Position, die1: int, die2: int, written: WrittenPlay) -> R
         message = f"{roll} played as {written.text}: {where}{RULE_MESSAGES.get(rule, rule)}"
         return Resolution(None, _literal(pos, segments), rule, message)
 
-    ambiguous = len(finals) > 1
-    if ambiguous:
-        marked = {p for src, dst, mark in segments if mark for p in (dst,)}
-        best = None
-        for result, (steps, hits) in finals.items():
-            hit_points = {dst for (src, dst), hit in zip(steps, hits) if hit}
-            score = (hit_points == marked, -sum(hits))
-            if best is None or score > best[0]:
-                best = (score, result)
-        assert best is not None
-        chosen = best[1]
+    ambiguous = False
+    if len(finals) > 1:
+        # Writers that merge segments split them where they hit (``24/18*/13``), so the
+        # reading whose hits agree with the written marks is the one meant.
+        marked = {dst for _, dst, mark in segments if mark}
+        agreeing = [
+            result for result, (steps, hits) in finals.items()
+            if {dst for (_, dst), hit in zip(steps, hits) if hit} == marked
+        ]
+        if len(agreeing) == 1:
+            chosen = agreeing[0]
+        else:
+            ambiguous = True
+            pool = agreeing or list(finals)
+            chosen = min(pool, key=lambda r: sum(finals[r][1]))
     else:
         chosen = next(iter(finals))
     steps, hits = finals[chosen]

@@ -659,7 +659,7 @@ class _Reader:
             self.problem(f"game {self.state.game.number} has no score line", self.state.game.line or nlines)
         first = self.records[0]
         if len(self.records) == 1 and first.length_line is None and not first.games:
-            first.problems.append(Problem(
+            first.problems.insert(0, Problem(
                 rule="syntax", line=1, column=1,
                 message="not a .mat match file: no 'N point match' line and no 'Game N' header"))
         return self.records
