@@ -88,7 +88,7 @@ def plays(
         _fail(str(exc))
     pos = parsed.position
     results = pos.legal_results(*roll)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for result, play in results.items():
         after = result.swapped()
         rows.append(

@@ -382,20 +382,22 @@ def format_play(steps: Sequence[Step], hits: Sequence[bool] = ()) -> str:
             chains.append([src, dst])
             chain_hits.append([hit_list[i]])
     # Identical paths collapse into path(N); compare them without hit marks.
-    merged: dict[tuple[int, ...], list[object]] = {}
+    counts: dict[tuple[int, ...], int] = {}
+    merged_marks: dict[tuple[int, ...], list[bool]] = {}
     for chain, marks in zip(chains, chain_hits):
         key = tuple(chain)
-        if key in merged:
-            entry = merged[key]
-            entry[0] = int(entry[0]) + 1  # type: ignore[call-overload]
-            entry[1] = [a or b for a, b in zip(entry[1], marks)]  # type: ignore[call-overload]
+        if key in counts:
+            counts[key] += 1
+            merged_marks[key] = [a or b for a, b in zip(merged_marks[key], marks)]
         else:
-            merged[key] = [1, list(marks)]
+            counts[key] = 1
+            merged_marks[key] = list(marks)
     out: list[str] = []
-    for chain_key, (count, marks) in merged.items():
+    for chain_key, count in counts.items():
+        marks = merged_marks[chain_key]
         parts = [_point_name(chain_key[0])]
         for k, point in enumerate(chain_key[1:]):
-            if marks[k]:  # type: ignore[index]
+            if marks[k]:
                 parts.append(_point_name(point) + "*")
             elif k == len(chain_key) - 2:
                 parts.append(_point_name(point))

@@ -67,11 +67,14 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
 
         return LoadedRecords("mat", encoding, parse_mat(text))
     if fmt == "sgf":
+        import importlib
+
         try:
-            from bgtools.formats import sgf
+            sgf = importlib.import_module("bgtools.formats.sgf")
         except ImportError:
             raise UnsupportedFormatError(f"{name}: SGF files are not supported yet") from None
-        return LoadedRecords("sgf", encoding, sgf.parse_sgf(text))  # type: ignore[attr-defined]
+        records: list[MatchRecord] = sgf.parse_sgf(text)
+        return LoadedRecords("sgf", encoding, records)
     raise UnsupportedFormatError(
         f"{name} is not a match record bgtools recognises (.mat or GNU Backgammon SGF)"
     )
