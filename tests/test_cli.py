@@ -1,0 +1,120 @@
+"""The command line through Typer's CliRunner and a real subprocess: output, JSON, exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bgtools.cli import app
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_plays_json_lists_distinct_plays() -> None:
+    code, out, _ = run("plays", "4HPwATDgc/ABMA", "52", "--json")
+    assert code == 0
+    obj = json.loads(out)
+    assert obj["schema"] == "bgtools/1"
+    assert obj["dice"] == [5, 2]
+    assert len(obj["plays"]) == 8
+    assert {p["play"] for p in obj["plays"]} >= {"13/11 13/8", "24/22 13/8", "13/6"}
+
+
+def test_plays_takes_dice_from_a_gnubg_id() -> None:
+    code, out, _ = run("plays", "4HPwATDgc/ABMA:cAlvAAAAAAAE", "--json")
+    assert code == 0 and json.loads(out)["dice"] == [6, 3]
+
+
+@pytest.mark.parametrize("args", [("plays", "nonsense", "52"), ("plays", "4HPwATDgc/ABMA", "72"),
+                                  ("plays", "4HPwATDgc/ABMA")])
+def test_plays_bad_input_exit_2_without_traceback(args: tuple[str, ...]) -> None:
+    code, out, err = run(*args)
+    assert code == 2
+    assert "Traceback" not in out + err
+    assert "error" in err
+
+
+def test_validate_samples_are_valid() -> None:
+    code, out, _ = run("validate", str(SAMPLES), "--json")
+    assert code == 0
+    objs = [json.loads(line) for line in out.splitlines()]
+    assert len(objs) == len([p for p in SAMPLES.iterdir() if p.is_file()])
+    assert all(o["valid"] and o["complete"] and o["schema"] == "bgtools/1" for o in objs)
+
+
+def test_validate_reports_an_illegal_play_with_location(tmp_path: Path) -> None:
+    text = (SAMPLES / "example_gnubg.mat").read_text()
+    bad = text.replace("63: 13/7 13/10", "63: 13/7 13/9", 1)
+    target = tmp_path / "bad.mat"
+    target.write_text(bad)
+    before = target.read_bytes(), target.stat().st_mtime_ns
+    code, out, _ = run("validate", str(target), "--json")
+    assert code == 1
+    obj = json.loads(out)
+    assert obj["valid"] is False
+    problem = obj["problems"][0]
+    line_no = bad.splitlines().index(next(l for l in bad.splitlines() if "13/9" in l)) + 1
+    assert problem["rule"] == "dice-mismatch"
+    assert problem["line"] == line_no
+    assert (target.read_bytes(), target.stat().st_mtime_ns) == before
+    code, out, _ = run("validate", str(target))
+    assert code == 1
+    assert f"{target}:{line_no}:" in out and "error[dice-mismatch]" in out
+
+
+def test_validate_missing_and_unrecognised_files_exit_2(tmp_path: Path) -> None:
+    junk = tmp_path / "notes.txt"
+    junk.write_text("just some notes\n")
+    code, out, _ = run("validate", str(junk), str(tmp_path / "missing.mat"), "--json")
+    assert code == 2
+    objs = [json.loads(line) for line in out.splitlines()]
+    assert [o["valid"] for o in objs] == [False, False]
+
+
+def test_replay_jsonl_follows_the_contract() -> None:
+    code, out, _ = run("replay", str(SAMPLES / "example_gnubg.mat"), "--jsonl")
+    assert code == 0
+    events = [json.loads(line) for line in out.splitlines()]
+    first = events[0]
+    assert first["action"] == "move" and first["player"] == 1 and first["dice"] == [6, 3]
+    assert first["position_id_before"] == "4HPwATDgc/ABMA"
+    assert first["match_id_before"] == "cAlvAAAAAAAE"
+    assert first["position_id_after"] == "4OvEATDgc/ABMA"
+    assert first["pips_before"] == [167, 167]
+    assert {e["action"] for e in events} >= {"move", "double", "take", "drop"}
+
+
+def test_rules_lists_rule_ids() -> None:
+    code, out, _ = run("rules")
+    assert code == 0
+    assert "max-dice" in out and "crawford-double" in out and "score-mismatch" in out
+
+
+def test_subprocess_entry_point_and_broken_pipe() -> None:
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    proc = subprocess.run(
+        [sys.executable, "-c", "from bgtools.cli import main; main()", "replay",
+         str(SAMPLES / "example_gnubg.mat"), "--jsonl"],
+        capture_output=True, text=True, env=env, timeout=60,
+    )
+    assert proc.returncode == 0
+    assert len(proc.stdout.splitlines()) > 40
+    shell = subprocess.run(
+        f"'{sys.executable}' -c 'from bgtools.cli import main; main()' replay "
+        f"'{SAMPLES / 'example_gnubg.mat'}' --jsonl | head -1",
+        shell=True, capture_output=True, text=True, env=env, timeout=60,
+    )
+    assert shell.stdout.count("\n") == 1
+    assert "Traceback" not in shell.stderr
