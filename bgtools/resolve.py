@@ -119,6 +119,12 @@ def resolve_play(pos: Position, die1: int, die2: int, written: WrittenPlay) -> R
             )
         per_segment.append(options)
 
+    if all(len(options) == 1 and len(options[0]) == 1 for options in per_segment):
+        quick = _single_steps(pos, segments, [options[0][0] for options in per_segment], dice)
+        if quick is not None:
+            play, result = quick
+            return _check_maximal(pos, die1, die2, play, result)
+
     finals: dict[Position, tuple[tuple[Step, ...], tuple[bool, ...]]] = {}
     deepest: list[object] = [-1, None, None]  # depth, rule, step
 
@@ -175,6 +181,34 @@ def resolve_play(pos: Position, die1: int, die2: int, written: WrittenPlay) -> R
     if ambiguous and resolution.rule is None:
         return Resolution(resolution.play, resolution.result, None, "", True)
     return resolution
+
+
+def _single_steps(
+    pos: Position, segments: list[tuple[int, int, bool]], dice_used: list[int],
+    dice: tuple[int, ...],
+) -> tuple[Play, Position] | None:
+    """Fast path for plays written one step per die: the result does not depend on the
+    order, so one legal order (as written, or bar first then highest first) proves it."""
+    if not _uses_dice([(d,) for d in dice_used], dice):
+        return None
+    steps = [(src, dst if dst > 0 else 0, die)
+             for (src, dst, _), die in zip(segments, dice_used)]
+    orders = [steps]
+    canonical = sorted(steps, key=lambda s: (s[0], s[1]), reverse=True)
+    if canonical != steps:
+        orders.append(canonical)
+    for order in orders:
+        me = list(pos.mover)
+        opp = list(pos.opponent)
+        hits: list[bool] = []
+        for src, dst, die in order:
+            if _step_error(me, opp, src, dst, die) is not None:
+                break
+            hits.append(_apply_step(me, opp, src, dst))
+        else:
+            play = Play(tuple((src, dst) for src, dst, _ in order), tuple(hits))
+            return play, _make(tuple(me), tuple(opp))
+    return None
 
 
 def _search(
