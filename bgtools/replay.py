@@ -681,6 +681,11 @@ class _Replayer:
             if n is not None and n != g.points:
                 if self.capped_ok(g, winner, n, g.points):
                     return
+                if (not self.length and self.profile.jacoby is None and g.over == "bearoff"
+                        and not g.cube_turned and n == g.cube):
+                    g.points = n  # the session played the Jacoby rule without saying so
+                    g.value = 1
+                    return
                 self.problem("wins-mismatch", f"'Wins {n}' but the game is worth {g.points} "
                              f"({_how(g)})", line, column)
             return
