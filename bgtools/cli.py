@@ -189,7 +189,9 @@ def validate(
             worst = max(worst, 1)
         if console is not None:
             for prob in result.problems:
-                where = f"{display}:{prob.line or 0}:{prob.column or 0}"
+                where = display
+                if prob.line:
+                    where += f":{prob.line}" + (f":{prob.column}" if prob.column else "")
                 colour = "red" if prob.severity.value == "error" else "yellow"
                 console.print(
                     f"{escape(where)}: [{colour}]{prob.severity.value}[/][bold]"
@@ -290,3 +292,4 @@ def main() -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+from bgtools import cli_answers  # noqa: E402,F401

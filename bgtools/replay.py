@@ -66,12 +66,13 @@ RULES: dict[str, str] = {
     "match-incomplete": "the match stops before a player reached the match length (warning)",
     "game-number": "games are not numbered 1, 2, 3 ... (warning)",
     "no-games": "the file holds no game",
+    "sgf-setup": "an SGF set-up node (board or cube set by hand) that the replay ignores (warning)",
 }
 """Every rule id the replayer reports, with a one-line description."""
 
 _WARNINGS = {
     "forced-play-omitted", "ambiguous-play", "hit-mark", "illegal-play-line", "cube-dead",
-    "match-incomplete", "game-number", "match-resignation",
+    "match-incomplete", "game-number", "match-resignation", "sgf-setup",
 }
 
 

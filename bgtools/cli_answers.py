@@ -1,0 +1,409 @@
+"""The ``score``, ``pips``, ``status`` and ``show`` commands: answers from the shell.
+
+Thin Typer commands over :mod:`bgtools.answers` (data) and :mod:`bgtools.render` (boards).
+Registered on :data:`bgtools.cli.app` when ``bgtools.cli`` imports this module.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Iterator
+
+import typer
+
+from bgtools.cli import _emit_json, _fail, app
+
+if TYPE_CHECKING:
+    from bgtools.answers import MatchAnswers, Moment
+    from bgtools.render import BoardInfo
+    from bgtools.replay import MatchReplay
+
+Paths = Annotated[
+    list[str],
+    typer.Argument(help="Match files or directories (read recursively).", show_default=False),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="One JSON object per file.")]
+GameOption = Annotated[
+    int | None, typer.Option("--game", help="Game number (1-based; default: the last game).")
+]
+MoveOption = Annotated[
+    int | None,
+    typer.Option("--move", help="Before the M-th action of the game (1-based; default: "
+                 "after the last action)."),
+]
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False, emoji=False, soft_wrap=True)
+
+
+def _problems_to_stderr(display: str, answers: list[MatchAnswers]) -> None:
+    for match in answers:
+        for prob in match.replay.problems:
+            sys.stderr.write(f"{display}:{prob.line or 0}:{prob.column or 0}: "
+                             f"{prob.severity.value}[{prob.rule}]: {prob.message}\n")
+
+
+def _inputs(paths: list[str]) -> Iterator[tuple[str, list[MatchAnswers], int]]:
+    """Yield ``(display, answers, code)`` per readable file; report unreadable ones."""
+    from bgtools.answers import analyse_answers
+    from bgtools.reports import expand_paths
+
+    seen = False
+    for display, path, error in expand_paths(paths):
+        seen = True
+        result, answers = analyse_answers(display, path, error)
+        if result.error is not None:
+            sys.stderr.write(f"bgtools: error: {result.error}\n")
+            yield display, [], 2
+            continue
+        _problems_to_stderr(display, answers)
+        code = 0 if result.valid else 1
+        if not answers:
+            sys.stderr.write(f"bgtools: error: {display}: no match found\n")
+            code = 2
+        yield display, answers, code
+    if not seen:
+        _fail("no match files found")
+
+
+def _format_of(answers: list[MatchAnswers]) -> str | None:
+    return answers[0].replay.record.format if answers else None
+
+
+def _names(replay: MatchReplay) -> tuple[str, str]:
+    return replay.names if replay.names else ("player 0", "player 1")
+
+
+# --- score ---------------------------------------------------------------------------------
+
+
+@app.command()
+def score(paths: Paths, as_json: JsonOption = False) -> None:
+    """The score of matches: players, length, final score, winner and every game."""
+    from bgtools.answers import score_json
+
+    worst = 0
+    console: Any = None if as_json else _console()
+    for display, answers, code in _inputs(paths):
+        worst = max(worst, code)
+        for match in answers:
+            obj = score_json(display, match.replay.record.format, match.replay)
+            if as_json:
+                _emit_json(obj)
+            else:
+                _print_score(console, display, match.replay, obj)
+    raise typer.Exit(worst)
+
+
+def _print_score(console: Any, display: str, replay: MatchReplay, obj: dict[str, Any]) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from bgtools.answers import header_names, running_totals
+
+    names = _names(replay)
+    length = replay.match_length
+    kind = f"{length}-point match" if length else "money session"
+    final = obj["final_score"]
+    title = f"{names[0]} vs {names[1]}, {kind}"
+    other = header_names(replay)
+    if other is not None:
+        title += f" (header: {other[0]} vs {other[1]})"
+    if replay.winner is not None:
+        verdict = f"{names[replay.winner]} wins {final[0]}-{final[1]}"
+    elif replay.complete:
+        verdict = f"final {final[0]}-{final[1]}"
+    else:
+        verdict = f"unfinished at {final[0]}-{final[1]}"
+    console.print(f"[bold]{escape(display)}[/]: {escape(title)}; {escape(verdict)}")
+    table = Table(show_edge=False, pad_edge=False)
+    table.add_column("game", justify="right")
+    table.add_column("score before")
+    table.add_column("winner")
+    table.add_column("points", justify="right")
+    table.add_column("result")
+    table.add_column("ended by")
+    table.add_column("cube", justify="right")
+    if length:
+        table.add_column("note")
+    else:
+        table.add_column("total")
+    totals = running_totals(replay)
+    for g, total in zip(replay.games, totals):
+        before = f"{g.score_before[0]}-{g.score_before[1]}"
+        finished = g.ended_by is not None and g.winner is not None
+        winner = escape(names[g.winner]) if finished and g.winner is not None else "-"
+        points = str(g.points) if finished and g.points is not None else "-"
+        row = [str(g.number), before, winner, points, g.result or "-",
+               g.ended_by or "unfinished", str(g.cube)]
+        if length:
+            row.append("Crawford" if g.crawford else "post-Crawford" if g.post_crawford else "")
+        else:
+            row.append(f"{total[0]}-{total[1]}")
+        table.add_row(*row)
+    console.print(table)
+
+
+# --- moments -------------------------------------------------------------------------------
+
+
+def _pick(display: str, answers: list[MatchAnswers], game: int | None,
+          move: int | None) -> tuple[MatchAnswers, Moment]:
+    """The moment asked for; exit 2 naming the valid range when it does not exist."""
+    from bgtools.answers import RangeError
+
+    match = answers[-1]
+    if move is not None and game is None:
+        game = len(match.replay.games)
+    try:
+        return match, match.moment(game, move)
+    except RangeError as exc:
+        _fail(f"{display}: {exc}")
+
+
+def _check_numbers(game: int | None, move: int | None) -> None:
+    if game is not None and game < 1:
+        _fail(f"--game {game} is out of range: games are numbered from 1")
+    if move is not None and move < 1:
+        _fail(f"--move {move} is out of range: moves are numbered from 1")
+
+
+@app.command()
+def pips(
+    paths: Paths,
+    game: GameOption = None,
+    move: MoveOption = None,
+    as_json: JsonOption = False,
+    all_moves: Annotated[bool, typer.Option("--all", help="A table of every move of the game.")]
+    = False,
+) -> None:
+    """Pip counts of both players at one moment (default: the end of the last game)."""
+    from bgtools.answers import pips_json
+
+    _check_numbers(game, move)
+    worst = 0
+    console: Any = None if as_json else _console()
+    for display, answers, code in _inputs(paths):
+        worst = max(worst, code)
+        if not answers:
+            continue
+        if all_moves:
+            match, _ = _pick(display, answers, game, None)
+            number = game if game is not None else len(match.replay.games)
+            moments = match.game_moments(number)
+            if as_json:
+                for m in moments:
+                    _emit_json(pips_json(display, m))
+            else:
+                _print_all(console, display, match, number, moments)
+            continue
+        match, moment = _pick(display, answers, game, move)
+        if as_json:
+            _emit_json(pips_json(display, moment))
+            continue
+        names = _names(match.replay)
+        p0, p1 = moment.pips
+        if p0 == p1:
+            lead = "even"
+        else:
+            leader = 0 if p0 < p1 else 1
+            lead = f"{names[leader]} leads by {abs(p0 - p1)}"
+        where = _where(moment)
+        console.print(f"{display}: {where}: {names[0]} {p0}, {names[1]} {p1} "
+                      f"(difference {p1 - p0:+d}; {lead})", markup=False)
+    raise typer.Exit(worst)
+
+
+def _where(moment: Moment) -> str:
+    if moment.final:
+        return f"game {moment.game}, after the last action (move {moment.move})"
+    return f"game {moment.game}, move {moment.move}"
+
+
+def _print_all(console: Any, display: str, match: MatchAnswers, number: int,
+               moments: list[Moment]) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    names = _names(match.replay)
+    table = Table(title=f"{escape(display)}: game {number}", show_edge=False, pad_edge=False)
+    table.add_column("move", justify="right")
+    table.add_column("player")
+    table.add_column(escape(names[0]), justify="right")
+    table.add_column(escape(names[1]), justify="right")
+    table.add_column("roll")
+    table.add_column("play")
+    for m in moments:
+        if m.final:
+            actor = "-"
+            roll = ""
+            play = f"(game over: {m.over})" if m.over else "(end of record)"
+        else:
+            actor = escape(names[m.player]) if m.player is not None else "-"
+            roll = f"{m.dice[0]}{m.dice[1]}" if m.dice else ""
+            play = (m.play if m.action == "move" else m.action) or ""
+            if m.action == "move" and not play:
+                play = "(no play)" if m.play == "" else "(not played)"
+        p0, p1 = m.pips
+        table.add_row(str(m.move), actor, str(p0), str(p1), roll, escape(play or ""))
+    console.print(table)
+
+
+@app.command()
+def status(
+    paths: Paths,
+    game: GameOption = None,
+    move: MoveOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Score, Crawford status, cube, player on roll, pips and IDs at one moment."""
+    from bgtools.answers import status_json
+
+    _check_numbers(game, move)
+    worst = 0
+    console: Any = None if as_json else _console()
+    for display, answers, code in _inputs(paths):
+        worst = max(worst, code)
+        if not answers:
+            continue
+        match, moment = _pick(display, answers, game, move)
+        obj = status_json(display, match.replay, moment)
+        if as_json:
+            _emit_json(obj)
+            continue
+        names = _names(match.replay)
+        length = obj["match_length"]
+        owner = obj["cube"]["owner"]
+        on_roll = obj["on_roll"]
+        rows = [
+            ("file", display),
+            ("moment", _where(moment)),
+            ("match", f"{length}-point match" if length else "money session"),
+            ("score", f"{names[0]} {obj['score'][0]}, {names[1]} {obj['score'][1]}"),
+            ("crawford", obj["crawford"]),
+            ("cube", f"{obj['cube']['value']} "
+                     + ("(centred)" if owner is None else f"(owned by {names[owner]})")),
+            ("on roll", "nobody (game over)" if on_roll is None else names[on_roll]),
+            ("pips", f"{names[0]} {obj['pips'][0]}, {names[1]} {obj['pips'][1]}"),
+            ("position ID", obj["position_id"]),
+            ("match ID", obj["match_id"]),
+            ("XGID", obj["xgid"]),
+        ]
+        width = max(len(k) for k, _ in rows)
+        for key, value in rows:
+            console.print(f"{key.ljust(width)}  {value}", markup=False)
+    raise typer.Exit(worst)
+
+
+# --- show ----------------------------------------------------------------------------------
+
+
+def _moment_board(match: MatchAnswers, moment: Moment) -> BoardInfo:
+    from bgtools.answers import crawford_status, moment_ids
+    from bgtools.render import BoardInfo
+
+    replay = match.replay
+    names = _names(replay)
+    state = moment.state
+    x = state.on_roll
+    o = 1 - x
+    summary = replay.games[moment.game - 1]
+    position_id, match_id, xgid = moment_ids(moment)
+    owner = state.cube_owner
+    notes = []
+    craw = crawford_status(replay.match_length, summary.crawford, summary.post_crawford)
+    if craw in ("crawford", "post-crawford"):
+        notes.append("Crawford game" if craw == "crawford" else "post-Crawford game")
+    if moment.final:
+        notes.append(f"game over ({moment.over})" if moment.over else "record ends")
+    elif moment.action == "double":
+        notes.append("Doubles")
+    elif moment.action in ("take", "drop", "beaver"):
+        notes.append(f"Doubled; {names[o]} {moment.action}s")
+    return BoardInfo(
+        position=moment.position,
+        x_name=names[x], o_name=names[o],
+        x_score=state.score[x], o_score=state.score[o],
+        match_length=replay.match_length,
+        cube_value=state.cube_value,
+        cube_owner=None if owner is None else ("x" if owner == x else "o"),
+        dice=moment.dice if moment.action == "move" else None,
+        status="; ".join(notes),
+        position_id=position_id, match_id=match_id, xgid=xgid,
+        on_roll=not moment.final and moment.action == "move",
+    )
+
+
+def _id_board(text: str) -> BoardInfo | None:
+    """A board for a bare Position ID, GNUbg ID or XGID; None if ``text`` is none of them."""
+    from bgtools import ids
+    from bgtools.position import PositionError, parse_id
+    from bgtools.render import BoardInfo
+
+    try:
+        parsed = parse_id(text)
+    except PositionError:
+        return None
+    pos = parsed.position
+    state = parsed.state
+    if state is None:
+        return BoardInfo(position=pos, position_id=pos.position_id, on_roll=False)
+    x = state.on_roll
+    owner = state.cube_owner
+    sides = (pos.mover[1:], pos.opponent[1:]) if x == 0 else (pos.opponent[1:], pos.mover[1:])
+    try:
+        xgid = ids.encode_xgid(sides, state)
+        match_id = ids.encode_match_id(state)
+    except ids.IdError:
+        xgid = match_id = ""
+    return BoardInfo(
+        position=pos, x_name=f"player {x}", o_name=f"player {1 - x}",
+        x_score=state.score[x], o_score=state.score[1 - x], match_length=state.match_length,
+        cube_value=state.cube_value,
+        cube_owner=None if owner is None else ("x" if owner == x else "o"),
+        dice=state.dice, status="Doubles" if state.doubled else
+        ("Crawford game" if state.crawford else ""),
+        position_id=pos.position_id, match_id=match_id, xgid=xgid,
+        on_roll=not state.doubled,
+    )
+
+
+@app.command()
+def show(
+    path: Annotated[str, typer.Argument(
+        help="A match file, or a Position ID, GNUbg ID (pos:match) or XGID.",
+        show_default=False)],
+    game: GameOption = None,
+    move: MoveOption = None,
+    ascii_only: Annotated[bool, typer.Option("--ascii", help="A plain text board.")] = False,
+) -> None:
+    """Draw the board of a moment of a match, or of a bare position ID."""
+    from bgtools.render import ascii_board, rich_board
+
+    _check_numbers(game, move)
+    info: BoardInfo | None = None
+    worst = 0
+    if not Path(path).exists():
+        info = _id_board(path)
+        if info is None:
+            _fail(f"{path}: no such file, and not a Position ID, GNUbg ID or XGID")
+        if game is not None or move is not None:
+            _fail("--game and --move apply to match files, not to a position ID")
+    else:
+        for display, answers, code in _inputs([path]):
+            worst = max(worst, code)
+            if not answers:
+                continue
+            match, moment = _pick(display, answers, game, move)
+            info = _moment_board(match, moment)
+            break
+    if info is not None:
+        if ascii_only:
+            sys.stdout.write(ascii_board(info))
+        else:
+            _console().print(rich_board(info), end="")
+    raise typer.Exit(worst)
