@@ -619,6 +619,8 @@ class _Replayer:
                                  f"is {2 * g.cube}", line, column)
                 g.cube *= 2
                 g.cube_owner = p
+                g.beavered_by = p  # the other player may write an explicit take of it
+                return
             g.beavered_by = None
             return
         if g.pending is None:
