@@ -214,7 +214,7 @@ class _Game:
               doubled: bool = False, turn: int | None = None) -> ids.MatchState:
         return ids.MatchState(
             match_length=self.length,
-            score=self.score,
+            score=self.score if self.length else (0, 0),  # gnubg: money IDs carry no score
             cube_value=self.cube,
             cube_owner=self.cube_owner,
             on_roll=actor,
@@ -262,7 +262,8 @@ class _Replayer:
         self.out = out
         self.on_event = on_event
         self.length = record.match_length or 0
-        self.jacoby_for_ids = bool(profile.jacoby) if self.length == 0 else False
+        # gnubg plays and imports money sessions with the Jacoby rule unless told otherwise.
+        self.jacoby_for_ids = (profile.jacoby is not False) if self.length == 0 else False
         self.game_no = 0
         self.last_game = False
 

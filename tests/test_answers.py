@@ -1,0 +1,352 @@
+"""`score`, `pips`, `status` and `show`: contract JSON, GNU Backgammon as oracle, golden boards."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import bgtools.cli_answers  # noqa: F401  (registers the commands)
+from bgtools.answers import analyse_answers, crawford_status, moment_ids
+from bgtools.cli import app
+from bgtools.render import BoardInfo, ascii_board, rich_board
+from bgtools.position import Position
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+EXAMPLE = SAMPLES / "example_gnubg.mat"
+MONEY = SAMPLES / "money_gnubg.mat"
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def run_json(*args: str) -> list[dict[str, Any]]:
+    code, out, err = run(*args, "--json")
+    assert code == 0, err
+    return [json.loads(line) for line in out.splitlines()]
+
+
+# --- contract JSON ----------------------------------------------------------------------------
+
+
+def test_score_json_of_the_example_match() -> None:
+    (obj,) = run_json("score", str(EXAMPLE))
+    assert obj == {
+        "schema": "bgtools/1", "file": str(EXAMPLE), "format": "mat", "match_length": 3,
+        "players": ["Alice", "Bob"], "final_score": [2, 4], "winner": 1, "complete": True,
+        "games": [
+            {"number": 1, "score_before": [0, 0], "crawford": False, "winner": 0, "points": 1,
+             "cube": 1, "result": "single", "ended_by": "drop"},
+            {"number": 2, "score_before": [1, 0], "crawford": False, "winner": 1, "points": 2,
+             "cube": 2, "result": "single", "ended_by": "resign"},
+            {"number": 3, "score_before": [1, 2], "crawford": True, "winner": 0, "points": 1,
+             "cube": 1, "result": "single", "ended_by": "bearoff"},
+            {"number": 4, "score_before": [2, 2], "crawford": False, "winner": 1, "points": 2,
+             "cube": 1, "result": "gammon", "ended_by": "resign"},
+        ],
+    }
+
+
+def test_score_json_money_session() -> None:
+    (obj,) = run_json("score", str(MONEY))
+    assert obj["match_length"] == 0 and obj["final_score"] == [0, 5]
+    assert [g["points"] for g in obj["games"]] == [4, 1]
+    assert all(g["crawford"] is False for g in obj["games"])
+
+
+def test_status_json_at_the_start_and_after_the_match() -> None:
+    (start,) = run_json("status", str(EXAMPLE), "--game", "1", "--move", "1")
+    assert start == {
+        "schema": "bgtools/1", "file": str(EXAMPLE), "game": 1, "move": 1, "match_length": 3,
+        "score": [0, 0], "crawford": "pre-crawford", "cube": {"value": 1, "owner": None},
+        "on_roll": 1, "pips": [167, 167], "position_id": "4HPwATDgc/ABMA",
+        "match_id": "cAlvAAAAAAAE",
+        "xgid": "XGID=-b----E-C---eE---c-e----B-:0:0:1:63:0:0:0:3:10",
+    }
+    (end,) = run_json("status", str(EXAMPLE))
+    assert end["score"] == [2, 4] and end["on_roll"] is None
+    assert end["crawford"] == "post-crawford" and end["game"] == 4
+    # What gnubg itself shows after importing the file (checked in test_end_ids_match_gnubg).
+    assert end["position_id"] == "4HPDMQCM5+ABJA" and end["match_id"] == "MENgACAAIAAE"
+
+
+def test_status_after_a_take_and_in_the_crawford_game() -> None:
+    (taken,) = run_json("status", str(EXAMPLE), "--game", "2", "--move", "7")
+    assert taken["cube"] == {"value": 2, "owner": 1}
+    (craw,) = run_json("status", str(EXAMPLE), "--game", "3", "--move", "1")
+    assert craw["crawford"] == "crawford" and craw["score"] == [1, 2]
+    (money,) = run_json("status", str(MONEY))
+    assert money["crawford"] == "money"
+
+
+def test_pips_json_default_and_by_move() -> None:
+    (last,) = run_json("pips", str(EXAMPLE))
+    assert last == {"schema": "bgtools/1", "file": str(EXAMPLE), "game": 4, "move": 5,
+                    "pips": [152, 143]}
+    (opening,) = run_json("pips", str(EXAMPLE), "--game", "1", "--move", "2")
+    assert opening["pips"] == [167, 158]  # Bob played 63 first
+
+
+def test_pips_all_table_lists_every_move() -> None:
+    code, out, _ = run("pips", str(EXAMPLE), "--game", "1", "--all")
+    assert code == 0
+    for text in ("13/10 13/7", "24/18*/13", "(no play)", "double", "drop", "game over"):
+        assert text in out
+
+
+@pytest.mark.parametrize("args, wanted", [
+    (("pips", str(EXAMPLE), "--game", "9"), "games 1..4"),
+    (("status", str(EXAMPLE), "--game", "1", "--move", "99"), "moves 1..8"),
+    (("show", str(EXAMPLE), "--game", "0"), "numbered from 1"),
+    (("pips", str(EXAMPLE), "--move", "0"), "numbered from 1"),
+])
+def test_out_of_range_is_a_usage_error(args: tuple[str, ...], wanted: str) -> None:
+    code, out, err = run(*args)
+    assert code == 2 and wanted in err and "Traceback" not in out + err
+
+
+def test_several_files_and_directories() -> None:
+    objs = run_json("score", str(SAMPLES))
+    files = [o["file"] for o in objs]
+    assert len(objs) == len([p for p in SAMPLES.iterdir() if p.is_file()])
+    assert files == sorted(files)
+
+
+def test_invalid_record_still_reports_with_problems_on_stderr(tmp_path: Path) -> None:
+    text = EXAMPLE.read_text().replace("63: 13/7 13/10", "63: 13/7 13/9", 1)
+    bad = tmp_path / "bad.mat"
+    bad.write_text(text)
+    code, out, err = run("score", str(bad), "--json")
+    assert code == 1
+    assert json.loads(out)["final_score"] == [2, 4]
+    assert "error" in err and "bad.mat:7" in err
+    code, out, err = run("status", str(bad))
+    assert code == 1 and "Alice 2, Bob 4" in out
+
+
+def test_unreadable_input_exit_2(tmp_path: Path) -> None:
+    code, _, err = run("score", str(tmp_path / "missing.mat"))
+    assert code == 2 and "no such file" in err
+    code, _, err = run("show", "not-an-id")
+    assert code == 2 and "not a Position ID" in err
+
+
+def test_crawford_status_names() -> None:
+    assert crawford_status(0, False, False) == "money"
+    assert crawford_status(5, True, False) == "crawford"
+    assert crawford_status(5, False, True) == "post-crawford"
+    assert crawford_status(5, False, False) == "pre-crawford"
+
+
+# --- corpus: no crash, consistent JSON ----------------------------------------------------------
+
+
+def test_corpus_score_and_status_never_crash(corpus: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", "from bgtools.cli import main; main()", "status", str(corpus),
+         "--json"],
+        capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    assert "Traceback" not in proc.stderr
+    objs = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(objs) > 100
+    for obj in objs:
+        assert set(obj) == {"schema", "file", "game", "move", "match_length", "score",
+                            "crawford", "cube", "on_roll", "pips", "position_id", "match_id",
+                            "xgid"}
+        assert obj["crawford"] in ("pre-crawford", "crawford", "post-crawford", "money")
+        assert len(obj["position_id"]) == 14
+
+
+# --- GNU Backgammon as the oracle ---------------------------------------------------------------
+
+
+def _gnubg_files(corpus: Path | None) -> list[Path]:
+    files = sorted(SAMPLES.glob("*.mat"))
+    if corpus is not None:
+        files += sorted((corpus / "gnubg").glob("*.mat"))
+        files += sorted((corpus / "synthetic").glob("BgMatchFormat_*.mat"))
+    return files
+
+
+def _import(gnubg: ModuleType, path: Path) -> dict[str, Any] | None:
+    try:
+        gnubg.command(f"import mat {path}")
+        match: dict[str, Any] = gnubg.match()
+    except Exception:
+        return None
+    return match
+
+
+@pytest.fixture(scope="module")
+def gnubg_files(corpus: Path) -> list[Path]:
+    return _gnubg_files(corpus)
+
+
+def test_scores_match_gnubg(gnubg: ModuleType, gnubg_files: list[Path]) -> None:
+    compared = 0
+    for path in gnubg_files:
+        match = _import(gnubg, path)
+        if not match or not match.get("games"):
+            continue
+        result, answers = analyse_answers(str(path), path)
+        if not result.valid or len(answers) != 1:
+            continue
+        replay = answers[0].replay
+        if replay.match_length == 0:
+            continue  # gnubg applies its own Jacoby default to sessions (FORMATS.md 2.9)
+        gnu_games = match["games"]
+        assert len(gnu_games) == len(replay.games), path
+        for mine, theirs in zip(replay.games, gnu_games):
+            info = theirs["info"]
+            assert list(mine.score_before) == [info["score-X"], info["score-O"]], path
+            if info.get("winner") is None:
+                assert mine.ended_by is None, path
+                continue
+            assert mine.winner == (0 if info["winner"] == "X" else 1), (path, mine.number)
+            assert mine.points == info["points-won"], (path, mine.number)
+            assert (mine.ended_by == "resign") == bool(info["resigned"]), (path, mine.number)
+        last = gnu_games[-1]["info"]
+        final = [last["score-X"], last["score-O"]]
+        if last.get("winner") is not None:
+            final[0 if last["winner"] == "X" else 1] += last["points-won"]
+        assert list(replay.final_score) == final, path
+        compared += 1
+    assert compared >= 5
+
+
+def test_positions_and_pips_match_gnubg(gnubg: ModuleType, gnubg_files: list[Path]) -> None:
+    checked = 0
+    for path in gnubg_files:
+        match = _import(gnubg, path)
+        if not match or not match.get("games"):
+            continue
+        result, answers = analyse_answers(str(path), path)
+        if not result.valid or len(answers) != 1:
+            continue
+        moments = answers[0].moments
+        for number, game in enumerate(match["games"], 1):
+            theirs = [(a["board"], tuple(sorted(a["dice"])))
+                      for a in game["game"] if a.get("action") == "move"]
+            mine = [(m.position.position_id, tuple(sorted(m.dice or ())))
+                    for m in moments[number] if m.action == "move" and m.play is not None]
+            assert mine[: len(theirs)] == theirs[: len(mine)], (path, number)
+            for m in moments[number]:
+                if m.action == "move":
+                    p = Position.from_id(m.position.position_id).pips
+                    assert sorted(p) == sorted(m.pips)
+            checked += len(theirs)
+    assert checked > 200
+
+
+def test_end_ids_match_gnubg(gnubg: ModuleType) -> None:
+    """After an import gnubg stands at the end of the match: same IDs as our final status."""
+    for path in (EXAMPLE, *sorted(SAMPLES.glob("*.mat"))):
+        assert _import(gnubg, path) is not None
+        _, answers = analyse_answers(str(path), path)
+        final = answers[-1].moment()
+        position_id, match_id, _ = moment_ids(final)
+        if answers[-1].replay.match_length:
+            assert (position_id, match_id) == (gnubg.position_id(), gnubg.match_id()), path
+
+
+# --- human output: golden boards and tables at 80 columns, no colour -----------------------------
+
+GOLDEN_START = """\
+ Position ID: 4HPwATDgc/ABMA
+ Match ID   : cAlvAAAAAAAE
+ +13-14-15-16-17-18------19-20-21-22-23-24-+     O: Alice
+ | X           O    |   | O              X |     0 points
+ | X           O    |   | O              X |     pips 167, off 0
+ | X           O    |   | O                |
+ | X                |   | O                |
+ | X                |   | O                |
+v|                  |BAR|                  |     3 point match (Cube: 1)
+ | O                |   | X                |
+ | O                |   | X                |
+ | O           X    |   | X                |
+ | O           X    |   | X              O |     Rolled 63
+ | O           X    |   | X              O |     pips 167, off 0
+ +12-11-10--9--8--7-------6--5--4--3--2--1-+     X: Bob  0 points
+ Pip count  X: 167  O: 167  (even)
+ XGID=-b----E-C---eE---c-e----B-:0:0:1:63:0:0:0:3:10
+"""
+
+
+def test_show_ascii_golden() -> None:
+    code, out, _ = run("show", str(EXAMPLE), "--game", "1", "--move", "1", "--ascii")
+    assert code == 0
+    assert out == GOLDEN_START
+
+
+def test_show_rich_without_colour_is_the_same_board() -> None:
+    info_code, out, _ = run("show", "4HPwATDgc/ABMA:cAlvAAAAAAAE")
+    assert info_code == 0
+    lines = out.splitlines()
+    assert lines[2] == GOLDEN_START.splitlines()[2].replace("Alice", "player 0")
+    assert all(len(line) <= 80 for line in lines)
+    assert "\x1b[" not in out
+
+
+def test_rich_board_at_80_columns_no_colour() -> None:
+    from rich.console import Console
+
+    pos = Position.from_points({25: 2, 6: 10, 5: 3}, {1: 12, 13: 3})
+    info = BoardInfo(position=pos, x_name="a" * 60, o_name="Bob", x_score=3, o_score=4,
+                     match_length=7, cube_value=4, cube_owner="o", dice=(3, 1))
+    buf = io.StringIO()
+    Console(file=buf, width=80, no_color=True, color_system=None).print(rich_board(info), end="")
+    text = buf.getvalue()
+    assert text == ascii_board(info)
+    lines = text.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    assert "10" in lines[7] and "Cube: 4" in lines[3] and "Rolled 31" in text
+    assert " | X |" in lines[11] or "| X |" in lines[11]
+
+
+def test_show_bare_xgid_and_subprocess_without_colour() -> None:
+    xgid = "XGID=aa-BBbBB-----D------AbbcdB:1:1:-1:31:2:4:0:9:10"
+    proc = subprocess.run(
+        [sys.executable, "-c", "from bgtools.cli import main; main()", "show", xgid],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        env={**os.environ, "NO_COLOR": "1", "COLUMNS": "80"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b[" not in proc.stdout
+    assert "bDbwgGDvNgDAUA" in proc.stdout and "EYElAUAAEAAE" in proc.stdout
+    assert "Pip count  X: 113  O: 162" in proc.stdout
+
+
+GOLDEN_SCORE = """\
+samples/example_gnubg.mat: Alice vs Bob, 3-point match; Bob wins 2-4
+game ┃ score before ┃ winner ┃ points ┃ result ┃ ended by ┃ cube ┃ note
+━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━━━╇━━━━━━╇━━━━━━━━━━━━━━
+   1 │ 0-0          │ Alice  │      1 │ single │ drop     │    1 │
+   2 │ 1-0          │ Bob    │      2 │ single │ resign   │    2 │
+   3 │ 1-2          │ Alice  │      1 │ single │ bearoff  │    1 │ Crawford
+   4 │ 2-2          │ Bob    │      2 │ gammon │ resign   │    1 │ post-Crawford
+"""
+
+
+def test_score_human_golden() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", "from bgtools.cli import main; main()", "score",
+         "samples/example_gnubg.mat"],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        cwd=SAMPLES.parent, env={**os.environ, "NO_COLOR": "1", "COLUMNS": "80"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    got = "\n".join(line.rstrip() for line in proc.stdout.splitlines()) + "\n"
+    assert got == GOLDEN_SCORE
