@@ -64,8 +64,10 @@ def expand_paths(args: list[str]) -> Iterator[tuple[str, Path | None, str | None
             for root, dirs, files in os.walk(path):
                 dirs.sort()
                 for name in sorted(files):
-                    if name.lower().endswith(RECORD_SUFFIXES):
-                        found.append(Path(root) / name)
+                    candidate = Path(root) / name
+                    # Only regular files: a FIFO or socket in a tree would block or fail.
+                    if name.lower().endswith(RECORD_SUFFIXES) and candidate.is_file():
+                        found.append(candidate)
             for file in found:
                 yield str(file), file, None
         elif path.exists():
