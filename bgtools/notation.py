@@ -69,13 +69,17 @@ def grammar_text(name: str) -> str:
 _PARSERS: dict[str, "Lark"] = {}
 
 
-def load_grammar(name: str) -> "Lark":
-    """Load a grammar once as an LALR parser with position tracking."""
+def load_grammar(name: str, **options: object) -> "Lark":
+    """Load a grammar from ``grammars/`` once as an LALR parser.
+
+    ``options`` are passed to Lark (a grammar is always loaded with the same options, so
+    the cache is keyed by name).
+    """
     parser = _PARSERS.get(name)
     if parser is None:
         from lark import Lark
 
-        parser = Lark(grammar_text(name), parser="lalr", propagate_positions=True)
+        parser = Lark(grammar_text(name), parser="lalr", **options)
         _PARSERS[name] = parser
     return parser
 
@@ -100,7 +104,7 @@ def parse_play(text: str) -> WrittenPlay:
 
     stripped = text.strip()
     try:
-        tree = load_grammar("notation.lark").parse(stripped)
+        tree = load_grammar("notation.lark", propagate_positions=True).parse(stripped)
     except UnexpectedInput as exc:
         column = getattr(exc, "column", None)
         col = column if isinstance(column, int) and column > 0 else None

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bgtools import notation
 from bgtools.formats import mat
 from bgtools.formats.mat import (
     TERMINALS,
@@ -116,7 +117,7 @@ def test_grammar_loads_from_package_resource_fallback(monkeypatch: pytest.Monkey
         asked.append(package)
         return grammars_dir
 
-    monkeypatch.setattr(mat, "__file__", "/nonexistent/bgtools/formats/mat.py")
+    monkeypatch.setattr(notation, "__file__", "/nonexistent/bgtools/notation.py")
     monkeypatch.setattr(importlib.resources, "files", files)
     assert mat.grammar_text() == real and asked == ["bgtools.grammars"]
 

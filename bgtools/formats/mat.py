@@ -28,10 +28,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from bgtools import notation
 from bgtools.formats.source import normalise_newlines
 from bgtools.record import Action, ActionKind, GameRecord, MatchRecord, Problem
 
@@ -269,27 +268,14 @@ def _eol_or(toks: list[tuple[str, int, int]], i: int, eol: int) -> ScanError:
 # The grammar itself (Lark), loaded lazily once.
 # ---------------------------------------------------------------------------------------------
 
-_LARK_CACHE: dict[str, Lark] = {}
-
-
 def grammar_text() -> str:
     """The text of ``mat_line.lark``: from the source tree, else from ``bgtools.grammars``."""
-    path = Path(__file__).resolve().parents[2] / "grammars" / GRAMMAR_FILE
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError:
-        return resources.files("bgtools.grammars").joinpath(GRAMMAR_FILE).read_text(encoding="utf-8")
+    return notation.grammar_text(GRAMMAR_FILE)
 
 
 def line_parser() -> Lark:
     """The LALR parser of ``mat_line.lark`` (built on first use, then cached)."""
-    parser = _LARK_CACHE.get("mat_line")
-    if parser is None:
-        from lark import Lark
-
-        parser = Lark(grammar_text(), parser="lalr", lexer="basic", propagate_positions=False)
-        _LARK_CACHE["mat_line"] = parser
-    return parser
+    return notation.load_grammar(GRAMMAR_FILE, lexer="basic", propagate_positions=False)
 
 
 def scan_line_lark(line: str) -> ScannedLine | ScanError:
