@@ -9,14 +9,14 @@ does not cascade into fifty errors. See ``RULES`` for every rule id.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Callable
 
 from bgtools import ids
 from bgtools.errors import NotationError
 from bgtools.notation import WrittenPlay, parse_play
-from bgtools.position import Play, Position, _make
+from bgtools.position import Play, Position, _apply_step, _make, _step_error
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
-from bgtools.resolve import resolve_play
+from bgtools.resolve import _check_maximal, resolve_play
 
 __all__ = [
     "RULES",
@@ -201,7 +201,6 @@ class _Game:
         self.points = 0
         self.rolls = 0
         self.synced = True  # False after a play that could not be applied at all
-        self.awaiting_resign: int | None = None  # player who rolled then resigned (`???`)
         self.events = 0
         self.resign_open = False  # a resignation whose level a later 'Wins N' gives
 
@@ -289,9 +288,7 @@ class _Replayer:
         for index, game in enumerate(record.games):
             self.game_no = index + 1
             written = game.score
-            if game.number is not None and game.number != index + 1 and index == 0 and game.number != 1:
-                pass  # a file may start later in a match
-            elif game.number is not None and game.number != index + 1:
+            if game.number is not None and index > 0 and game.number != index + 1:
                 self.problem("game-number", f"game {game.number} is the file's game {index + 1}",
                              game.line, None)
             if match_over_at is not None:
@@ -363,7 +360,7 @@ class _Replayer:
         for i, action in enumerate(actions):
             summary.actions += 1
             next_action = actions[i + 1] if i + 1 < len(actions) else None
-            self.do_action(g, action, i, next_action)
+            self.do_action(g, action, next_action)
         if g.over is None:
             if not is_last:
                 self.problem(
@@ -382,9 +379,8 @@ class _Replayer:
         self.out.rolls += g.rolls
         return summary
 
-    def do_action(self, g: _Game, action: Action, index: int, next_action: Action | None) -> None:
+    def do_action(self, g: _Game, action: Action, next_action: Action | None) -> None:
         kind = action.kind
-        p = action.player
         if kind in ("win", "loss", "resign"):
             self.do_result(g, action)
             return
@@ -393,15 +389,15 @@ class _Replayer:
                          f"({g.over})", action.line, action.column)
             return
         if kind == "roll":
-            self.do_roll(g, action, index, next_action)
+            self.do_roll(g, action, next_action)
         elif kind == "double":
-            self.do_double(g, action, index)
+            self.do_double(g, action)
         elif kind in ("take", "drop", "beaver", "raccoon"):
             self.do_answer(g, action)
 
     # --- rolls ----------------------------------------------------------------------------
 
-    def do_roll(self, g: _Game, action: Action, index: int, next_action: Action | None) -> None:
+    def do_roll(self, g: _Game, action: Action, next_action: Action | None) -> None:
         p = action.player
         line, column = action.line, action.column
         g.beavered_by = None  # a beaver is taken implicitly by the next roll
@@ -409,8 +405,6 @@ class _Replayer:
             self.problem("cube-unanswered", "the double was never answered before this roll",
                          line, column)
             g.pending = None
-        if g.awaiting_resign is not None:
-            g.awaiting_resign = None
         if g.on_roll is None:
             g.on_roll = p
         elif g.on_roll != p:
@@ -440,12 +434,12 @@ class _Replayer:
                 col = play_col + (exc.column - 1) if play_col and exc.column else play_col
                 self.problem("notation", exc.message, line, col)
                 g.synced = False
-                self.emit(g, p, "move", (d1, d2), None, before, index, action)
+                self.emit(g, p, "move", (d1, d2), None, before, action)
                 self.pass_turn(g)
                 return
         play: Play | None = None
         if not g.synced:
-            self.emit(g, p, "move", (d1, d2), None, before, index, action)
+            self.emit(g, p, "move", (d1, d2), None, before, action)
             self.pass_turn(g)
             return
         roll = f"{d1}{d2}"
@@ -467,9 +461,10 @@ class _Replayer:
             sample = next(iter(legal.values()))
             if not sample.steps:
                 play = sample
-            elif written.kind == "resign" or (next_action is not None and next_action.kind in ("win", "loss", "resign")):
-                g.awaiting_resign = p
-                play = None
+            elif written.kind == "resign" or (
+                next_action is not None and next_action.kind in ("win", "loss", "resign")
+            ):
+                play = None  # rolled, then resigned: the result cell follows
             elif next_action is None and self.last_game:
                 play = None  # the record ends after the roll: rolled, not yet played
             elif written.kind == "cannot_move":
@@ -499,14 +494,12 @@ class _Replayer:
                                  f"several ways; read as {play}", line, play_col)
                 if play is not None and resolution.rule is None:
                     self.check_marks(written, play, line, play_col)
-        if play is not None and pos is before and play.steps:
-            pos = before.apply_steps(play.steps)[0]
-        self.emit(g, p, "move", (d1, d2), play, before, index, action,
+        self.emit(g, p, "move", (d1, d2), play, before, action,
                   after=pos if play is not None else None)
         if pos.mover[0] == 15:
             g.over = "bearoff"
             g.winner = p
-            g.value = pos.game_value() if pos.game_value() else 1
+            g.value = pos.game_value()
             g.points = self.bearoff_points(g)
             g.position = pos
             return
@@ -522,15 +515,11 @@ class _Replayer:
     def check_steps(self, g: _Game, action: Action, before: Position, d1: int,
                     d2: int) -> tuple[Play | None, Position]:
         """Check exact steps (SGF): each step legal with a die, then maximal."""
-        from bgtools.resolve import _check_maximal
-
         assert action.steps is not None
         me = list(before.mover)
         opp = list(before.opponent)
         dice = [d1] * 4 if d1 == d2 else [d1, d2]
         hits: list[bool] = []
-        from bgtools.position import _apply_step, _step_error
-
         for src, dst in action.steps:
             err = None
             used = None
@@ -572,7 +561,7 @@ class _Replayer:
 
     # --- cube -----------------------------------------------------------------------------
 
-    def do_double(self, g: _Game, action: Action, index: int) -> None:
+    def do_double(self, g: _Game, action: Action) -> None:
         p = action.player
         line, column = action.line, action.column
         g.beavered_by = None
@@ -591,7 +580,7 @@ class _Replayer:
             g.on_roll = p
         before = g.position
         if self.on_event is not None:
-            self.emit(g, p, "double", None, None, before, index, action)
+            self.emit(g, p, "double", None, None, before, action)
         cube_rule = self.profile.cube
         if cube_rule == "off" or (cube_rule == "min3" and 0 < self.length < 3):
             self.problem("cube-disabled", "the cube is not in use in this match", line, column)
@@ -742,7 +731,7 @@ class _Replayer:
     # --- events ---------------------------------------------------------------------------
 
     def emit(self, g: _Game, player: int, kind: str, dice: tuple[int, int] | None,
-             play: Play | None, before: Position, index: int, action: Action,
+             play: Play | None, before: Position, action: Action,
              after: Position | None = None) -> None:
         if self.on_event is None:
             return
@@ -799,8 +788,3 @@ def _how(g: _Game) -> str:
         return "a dropped cube at " + str(g.points)
     name = {1: "single", 2: "gammon", 3: "backgammon"}.get(g.value, "single")
     return f"{name} with the cube at {g.cube}"
-
-
-def iter_rule_ids() -> Iterator[tuple[str, str]]:
-    """Every rule id with its one-line description, sorted by id."""
-    yield from sorted(RULES.items())

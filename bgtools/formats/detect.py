@@ -39,10 +39,11 @@ class LoadedRecords:
 
 def detect_format(text: str) -> str | None:
     """``"sgf"``, ``"mat"`` or None, from the content alone."""
-    head = text.lstrip()[:200]
-    if head.startswith("(") and ";" in head[:20]:
-        return "sgf"
     from bgtools.formats.mat import looks_like_mat
+    from bgtools.formats.sgf import looks_like_sgf
+
+    if looks_like_sgf(text):
+        return "sgf"
 
     if looks_like_mat(text):
         return "mat"
@@ -67,14 +68,9 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
 
         return LoadedRecords("mat", encoding, parse_mat(text))
     if fmt == "sgf":
-        import importlib
+        from bgtools.formats.sgf import parse_sgf
 
-        try:
-            sgf = importlib.import_module("bgtools.formats.sgf")
-        except ImportError:
-            raise UnsupportedFormatError(f"{name}: SGF files are not supported yet") from None
-        records: list[MatchRecord] = sgf.parse_sgf(text)
-        return LoadedRecords("sgf", encoding, records)
+        return LoadedRecords("sgf", encoding, parse_sgf(text))
     raise UnsupportedFormatError(
         f"{name} is not a match record bgtools recognises (.mat or GNU Backgammon SGF)"
     )
