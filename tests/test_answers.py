@@ -9,13 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 from typer.testing import CliRunner
 
 import bgtools.cli_answers  # noqa: F401  (registers the commands)
-from bgtools.answers import analyse_answers, crawford_status, moment_ids
+from bgtools.answers import MatchAnswers, analyse_answers, crawford_status, moment_ids
 from bgtools.cli import app
 from bgtools.render import BoardInfo, ascii_board, rich_board
 from bgtools.position import Position
@@ -195,16 +195,23 @@ def gnubg_files(corpus: Path) -> list[Path]:
     return _gnubg_files(corpus)
 
 
-def test_scores_match_gnubg(gnubg: ModuleType, gnubg_files: list[Path]) -> None:
-    compared = 0
-    for path in gnubg_files:
+def _comparable(gnubg: ModuleType,
+                files: list[Path]) -> Iterator[tuple[Path, dict[str, Any], MatchAnswers]]:
+    """Files gnubg imports with games and bgtools reads as one valid match."""
+    for path in files:
         match = _import(gnubg, path)
         if not match or not match.get("games"):
             continue
         result, answers = analyse_answers(str(path), path)
         if not result.valid or len(answers) != 1:
             continue
-        replay = answers[0].replay
+        yield path, match, answers[0]
+
+
+def test_scores_match_gnubg(gnubg: ModuleType, gnubg_files: list[Path]) -> None:
+    compared = 0
+    for path, match, answer in _comparable(gnubg, gnubg_files):
+        replay = answer.replay
         if replay.match_length == 0:
             continue  # gnubg applies its own Jacoby default to sessions (FORMATS.md 2.9)
         gnu_games = match["games"]
@@ -229,14 +236,8 @@ def test_scores_match_gnubg(gnubg: ModuleType, gnubg_files: list[Path]) -> None:
 
 def test_positions_and_pips_match_gnubg(gnubg: ModuleType, gnubg_files: list[Path]) -> None:
     checked = 0
-    for path in gnubg_files:
-        match = _import(gnubg, path)
-        if not match or not match.get("games"):
-            continue
-        result, answers = analyse_answers(str(path), path)
-        if not result.valid or len(answers) != 1:
-            continue
-        moments = answers[0].moments
+    for path, match, answer in _comparable(gnubg, gnubg_files):
+        moments = answer.moments
         for number, game in enumerate(match["games"], 1):
             theirs = [(a["board"], tuple(sorted(a["dice"])))
                       for a in game["game"] if a.get("action") == "move"]
