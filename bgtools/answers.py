@@ -123,20 +123,6 @@ def crawford_status(length: int, crawford: bool, post_crawford: bool) -> str:
     return "pre-crawford"
 
 
-class _Collector:
-    """Builds moments from replay events (``replay_match(..., on_event=...)``)."""
-
-    def __init__(self) -> None:
-        self.events: list[Event] = []
-
-    def __call__(self, event: Event) -> None:
-        self.events.append(event)
-
-    def take(self) -> list[Event]:
-        out, self.events = self.events, []
-        return out
-
-
 def build_moments(replay: MatchReplay, events: list[Event]) -> dict[int, list[Moment]]:
     """The moments of every game of ``replay`` from its ``events``."""
     by_game: dict[int, list[Event]] = {}
@@ -196,21 +182,9 @@ def analyse_answers(display: str, path: Path | None, error: str | None = None,
     """Read and replay one file, collecting moments: ``(FileResult, [MatchAnswers])``."""
     from bgtools.reports import analyse_file
 
-    collector = _Collector()
-    result = analyse_file(display, path, error, rules, on_event=collector)
-    events = collector.take()
-    answers: list[MatchAnswers] = []
-    # Events of several records in one file come in order; split them by replay.
-    start = 0
-    for replay in result.replays:
-        mine: list[Event] = []
-        while start < len(events):
-            event = events[start]
-            if mine and (event.game, event.index) <= (mine[-1].game, mine[-1].index):
-                break  # the next record starts again at game 1
-            mine.append(event)
-            start += 1
-        answers.append(MatchAnswers(replay, build_moments(replay, mine)))
+    result = analyse_file(display, path, error, rules, keep_events=True)
+    answers = [MatchAnswers(replay, build_moments(replay, events))
+               for replay, events in zip(result.replays, result.events)]
     return result, answers
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from bgtools import ids
 from bgtools.errors import BgtoolsError
@@ -37,6 +37,8 @@ class FileResult:
     encoding: str | None = None
     replays: list[MatchReplay] = field(default_factory=list)
     error: str | None = None
+    events: list[list[Event]] = field(default_factory=list)
+    """Per replay, its events, when ``analyse_file(..., keep_events=True)`` asked for them."""
 
     @property
     def problems(self) -> list[Problem]:
@@ -80,8 +82,13 @@ def expand_paths(args: list[str]) -> Iterator[tuple[str, Path | None, str | None
 
 
 def analyse_file(display: str, path: Path | None, error: str | None = None,
-                 rules: str = "standard", on_event: Any = None) -> FileResult:
-    """Read and replay one file; unreadable input becomes ``FileResult.error``."""
+                 rules: str = "standard", on_event: Callable[[Event], None] | None = None,
+                 keep_events: bool = False) -> FileResult:
+    """Read and replay one file; unreadable input becomes ``FileResult.error``.
+
+    ``on_event`` sees every event of the file as it happens; ``keep_events`` also keeps
+    each replay's events in ``FileResult.events``.
+    """
     result = FileResult(display)
     if error is not None or path is None:
         result.error = error or f"{display}: cannot be read"
@@ -106,8 +113,22 @@ def analyse_file(display: str, path: Path | None, error: str | None = None,
     result.encoding = loaded.encoding
     for record in loaded.records:
         profile = profile_for(record, rules)
-        result.replays.append(replay_match(record, profile, on_event=on_event))
+        sink = on_event
+        if keep_events:
+            kept: list[Event] = []
+            result.events.append(kept)
+            sink = kept.append if on_event is None else _tee(kept.append, on_event)
+        result.replays.append(replay_match(record, profile, on_event=sink))
     return result
+
+
+def _tee(first: Callable[[Event], None],
+         second: Callable[[Event], None]) -> Callable[[Event], None]:
+    def both(event: Event) -> None:
+        first(event)
+        second(event)
+
+    return both
 
 
 def validate_json(result: FileResult) -> dict[str, Any]:
