@@ -150,7 +150,15 @@ def _check_rules(rules: str) -> None:
 def _console(stderr: bool = False) -> Any:
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+    return Console(stderr=stderr, highlight=False, emoji=False, soft_wrap=True)
+
+
+def _problem_location(display: str, prob: Any) -> str:
+    """``path:line:col`` of a problem (line and column left out when unknown)."""
+    where = display
+    if prob.line:
+        where += f":{prob.line}" + (f":{prob.column}" if prob.column else "")
+    return where
 
 
 @app.command()
@@ -189,9 +197,7 @@ def validate(
             worst = max(worst, 1)
         if console is not None:
             for prob in result.problems:
-                where = display
-                if prob.line:
-                    where += f":{prob.line}" + (f":{prob.column}" if prob.column else "")
+                where = _problem_location(display, prob)
                 colour = "red" if prob.severity.value == "error" else "yellow"
                 console.print(
                     f"{escape(where)}: [{colour}]{prob.severity.value}[/][bold]"

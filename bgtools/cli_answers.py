@@ -12,17 +12,13 @@ from typing import TYPE_CHECKING, Annotated, Any, Iterator
 
 import typer
 
-from bgtools.cli import _emit_json, _fail, app
+from bgtools.cli import Paths, _console, _emit_json, _fail, _problem_location, app
 
 if TYPE_CHECKING:
     from bgtools.answers import MatchAnswers, Moment
     from bgtools.render import BoardInfo
     from bgtools.replay import MatchReplay
 
-Paths = Annotated[
-    list[str],
-    typer.Argument(help="Match files or directories (read recursively).", show_default=False),
-]
 JsonOption = Annotated[bool, typer.Option("--json", help="One JSON object per file.")]
 GameOption = Annotated[
     int | None, typer.Option("--game", help="Game number (1-based; default: the last game).")
@@ -34,16 +30,10 @@ MoveOption = Annotated[
 ]
 
 
-def _console() -> Any:
-    from rich.console import Console
-
-    return Console(highlight=False, emoji=False, soft_wrap=True)
-
-
 def _problems_to_stderr(display: str, answers: list[MatchAnswers]) -> None:
     for match in answers:
         for prob in match.replay.problems:
-            sys.stderr.write(f"{display}:{prob.line or 0}:{prob.column or 0}: "
+            sys.stderr.write(f"{_problem_location(display, prob)}: "
                              f"{prob.severity.value}[{prob.rule}]: {prob.message}\n")
 
 
