@@ -8,7 +8,7 @@ the same play strings recur constantly in match files. Parse errors become
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -46,16 +46,17 @@ class WrittenPlay:
     kind: Literal["moves", "cannot_move", "resign", "illegal"]
     paths: tuple[WrittenPath, ...] = ()
     text: str = ""
+    segments: tuple[tuple[int, int, bool], ...] = field(init=False, repr=False, compare=False)
+    """Every written ``from -> to`` segment with its hit mark, repetitions expanded
+    (computed once: parsed plays are memoised and replayed many times)."""
 
-    @property
-    def segments(self) -> list[tuple[int, int, bool]]:
-        """Every written ``from -> to`` segment with its hit mark, repetitions expanded."""
+    def __post_init__(self) -> None:
         out: list[tuple[int, int, bool]] = []
         for path in self.paths:
             for _ in range(path.count):
                 for i in range(len(path.points) - 1):
                     out.append((path.points[i], path.points[i + 1], path.marks[i + 1]))
-        return out
+        object.__setattr__(self, "segments", tuple(out))
 
 
 def grammar_text(name: str) -> str:

@@ -184,7 +184,7 @@ def resolve_play(pos: Position, die1: int, die2: int, written: WrittenPlay) -> R
 
 
 def _single_steps(
-    pos: Position, segments: list[tuple[int, int, bool]], dice_used: list[int],
+    pos: Position, segments: Sequence[tuple[int, int, bool]], dice_used: list[int],
     dice: tuple[int, ...],
 ) -> tuple[Play, Position] | None:
     """Fast path for plays written one step per die: the result does not depend on the
@@ -273,7 +273,7 @@ def _check_maximal(pos: Position, die1: int, die2: int, play: Play, result: Posi
     )
 
 
-def _literal(pos: Position, segments: list[tuple[int, int, bool]]) -> Position | None:
+def _literal(pos: Position, segments: Sequence[tuple[int, int, bool]]) -> Position | None:
     """Apply written segments literally, ignoring dice and blocks, to carry on after an
     illegal play; None when a segment starts where the mover has no checker."""
     me = list(pos.mover)
