@@ -38,10 +38,13 @@ class LoadedRecords:
 
 
 def detect_format(text: str) -> str | None:
-    """``"sgf"``, ``"mat"`` or None, from the content alone."""
+    """``"sgf"``, ``"mat"``, ``"json"`` (bgtools JSON) or None, from the content alone."""
+    from bgtools.formats.jsonfmt import looks_like_json_match
     from bgtools.formats.mat import looks_like_mat
     from bgtools.formats.sgf import looks_like_sgf
 
+    if looks_like_json_match(text):
+        return "json"
     if looks_like_sgf(text):
         return "sgf"
 
@@ -71,6 +74,10 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
         from bgtools.formats.sgf import parse_sgf
 
         return LoadedRecords("sgf", encoding, parse_sgf(text))
+    if fmt == "json":
+        from bgtools.formats.jsonfmt import parse_json
+
+        return LoadedRecords("json", encoding, parse_json(text, name))
     raise UnsupportedFormatError(
         f"{name} is not a match record bgtools recognises (.mat or GNU Backgammon SGF)"
     )
