@@ -588,6 +588,8 @@ def _record_from(data: dict[str, Any]) -> MatchRecord:
     path: JsonPath = ()
     data = _check_keys(data, path, _MATCH_KEYS, set(_MATCH_KEYS) | {"derived"},
                        "a match object")
+    if "derived" in data and not isinstance(data["derived"], dict):
+        raise _Invalid(("derived",), f"expected an object, found {_show(data['derived'])}")
     for key in ("tags", "problems", "games"):
         if not isinstance(data[key], list):
             raise _Invalid((key,), f"expected an array, found {_show(data[key])}")
