@@ -167,6 +167,8 @@ class _Int(_Codec):
         return value
 
     def decode(self, data: Any, path: JsonPath) -> Any:
+        if isinstance(data, float) and data.is_integer():
+            data = int(data)  # JSON Schema counts 2.0 as an integer; so does the reader
         if not self.ok(data):
             raise self.fail(data, path)
         return data
@@ -309,6 +311,8 @@ class _Any(_Codec):
                         raise _Invalid(path + (key,), f"expected an object, found {_show(inner)}")
                     return {k: self.decode(v, path + (key, k)) for k, v in inner.items()}
             return {k: self.decode(v, path + (k,)) for k, v in data.items()}
+        if isinstance(data, float) and not math.isfinite(data):
+            raise _Invalid(path, f"{data} is not a JSON number")
         return data
 
 
@@ -611,59 +615,76 @@ def _record_from(data: dict[str, Any]) -> MatchRecord:
 # ---------------------------------------------------------------------------------------------
 
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
+_encode_string: Any = getattr(json.encoder, "c_encode_basestring", None) or \
+    json.encoder.py_encode_basestring
 
 
 def _string(text: str) -> str:
-    out = json.dumps(text, ensure_ascii=False)
+    out: str = _encode_string(text)
     if _SURROGATE_RE.search(out):  # a lone surrogate cannot be written as UTF-8: escape it
         out = _SURROGATE_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
     return out
 
 
-def _compact(value: Any) -> str:
-    if isinstance(value, str):
-        return _string(value)
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_string(k)}: {_compact(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_compact(v) for v in value) + "]"
-    return json.dumps(value)
+class _Printer:
+    """Writes JSON data in the file layout; each container's compact form is built once."""
 
+    def __init__(self) -> None:
+        self.flat: dict[int, str] = {}
+        self.out: list[str] = []
 
-def _pretty(value: Any, indent: str, out: list[str], one_line_items: bool = False,
-            lead: int = 0) -> None:
-    """Append ``value`` to ``out``: short containers on one line, others one member a line.
-    ``lead`` is the width of what precedes the value on its line after the indent."""
-    if not isinstance(value, (dict, list)) or not value:
-        out.append(_compact(value))
-        return
-    flat = _compact(value)
-    if len(indent) + lead + len(flat) <= _WIDTH:
-        out.append(flat)
-        return
-    inner = indent + "  "
-    if isinstance(value, dict):
-        out.append("{")
-        for i, (key, item) in enumerate(value.items()):
-            name = _string(key) + ": "
-            out.append(("\n" if i == 0 else ",\n") + inner + name)
-            _pretty(item, inner, out, key in ("actions", "events"), len(name))
-        out.append("\n" + indent + "}")
-    else:
-        out.append("[")
-        for i, item in enumerate(value):
-            out.append(("\n" if i == 0 else ",\n") + inner)
-            if one_line_items:
-                out.append(_compact(item))
-            else:
-                _pretty(item, inner, out)
-        out.append("\n" + indent + "]")
+    def compact(self, value: Any) -> str:
+        if isinstance(value, str):
+            return _string(value)
+        if isinstance(value, (dict, list)):
+            known = self.flat.get(id(value))
+            if known is None:
+                if isinstance(value, dict):
+                    known = "{" + ", ".join(f"{_string(k)}: {self.compact(v)}"
+                                            for k, v in value.items()) + "}"
+                else:
+                    known = "[" + ", ".join(self.compact(v) for v in value) + "]"
+                self.flat[id(value)] = known
+            return known
+        if value is None or isinstance(value, bool):
+            return "null" if value is None else ("true" if value else "false")
+        if isinstance(value, int):
+            return int.__repr__(value)
+        return json.dumps(value)
+
+    def pretty(self, value: Any, indent: str, one_line_items: bool = False,
+               lead: int = 0) -> None:
+        """Append ``value``: short containers on one line, others one member a line.
+        ``lead`` is the width of what precedes the value on its line after the indent."""
+        out = self.out
+        flat = self.compact(value)
+        if (not isinstance(value, (dict, list)) or not value
+                or len(indent) + lead + len(flat) <= _WIDTH):
+            out.append(flat)
+            return
+        inner = indent + "  "
+        if isinstance(value, dict):
+            out.append("{")
+            for i, (key, item) in enumerate(value.items()):
+                name = _string(key) + ": "
+                out.append(("\n" if i == 0 else ",\n") + inner + name)
+                self.pretty(item, inner, key in ("actions", "events"), len(name))
+            out.append("\n" + indent + "}")
+        else:
+            out.append("[")
+            for i, item in enumerate(value):
+                out.append(("\n" if i == 0 else ",\n") + inner)
+                if one_line_items:
+                    out.append(self.compact(item))
+                else:
+                    self.pretty(item, inner)
+            out.append("\n" + indent + "]")
 
 
 def _dumps_object(obj: dict[str, Any]) -> str:
-    out: list[str] = []
-    _pretty(obj, "", out)
-    return "".join(out) + "\n"
+    printer = _Printer()
+    printer.pretty(obj, "")
+    return "".join(printer.out) + "\n"
 
 
 def dumps_match(record: MatchRecord, replay: MatchReplay | None = None,
