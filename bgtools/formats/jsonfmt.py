@@ -574,7 +574,7 @@ def _game_from(data: Any, path: JsonPath) -> GameRecord:
 def _problem_from(data: Any, path: JsonPath) -> Problem:
     data = _check_keys(data, path, _PROBLEM_KEYS, _PROBLEM_KEYS, "a problem")
     severity = data["severity"]
-    if severity not in _SEVERITIES:
+    if not isinstance(severity, str) or severity not in _SEVERITIES:
         raise _Invalid(path + ("severity",), f"expected \"error\" or \"warning\", found "
                        f"{_show(severity)}")
     return Problem(
