@@ -812,7 +812,7 @@ def parse_json(text: str, source: str | None = None) -> list[MatchRecord]:
         except (ValueError, RecursionError) as exc:
             line, col = _line_col(text, start)
             raise JsonMatchError(f"not valid JSON: {exc}", line, col, source) from None
-        nth = f"match object {len(records) + 1}" if records else "the JSON value"
+        nth = f"JSON value {len(records) + 1}" if records else "the JSON value"
         _check_header(data, nth, source, text, start)
         try:
             records.append(_record_from(data))
@@ -833,14 +833,14 @@ def _check_header(data: Any, nth: str, source: str | None, text: str, start: int
         raise JsonMatchError(f"{nth} is not a JSON object", line, col, source)
     schema = data.get("schema")
     if not isinstance(schema, str):
-        raise JsonMatchError(f"{nth} has no \"schema\": \"{SCHEMA}\" member", line, col,
-                             source)
+        found = f"has \"schema\": {_show(schema)}, not" if "schema" in data else "has no"
+        raise JsonMatchError(f"{nth} {found} \"schema\": \"{SCHEMA}\"", line, col, source)
     if schema != SCHEMA:
         version = _VERSION_RE.match(schema)
         if version is not None and int(version.group(1)) > 1:
             raise UnsupportedFormatError(
-                f"{name}{nth} is written in schema {schema!r}, newer than this bgtools "
-                f"reads ({SCHEMA}); upgrade bgtools")
+                f"{name}{nth} uses schema {schema!r}, newer than this bgtools reads "
+                f"({SCHEMA}); upgrade bgtools")
         raise UnsupportedFormatError(f"{name}{nth} has schema {_show(schema)}, not {SCHEMA!r}")
     kind = data.get("kind")
     if kind != KIND:
