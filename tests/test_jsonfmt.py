@@ -688,3 +688,17 @@ def test_records_are_plain_dataclasses() -> None:
     other.games[0].actions[0].extra["row"] = 99
     assert other != record
     assert astuple(Problem("a", "b")) == ("a", "b", None, None, None, Severity.ERROR)
+
+
+def test_any_unicode_survives_and_the_text_is_always_utf8() -> None:
+    record = load_file(SAMPLES / "example_gnubg.mat").records[0]
+    odd = "\ud800 lone surrogate, \u2028 line separator, \x00 nul, \U0001f3b2, \"quotes\" \\"
+    record.tags.append(("Event", odd))
+    record.comments.append(odd)
+    assert record.games[0].names is not None
+    record.games[0].names = (odd, "Bob")
+    text = dumps_match(record)
+    assert "\ud800" not in text and "\\ud800" in text
+    data = text.encode("utf-8")
+    loaded = read_records(b"\xef\xbb\xbf" + data.replace(b"\n", b"\r\n"), "m.json")
+    assert loaded.format == "json" and loaded.records == [record]
