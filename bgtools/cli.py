@@ -296,8 +296,8 @@ def main() -> None:
         sys.exit(0)
 
 
-# The answer commands (score, pips, status, show) register themselves on ``app``.
-from bgtools import cli_answers  # noqa: E402,F401
+# The answer commands (score, pips, status, show) and convert register themselves on ``app``.
+from bgtools import cli_answers, cli_convert  # noqa: E402,F401
 
 if __name__ == "__main__":  # pragma: no cover
     main()
