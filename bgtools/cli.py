@@ -281,19 +281,10 @@ def rules() -> None:
 
 
 def main() -> None:
-    """Console-script entry point: run the app, mapping stray errors to exit codes."""
-    try:
-        app()
-    except KeyboardInterrupt:
-        sys.stderr.write("bgtools: interrupted\n")
-        sys.exit(130)
-    except BrokenPipeError:
-        # Output closed early (``bgtools ... | head``): end quietly.
-        try:
-            sys.stdout = open("/dev/null", "w")  # noqa: SIM115
-        except OSError:
-            pass
-        sys.exit(0)
+    """Console-script entry point: run the app; errors end as one line and an exit code."""
+    from bgtools.cli_errors import run_app
+
+    run_app(app)
 
 
 # The answer commands (score, pips, status, show) register themselves on ``app``.
