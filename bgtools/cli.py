@@ -232,7 +232,9 @@ def replay(
     _check_rules(rules)
     worst = 0
     console = None if jsonl else _console()
+    seen = False
     for display, path, error in expand_paths(paths):
+        seen = True
         rows: list[dict[str, Any]] = []
 
         def collect(event: Event, display: str = display) -> None:
@@ -267,6 +269,8 @@ def replay(
                     row["position_id_before"],
                 )
             console.print(table)
+    if not seen:
+        _fail("no match files found")
     raise typer.Exit(worst)
 
 
