@@ -232,7 +232,9 @@ def replay(
     _check_rules(rules)
     worst = 0
     console = None if jsonl else _console()
+    seen = False
     for display, path, error in expand_paths(paths):
+        seen = True
         rows: list[dict[str, Any]] = []
 
         def collect(event: Event, display: str = display) -> None:
@@ -267,6 +269,8 @@ def replay(
                     row["position_id_before"],
                 )
             console.print(table)
+    if not seen:
+        _fail("no match files found")
     raise typer.Exit(worst)
 
 
@@ -281,19 +285,10 @@ def rules() -> None:
 
 
 def main() -> None:
-    """Console-script entry point: run the app, mapping stray errors to exit codes."""
-    try:
-        app()
-    except KeyboardInterrupt:
-        sys.stderr.write("bgtools: interrupted\n")
-        sys.exit(130)
-    except BrokenPipeError:
-        # Output closed early (``bgtools ... | head``): end quietly.
-        try:
-            sys.stdout = open("/dev/null", "w")  # noqa: SIM115
-        except OSError:
-            pass
-        sys.exit(0)
+    """Console-script entry point: run the app; errors end as one line and an exit code."""
+    from bgtools.cli_errors import run_app
+
+    run_app(app)
 
 
 # The answer commands (score, pips, status, show) and convert register themselves on ``app``.

@@ -67,12 +67,13 @@ RULES: dict[str, str] = {
     "game-number": "games are not numbered 1, 2, 3 ... (warning)",
     "no-games": "the file holds no game",
     "sgf-setup": "an SGF set-up node (board or cube set by hand) that the replay ignores (warning)",
+    "encoding-assumed": "the file is not UTF-8: it was read as cp1252 (else latin-1) (warning)",
 }
 """Every rule id the replayer reports, with a one-line description."""
 
 _WARNINGS = {
     "forced-play-omitted", "ambiguous-play", "hit-mark", "illegal-play-line", "cube-dead",
-    "match-incomplete", "game-number", "match-resignation", "sgf-setup",
+    "match-incomplete", "game-number", "match-resignation", "sgf-setup", "encoding-assumed",
 }
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from bgtools import ids
-from bgtools.errors import BgtoolsError
+from bgtools.errors import BgtoolsError, describe_error
 from bgtools.record import Problem, Severity
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
 
@@ -58,10 +58,18 @@ def expand_paths(args: list[str]) -> Iterator[tuple[str, Path | None, str | None
     """Yield ``(display, path, error)`` for every input: files as given, directories walked
     recursively (record extensions only, sorted), and an error for missing paths."""
     from bgtools.formats.detect import RECORD_SUFFIXES
+    from bgtools.formats.source import printable_path
 
     for arg in args:
         path = Path(arg)
-        if path.is_dir():
+        display = printable_path(arg)
+        try:
+            is_dir = path.is_dir()
+            exists = is_dir or path.exists()
+        except OSError as exc:  # a name too long, a loop of links ...
+            yield display, None, describe_error(exc, display)[0]
+            continue
+        if is_dir:
             found: list[Path] = []
             for root, dirs, files in os.walk(path):
                 dirs.sort()
@@ -71,14 +79,12 @@ def expand_paths(args: list[str]) -> Iterator[tuple[str, Path | None, str | None
                     if name.lower().endswith(RECORD_SUFFIXES) and candidate.is_file():
                         found.append(candidate)
             for file in found:
-                yield str(file), file, None
-        elif path.exists():
-            if path.is_file() or path.is_fifo():
-                yield arg, path, None
-            else:
-                yield arg, None, f"{arg} is not a regular file"
+                yield printable_path(str(file)), file, None
+        elif exists:
+            # A FIFO is read without blocking (``<(cmd)`` works); the reader refuses the rest.
+            yield display, path, None
         else:
-            yield arg, None, f"{arg}: no such file or directory"
+            yield display, None, f"{display}: no such file or directory"
 
 
 def analyse_file(display: str, path: Path | None, error: str | None = None,
@@ -96,18 +102,9 @@ def analyse_file(display: str, path: Path | None, error: str | None = None,
     from bgtools.formats.detect import load_file
 
     try:
-        loaded = load_file(path)
-    except PermissionError:
-        result.error = f"{display}: permission denied"
-        return result
-    except IsADirectoryError:
-        result.error = f"{display} is a directory"
-        return result
-    except OSError as exc:
-        result.error = f"{display}: {exc.strerror or exc}"
-        return result
-    except BgtoolsError as exc:
-        result.error = str(exc)
+        loaded = load_file(path, display)
+    except (OSError, BgtoolsError) as exc:
+        result.error = describe_error(exc, display)[0]
         return result
     result.format = loaded.format
     result.encoding = loaded.encoding
@@ -171,7 +168,10 @@ def event_json(display: str, event: Event) -> dict[str, Any]:
         obj["play"] = str(play) if play is not None else None
         obj["steps"] = [list(s) for s in play.steps] if play is not None else None
     obj["position_id_before"] = before.position_id
-    obj["match_id_before"] = ids.encode_match_id(event.state_before)
+    try:
+        obj["match_id_before"] = ids.encode_match_id(event.state_before)
+    except ids.IdError:  # a state no Match ID can hold (a cube beyond 2**15 ...)
+        obj["match_id_before"] = ""
     if event.action == "move":
         after = event.position_after
         obj["position_id_after"] = after.swapped().position_id if after is not None else None
