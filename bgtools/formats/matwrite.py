@@ -166,6 +166,12 @@ def normalise_match(record: MatchRecord, replay: MatchReplay | None = None,
     script = MatchScript(record, replay, replay.match_length, names, _match_info(record))
     script.crawford_rule = bool(replay.match_length) and profile.crawford
     script.jacoby = replay.match_length == 0 and profile.jacoby is not False
+    if replay.match_length == 0 and profile.jacoby is None:
+        # The file does not say: a gammon on a centred cube counted in full shows the
+        # session was played without the Jacoby rule; otherwise gnubg's default (on).
+        script.jacoby = not any(
+            g.ended_by == "bearoff" and g.cube == 1 and g.points is not None and g.points > 1
+            for g in replay.games)
     script.cube_in_use = not (profile.cube == "off" or (
         profile.cube == "min3" and 0 < replay.match_length < 3))
     last_index = len(replay.games) - 1
