@@ -31,7 +31,7 @@ from typing import Literal, Sequence
 
 from bgtools.errors import BgtoolsError
 from bgtools.notation import parse_play
-from bgtools.position import Play, Position, Step
+from bgtools.position import Play, Position, Step, _apply_step, _step_error
 from bgtools.record import Action, GameRecord, MatchRecord
 from bgtools.replay import Event, GameSummary, MatchReplay, replay_match
 
@@ -73,6 +73,9 @@ class ScriptMove:
     level: int = 0
     text: str = ""
     source: Action | None = None
+    executable: tuple[Step, ...] = ()
+    """The steps in an order in which each one is legal when played (``steps`` itself when
+    the written order is; SGF needs one)."""
 
 
 @dataclass(slots=True)
@@ -212,7 +215,12 @@ def _game_moves(summary: GameSummary, events: list[Event], last_game: bool) -> l
                     "could not be replayed, so it cannot be written")
             steps = _written_order(source, event.play)
             marks = _gnubg_marks(event.position_before, steps)
-            moves.append(ScriptMove("move", player, event.dice, steps, marks, source=source))
+            executable = steps
+            if steps != event.play.steps and not _legal_order(event.position_before,
+                                                              event.dice, steps):
+                executable = event.play.steps
+            moves.append(ScriptMove("move", player, event.dice, steps, marks, source=source,
+                                    executable=executable))
         elif kind in ("double", "beaver"):
             cube *= 2
             moves.append(ScriptMove(kind, player, cube=cube, source=source))  # type: ignore[arg-type]
@@ -244,6 +252,22 @@ def _written_order(source: Action | None, play: Play) -> tuple[Step, ...]:
     if pool:
         return play.steps
     return tuple(out)
+
+
+def _legal_order(before: Position, dice: tuple[int, int], steps: tuple[Step, ...]) -> bool:
+    """True when ``steps`` can be played one after the other in this order."""
+    me = list(before.mover)
+    opp = list(before.opponent)
+    pool = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+    for src, dst in steps:
+        for die in dict.fromkeys(pool):
+            if _step_error(me, opp, src, dst, die) is None:
+                pool.remove(die)
+                break
+        else:
+            return False
+        _apply_step(me, opp, src, dst)
+    return True
 
 
 def _chain(pool: list[Step], src: int, dst: int) -> list[Step] | None:
@@ -294,10 +318,15 @@ def _write_game(out: list[str], game: ScriptGame, names: tuple[str, str]) -> Non
     """gnubg's ``ExportGameJF`` for one game (same counters, same spacing)."""
     out.append(f" Game {game.number}\n")
     left = f"{names[0]} : {game.score[0]}"
-    out.append(f" {left:<31}{names[1]} : {game.score[1]}\n")
+    # C's %-31s pads by bytes. With 31 bytes or more gnubg writes no gap at all and its own
+    # reader then misreads the second name; two spaces keep the line readable.
+    width = len(left.encode("utf-8"))
+    gap = " " * (31 - width) if width < 31 else "  "
+    out.append(f" {left}{gap}{names[1]} : {game.score[1]}\n")
     i = 0
     file_cube = 1
     dice_rolled = False
+    roller = -1
     moves = game.moves
     for index, move in enumerate(moves):
         kind = move.kind
@@ -320,17 +349,27 @@ def _write_game(out: list[str], game: ScriptGame, names: tuple[str, str]) -> Non
             sz = f" Drops{gap}Wins {n} point{_plural(n)}"
         elif kind == "resign":
             n = move.level * file_cube
-            odd = bool(i & 1) ^ dice_rolled
-            if move.player == 1:
+            if dice_rolled and roller != move.player:
+                # The opponent of the player who rolled resigns: gnubg would write the
+                # 'Wins' on the roll's line, where no reader finds it; end the line first.
+                out.append("\n")
+                dice_rolled = False
+                wins = f"Wins {n} point{_plural(n)}\n"
+                sz = ("      " if move.player == 1 else " " * 34) + wins
+            elif move.player == 1:
+                odd = bool(i & 1) ^ dice_rolled
                 sz = ("\n" if odd else "") + f"      Wins {n} point{_plural(n)}\n"
             elif i & 1:
+                odd = not dice_rolled
                 sz = (" " if odd else " " * 24) + f"Wins {n} point{_plural(n)}\n"
             else:
+                odd = dice_rolled
                 sz = (" " if odd else " " * 34) + f"Wins {n} point{_plural(n)}\n"
         else:  # dice rolled, not played
             assert move.dice is not None
             sz = f"{move.dice[0]}{move.dice[1]}: "
             dice_rolled = True
+            roller = move.player
         if i == 0 and kind in ("move", "illegal", "dice") and move.player == 1:
             out.append("  1)" + " " * 29)
             i += 1

@@ -166,7 +166,7 @@ def _new_nodes(game: ScriptGame) -> list[Props]:
         kind = move.kind
         if kind == "move":
             assert move.dice is not None
-            value = f"{move.dice[0]}{move.dice[1]}" + sgf_steps(move.steps, move.player)
+            value = f"{move.dice[0]}{move.dice[1]}" + sgf_steps(move.executable, move.player)
             nodes.append([(colour, [value])])
         elif kind == "dice":
             assert move.dice is not None
