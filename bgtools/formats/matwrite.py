@@ -203,12 +203,14 @@ def _game_moves(summary: GameSummary, events: list[Event], last_game: bool) -> l
                 text = str(source.extra.get("illegal_text", source.play_text)).strip()
                 moves.append(ScriptMove("illegal", player, event.dice, text=text, source=source))
                 continue
-            if event.play is None:
+            written = source is not None and bool(source.play_text.strip() or source.steps)
+            if event.play is None and not written:
                 resigned = summary.ended_by == "resign" and i == last_move
                 unfinished = summary.ended_by is None and last_game and i == len(events) - 1
                 if resigned or unfinished:
                     moves.append(ScriptMove("dice", player, event.dice, source=source))
                     continue
+            if event.play is None:
                 where = f" (line {event.line})" if event.line else ""
                 raise UnwritableRecordError(
                     f"game {summary.number}: the roll {event.dice[0]}{event.dice[1]}{where} "
