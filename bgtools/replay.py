@@ -135,6 +135,8 @@ class Event:
     position_before: Position
     state_before: ids.MatchState
     position_after: Position | None = None
+    source: Action | None = None
+    """The record's cell this event replays (writers need its text and properties)."""
 
 
 @dataclass(slots=True)
@@ -625,7 +627,7 @@ class _Replayer:
             before = g.view_of(doubler)
             state = g.state(doubler, doubled=True, turn=p)
             self.on_event(Event(g.number, g.next_index(), line, p, kind, None, None, before,
-                                state))
+                                state, source=action))
         g.pending = None
         if kind == "take":
             g.cube = value
@@ -738,7 +740,7 @@ class _Replayer:
             return
         state = g.state(player, dice=dice)
         self.on_event(Event(g.number, g.next_index(), action.line, player, kind, dice, play,
-                            before, state, after))
+                            before, state, after, source=action))
 
 
 def _snowie_board(text: str, near: Position) -> Position | None:
