@@ -53,10 +53,13 @@ class LoadedRecords:
 
 
 def detect_format(text: str) -> str | None:
-    """``"sgf"``, ``"mat"`` or None, from the content alone."""
+    """``"sgf"``, ``"mat"``, ``"json"`` (bgtools JSON) or None, from the content alone."""
+    from bgtools.formats.jsonfmt import looks_like_json_match
     from bgtools.formats.mat import looks_like_mat
     from bgtools.formats.sgf import looks_like_sgf
 
+    if looks_like_json_match(text):
+        return "json"
     if looks_like_sgf(text):
         return "sgf"
 
@@ -134,9 +137,14 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
         from bgtools.formats.sgf import parse_sgf
 
         records = parse_sgf(decoded.text)
+    elif fmt == "json":
+        from bgtools.formats.jsonfmt import parse_json
+
+        records = parse_json(decoded.text, name)
     else:
         raise UnsupportedFormatError(
-            f"{name} is not a match record bgtools recognises (.mat or GNU Backgammon SGF)"
+            f"{name} is not a match record bgtools recognises (.mat, GNU Backgammon SGF or "
+            "bgtools JSON)"
         )
     _check_records(records, name)
     if decoded.encoding not in _UTF8_ENCODINGS:
