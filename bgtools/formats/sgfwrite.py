@@ -22,7 +22,7 @@ A Snowie ``Illegal play (...)`` cell has no SGF form: :class:`UnwritableRecordEr
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from bgtools import __version__
 from bgtools.formats.matwrite import (
@@ -36,7 +36,7 @@ from bgtools.position import Step
 from bgtools.record import MatchRecord
 from bgtools.replay import Event, MatchReplay
 
-__all__ = ["APPLICATION", "write_sgf", "render_sgf", "sgf_steps"]
+__all__ = ["APPLICATION", "render_sgf", "sgf_steps", "write_sgf"]
 
 APPLICATION = f"bgtools:{__version__}"
 """The ``AP`` value of SGF files bgtools writes from other formats."""
