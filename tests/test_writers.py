@@ -334,3 +334,10 @@ def test_gnubg_imports_our_mat_to_the_same_score(
         assert tuple(final) == replay.final_score, path
         compared += 1
     assert compared > 100
+
+
+def test_sgf_results_are_recomputed_when_wrong(examples: Path) -> None:
+    original = (examples / "example.sgf").read_text(encoding="utf-8")
+    broken = original.replace("RE[W+1]", "RE[W+5]", 1).replace("RE[B+2R]", "RE[B+2]", 1)
+    assert broken != original
+    assert write_sgf(parse_sgf(broken)[0]) == original

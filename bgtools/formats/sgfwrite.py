@@ -44,6 +44,7 @@ APPLICATION = f"bgtools:{__version__}"
 Props = list[tuple[str, list[str]]]
 
 _ESCAPE_RE = re.compile(r"([\\\]])")
+_RESULT_RE = re.compile(r"([WB])\+([0-9]+)(.*)", re.DOTALL)
 
 
 def _escape(value: str) -> str:
@@ -144,10 +145,10 @@ def _kept_root(script: MatchScript, index: int, game: ScriptGame, original: Prop
             seen_re = True
             if result is None:
                 continue
-            text = values[0].strip() if values else ""
-            same = text.startswith(result) and (
-                result.endswith("R") or not text[len(result):].strip().upper().startswith("R"))
-            if not same:
+            m = _RESULT_RE.fullmatch(values[0].strip() if values else "")
+            said = (m.group(1) + "+" + m.group(2) + ("R" if m.group(3).strip()[:1].upper() == "R"
+                                                     else "")) if m else None
+            if said != result:
                 values = [result]
         elif name == "GS" and result is not None and not seen_re:
             props.append(("RE", [result]))
