@@ -341,3 +341,18 @@ def test_sgf_results_are_recomputed_when_wrong(examples: Path) -> None:
     broken = original.replace("RE[W+1]", "RE[W+5]", 1).replace("RE[B+2R]", "RE[B+2]", 1)
     assert broken != original
     assert write_sgf(parse_sgf(broken)[0]) == original
+
+
+def test_corpus_gnubg_sgf_byte_for_byte(corpus: Path) -> None:
+    # Real gnubg files (1.0x, analysed: A, DA, LU, GS, comments): written back unchanged,
+    # and the one that has its .mat export beside it gives that .mat.
+    files = sorted((corpus / "gnubg").glob("*.sgf"))
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert "".join(write_sgf(r) for r in parse_sgf(text)) == text, path
+    pair = corpus / "gnubg" / "charlot1-charlot2_7p_2025-11-08-2305"
+    if pair.with_suffix(".mat").is_file():
+        expected = pair.with_suffix(".mat").read_text(encoding="utf-8")
+        assert write_mat(_record(pair.with_suffix(".sgf"))) == expected
+        assert write_mat(_record(pair.with_suffix(".mat"))) == expected
+    assert len(files) >= 6
