@@ -12,19 +12,21 @@
 from __future__ import annotations
 
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
+from bgtools.errors import BgtoolsError
 from bgtools.formats.detect import load_file, read_records
-from bgtools.formats.matwrite import UnwritableRecordError, normalise_match, write_mat
 from bgtools.formats.mat import parse_mat
+from bgtools.formats.matwrite import UnwritableRecordError, normalise_match, write_mat
 from bgtools.formats.sgf import parse_collection, parse_sgf
 from bgtools.formats.sgfwrite import APPLICATION, write_sgf
 from bgtools.record import MatchRecord
-from bgtools.replay import Event, replay_match
+from bgtools.replay import Event, MatchReplay, replay_match
 from tests.selfplay import DATA as SELFPLAY
 
 DEBIAN_GNUBG = Path("/usr/games/gnubg")
@@ -43,11 +45,15 @@ def _record(path: Path) -> MatchRecord:
 Fingerprint = tuple[list[Any], list[Any], tuple[int, int]]
 
 
-def _fingerprint(record: MatchRecord) -> tuple[bool, Fingerprint]:
+def _fingerprint(record: MatchRecord,
+                 keep: list[Any] | None = None) -> tuple[bool, Fingerprint]:
     """Validity, and per game (score, winner, points, how, level), per action (game, kind,
-    player, roll, Position ID after), the final score."""
+    player, roll, Position ID after), the final score. ``keep`` receives the replay and
+    its events (a writer can take them instead of replaying again)."""
     events: list[Event] = []
     replay = replay_match(record, on_event=events.append)
+    if keep is not None:
+        keep.extend((replay, events))
     games = [(g.score_before, g.winner, g.points, g.ended_by, g.result) for g in replay.games]
     actions = [(e.game, e.action, e.player, tuple(sorted(e.dice)) if e.dice else None,
                 e.position_after.position_id if e.position_after is not None else None)
@@ -141,41 +147,54 @@ def test_mat_to_sgf_is_gnubgs_tree(examples: Path) -> None:
 # --- round trips over the corpus ----------------------------------------------------------------
 
 
-def _valid_corpus_records(corpus: Path) -> list[tuple[Path, MatchRecord]]:
-    out: list[tuple[Path, MatchRecord]] = []
+@dataclass
+class CorpusMatch:
+    """A corpus match bgtools reads as valid, with its replay, events and fingerprint."""
+
+    path: Path
+    record: MatchRecord
+    replay: MatchReplay
+    events: list[Event]
+    fingerprint: Fingerprint
+
+
+def _valid_corpus_records(corpus: Path) -> list[CorpusMatch]:
+    out: list[CorpusMatch] = []
     for path in sorted(corpus.rglob("*")):
         if not path.is_file() or path.suffix.lower() not in (".mat", ".txt", ".sgf"):
             continue
         try:
             loaded = load_file(path)
-        except Exception:
-            continue
-        for record in loaded.records:
-            if replay_match(record).valid:
-                out.append((path, record))
+        except BgtoolsError:  # not a record bgtools reads: nothing to write
+            loaded = None
+        for record in loaded.records if loaded is not None else []:
+            kept: list[Any] = []
+            valid, fingerprint = _fingerprint(record, kept)
+            if valid:
+                out.append(CorpusMatch(path, record, kept[0], kept[1], fingerprint))
     return out
 
 
 @pytest.fixture(scope="module")
-def corpus_records(corpus: Path) -> list[tuple[Path, MatchRecord]]:
+def corpus_records(corpus: Path) -> list[CorpusMatch]:
     return _valid_corpus_records(corpus)
 
 
 @pytest.mark.parametrize("writer", [write_mat, write_sgf], ids=["mat", "sgf"])
-def test_corpus_round_trip(writer: Any, corpus_records: list[tuple[Path, MatchRecord]]) -> None:
+def test_corpus_round_trip(writer: Any, corpus_records: list[CorpusMatch]) -> None:
     written = 0
-    for path, record in corpus_records:
-        valid, before = _fingerprint(record)
+    for match in corpus_records:
+        path = match.path
         try:
-            text = writer(record)
+            text = writer(match.record, match.replay, match.events)
         except UnwritableRecordError:
             assert writer is write_sgf and "Illegal play" in path.read_text(errors="replace")
             continue
         back = read_records(text.encode("utf-8")).records
         assert len(back) == 1, path
         valid_back, after = _fingerprint(back[0])
-        assert valid_back, (path, [p for p in back[0].problems][:3])
-        assert after == before, path
+        assert valid_back, (path, back[0].problems[:3])
+        assert after == match.fingerprint, path
         written += 1
     assert written >= len(corpus_records) - 1 and written > 150
 
@@ -266,35 +285,36 @@ def debian_gnubg() -> Path:
 
 
 def test_debian_gnubg_loads_our_sgf(debian_gnubg: Path, tmp_path: Path, examples: Path,
-                                    corpus_records: list[tuple[Path, MatchRecord]]) -> None:
-    records = [(p, _record(p)) for p in _gnubg_mat_files(examples)] + corpus_records
-    texts: list[str] = []
-    kept: list[tuple[Path, MatchRecord]] = []
-    for path, record in records:
+                                    corpus_records: list[CorpusMatch]) -> None:
+    matches: list[tuple[Path, MatchRecord, Fingerprint, str]] = []
+    for path in _gnubg_mat_files(examples):
+        record = _record(path)
+        matches.append((path, record, _fingerprint(record)[1], write_sgf(record)))
+    for match in corpus_records:
         try:
-            texts.append(write_sgf(record))
+            text = write_sgf(match.record, match.replay, match.events)
         except UnwritableRecordError:
             continue
-        kept.append((path, record))
-    exported = _debian_gnubg_export(tmp_path, texts)
-    for (path, record), mat in zip(kept, exported):
+        matches.append((match.path, match.record, match.fingerprint, text))
+    exported = _debian_gnubg_export(tmp_path, [text for *_, text in matches])
+    for (path, _, fingerprint, _), mat in zip(matches, exported):
         assert mat is not None, f"gnubg did not load our SGF of {path}"
         back = read_records(mat.read_bytes()).records
         assert len(back) == 1, path
-        assert _fingerprint(back[0])[1] == _fingerprint(record)[1], path
-    assert len(kept) > 150
+        assert _fingerprint(back[0])[1] == fingerprint, path
+    assert len(matches) > 150
 
 
 def test_gnubg_imports_our_mat_to_the_same_score(
         gnubg: ModuleType, tmp_path: Path,
-        corpus_records: list[tuple[Path, MatchRecord]]) -> None:
+        corpus_records: list[CorpusMatch]) -> None:
     compared = 0
-    for index, (path, record) in enumerate(corpus_records):
+    for index, match in enumerate(corpus_records):
+        path, record, replay = match.path, match.record, match.replay
         if record.match_length == 0:
             continue  # gnubg applies its own Jacoby default to imported sessions
-        replay = replay_match(record)
         target = tmp_path / f"{index}.mat"
-        target.write_text(write_mat(record), encoding="utf-8")
+        target.write_text(write_mat(record, replay, match.events), encoding="utf-8")
         gnubg.command(f"import mat {target}")
         match = gnubg.match()
         gnu_games = match["games"]
@@ -314,3 +334,25 @@ def test_gnubg_imports_our_mat_to_the_same_score(
         assert tuple(final) == replay.final_score, path
         compared += 1
     assert compared > 100
+
+
+def test_sgf_results_are_recomputed_when_wrong(examples: Path) -> None:
+    original = (examples / "example.sgf").read_text(encoding="utf-8")
+    broken = original.replace("RE[W+1]", "RE[W+5]", 1).replace("RE[B+2R]", "RE[B+2]", 1)
+    assert broken != original
+    assert write_sgf(parse_sgf(broken)[0]) == original
+
+
+def test_corpus_gnubg_sgf_byte_for_byte(corpus: Path) -> None:
+    # Real gnubg files (1.0x, analysed: A, DA, LU, GS, comments): written back unchanged,
+    # and the one that has its .mat export beside it gives that .mat.
+    files = sorted((corpus / "gnubg").glob("*.sgf"))
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert "".join(write_sgf(r) for r in parse_sgf(text)) == text, path
+    pair = corpus / "gnubg" / "charlot1-charlot2_7p_2025-11-08-2305"
+    if pair.with_suffix(".mat").is_file():
+        expected = pair.with_suffix(".mat").read_text(encoding="utf-8")
+        assert write_mat(_record(pair.with_suffix(".sgf"))) == expected
+        assert write_mat(_record(pair.with_suffix(".mat"))) == expected
+    assert len(files) >= 6

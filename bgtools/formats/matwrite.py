@@ -26,8 +26,9 @@ The game script built here (:func:`normalise_match`) is shared with the SGF writ
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Sequence
+from typing import Literal
 
 from bgtools.errors import BgtoolsError
 from bgtools.notation import parse_play
@@ -36,11 +37,11 @@ from bgtools.record import Action, GameRecord, MatchRecord
 from bgtools.replay import Event, GameSummary, MatchReplay, replay_match
 
 __all__ = [
-    "UnwritableRecordError",
     "MatchInfo",
-    "ScriptMove",
-    "ScriptGame",
     "MatchScript",
+    "ScriptGame",
+    "ScriptMove",
+    "UnwritableRecordError",
     "normalise_match",
     "write_mat",
 ]

@@ -22,7 +22,7 @@ A Snowie ``Illegal play (...)`` cell has no SGF form: :class:`UnwritableRecordEr
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from bgtools import __version__
 from bgtools.formats.matwrite import (
@@ -36,7 +36,7 @@ from bgtools.position import Step
 from bgtools.record import MatchRecord
 from bgtools.replay import Event, MatchReplay
 
-__all__ = ["APPLICATION", "write_sgf", "render_sgf", "sgf_steps"]
+__all__ = ["APPLICATION", "render_sgf", "sgf_steps", "write_sgf"]
 
 APPLICATION = f"bgtools:{__version__}"
 """The ``AP`` value of SGF files bgtools writes from other formats."""
@@ -44,6 +44,7 @@ APPLICATION = f"bgtools:{__version__}"
 Props = list[tuple[str, list[str]]]
 
 _ESCAPE_RE = re.compile(r"([\\\]])")
+_RESULT_RE = re.compile(r"([WB])\+([0-9]+)(.*)", re.DOTALL)
 
 
 def _escape(value: str) -> str:
@@ -144,10 +145,10 @@ def _kept_root(script: MatchScript, index: int, game: ScriptGame, original: Prop
             seen_re = True
             if result is None:
                 continue
-            text = values[0].strip() if values else ""
-            same = text.startswith(result) and (
-                result.endswith("R") or not text[len(result):].strip().upper().startswith("R"))
-            if not same:
+            m = _RESULT_RE.fullmatch(values[0].strip() if values else "")
+            said = (m.group(1) + "+" + m.group(2) + ("R" if m.group(3).strip()[:1].upper() == "R"
+                                                     else "")) if m else None
+            if said != result:
                 values = [result]
         elif name == "GS" and result is not None and not seen_re:
             props.append(("RE", [result]))
