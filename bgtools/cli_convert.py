@@ -39,6 +39,7 @@ def convert(
     from bgtools.atomicio import write_atomically
     from bgtools.convert import ConversionError, InvalidRecordError, convert_file, target_format
     from bgtools.errors import BgtoolsError
+    from bgtools.formats.matwrite import UnwritableRecordError
     from bgtools.replay import PROFILES
 
     if rules not in PROFILES:
@@ -71,6 +72,8 @@ def convert(
         if len(exc.problems) > _SHOWN_PROBLEMS:
             sys.stderr.write(f"... and {len(exc.problems) - _SHOWN_PROBLEMS} more\n")
         _fail(str(exc), 1)
+    except UnwritableRecordError as exc:
+        _fail(f"{source}: {exc}", 1)
     except PermissionError:
         _fail(f"{source}: permission denied")
     except OSError as exc:
