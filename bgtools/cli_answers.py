@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Iterator
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator
 
 import typer
 
-from bgtools.cli import Paths, _console, _emit_json, _fail, _problem_location, app
+from bgtools.cli import JobsOption, Paths, _console, _emit_json, _fail, _jobs, _problem_location, app
 
 if TYPE_CHECKING:
+    from bgtools.batch import BatchSummary, FileReport
     from bgtools.answers import MatchAnswers, Moment
     from bgtools.render import BoardInfo
     from bgtools.replay import MatchReplay
@@ -72,44 +73,84 @@ def _names(replay: MatchReplay) -> tuple[str, str]:
 
 
 @app.command()
-def score(paths: Paths, as_json: JsonOption = False) -> None:
-    """The score of matches: players, length, final score, winner and every game."""
-    from bgtools.answers import score_json
+def score(paths: Paths, as_json: JsonOption = False, jobs: JobsOption = None) -> None:
+    """The score of matches: players, length, final score, winner and every game.
+
+    Directories are read recursively and quoted globs expanded; files are spread over
+    ``--jobs`` processes and reported in input order.
+    """
+    from bgtools.batch import score_report
 
     worst = 0
     console: Any = None if as_json else _console()
-    for display, answers, code in _inputs(paths):
+
+    def report(result: FileReport) -> None:
+        nonlocal worst
+        code = _report_problems(result)
         worst = max(worst, code)
-        for match in answers:
-            obj = score_json(display, match.replay.record.format, match.replay)
-            if as_json:
+        for obj, extra in zip(result.objects, result.extra):
+            if console is None:
                 _emit_json(obj)
             else:
-                _print_score(console, display, match.replay, obj)
+                _print_score(console, obj, extra)
+
+    _run(score_report, paths, jobs, as_json, report)
     raise typer.Exit(worst)
 
 
-def _print_score(console: Any, display: str, replay: MatchReplay, obj: dict[str, Any]) -> None:
+def _report_problems(result: FileReport) -> int:
+    """Write a file's error or problems to stderr; its exit code (0, 1 or 2)."""
+    if result.error is not None:
+        sys.stderr.write(f"bgtools: error: {result.error}\n")
+        return 2
+    for prob in result.problems:
+        where = result.display
+        if prob["line"]:
+            where += f":{prob['line']}" + (f":{prob['column']}" if prob["column"] else "")
+        sys.stderr.write(f"{where}: {prob['severity']}[{prob['rule']}]: {prob['message']}\n")
+    if not result.objects:
+        sys.stderr.write(f"bgtools: error: {result.display}: no match found\n")
+        return 2
+    return 0 if result.valid else 1
+
+
+def _run(job: Callable[..., FileReport], paths: list[str], jobs: int | None, as_json: bool,
+         report: Callable[[FileReport], None], **options: Any) -> BatchSummary:
+    """Run a batch job; at a terminal, the summary on stderr; Ctrl-C exits 130."""
+    from bgtools.progress import INTERRUPTED, print_summary, run_batch, stderr_is_terminal
+
+    summary = run_batch(job, paths, _jobs(jobs), as_json, report, **options)
+    if summary.interrupted or summary.done > 1:
+        if stderr_is_terminal():
+            print_summary(summary, _console(stderr=True))
+        elif summary.interrupted:
+            sys.stderr.write(f"bgtools: interrupted after {summary.done} file(s)\n")
+    if summary.interrupted:
+        raise typer.Exit(INTERRUPTED)
+    if summary.done == 0:
+        _fail("no match files found")
+    return summary
+
+
+def _print_score(console: Any, obj: dict[str, Any], extra: dict[str, Any]) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from bgtools.answers import header_names, running_totals
-
-    names = _names(replay)
-    length = replay.match_length
+    names = extra["names"] or ["player 0", "player 1"]
+    length = obj["match_length"]
     kind = f"{length}-point match" if length else "money session"
     final = obj["final_score"]
     title = f"{names[0]} vs {names[1]}, {kind}"
-    other = header_names(replay)
+    other = extra["header_names"]
     if other is not None:
         title += f" (header: {other[0]} vs {other[1]})"
-    if replay.winner is not None:
-        verdict = f"{names[replay.winner]} wins {final[0]}-{final[1]}"
-    elif replay.complete:
+    if obj["winner"] is not None:
+        verdict = f"{names[obj['winner']]} wins {final[0]}-{final[1]}"
+    elif obj["complete"]:
         verdict = f"final {final[0]}-{final[1]}"
     else:
         verdict = f"unfinished at {final[0]}-{final[1]}"
-    console.print(f"[bold]{escape(display)}[/]: {escape(title)}; {escape(verdict)}")
+    console.print(f"[bold]{escape(obj['file'])}[/]: {escape(title)}; {escape(verdict)}")
     table = Table(show_edge=False, pad_edge=False)
     table.add_column("game", justify="right")
     table.add_column("score before")
@@ -122,16 +163,15 @@ def _print_score(console: Any, display: str, replay: MatchReplay, obj: dict[str,
         table.add_column("note")
     else:
         table.add_column("total")
-    totals = running_totals(replay)
-    for g, total in zip(replay.games, totals):
-        before = f"{g.score_before[0]}-{g.score_before[1]}"
-        finished = g.ended_by is not None and g.winner is not None
-        winner = escape(names[g.winner]) if finished and g.winner is not None else "-"
-        points = str(g.points) if finished and g.points is not None else "-"
-        row = [str(g.number), before, winner, points, g.result or "-",
-               g.ended_by or "unfinished", str(g.cube)]
+    for g, post_crawford, total in zip(obj["games"], extra["post_crawford"], extra["totals"]):
+        before = f"{g['score_before'][0]}-{g['score_before'][1]}"
+        finished = g["ended_by"] is not None and g["winner"] is not None
+        winner = escape(names[g["winner"]]) if finished else "-"
+        points = str(g["points"]) if finished and g["points"] is not None else "-"
+        row = [str(g["number"]), before, winner, points, g["result"] or "-",
+               g["ended_by"] or "unfinished", str(g["cube"])]
         if length:
-            row.append("Crawford" if g.crawford else "post-Crawford" if g.post_crawford else "")
+            row.append("Crawford" if g["crawford"] else "post-Crawford" if post_crawford else "")
         else:
             row.append(f"{total[0]}-{total[1]}")
         table.add_row(*row)
