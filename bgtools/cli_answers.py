@@ -12,11 +12,20 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator
 
 import typer
 
-from bgtools.cli import JobsOption, Paths, _console, _emit_json, _fail, _jobs, _problem_location, app
+from bgtools.cli import (
+    JobsOption,
+    Paths,
+    _console,
+    _emit_json,
+    _fail,
+    _jobs,
+    _problem_location,
+    app,
+)
 
 if TYPE_CHECKING:
-    from bgtools.batch import BatchSummary, FileReport
     from bgtools.answers import MatchAnswers, Moment
+    from bgtools.batch import BatchSummary, FileReport
     from bgtools.render import BoardInfo
     from bgtools.replay import MatchReplay
 
@@ -117,7 +126,12 @@ def _report_problems(result: FileReport) -> int:
 def _run(job: Callable[..., FileReport], paths: list[str], jobs: int | None, as_json: bool,
          report: Callable[[FileReport], None], **options: Any) -> BatchSummary:
     """Run a batch job; at a terminal, the summary on stderr; Ctrl-C exits 130."""
-    from bgtools.progress import INTERRUPTED, print_summary, run_batch, stderr_is_terminal
+    from bgtools.progress import (
+        INTERRUPTED,
+        print_summary,
+        run_batch,
+        stderr_is_terminal,
+    )
 
     summary = run_batch(job, paths, _jobs(jobs), as_json, report, **options)
     if summary.interrupted or summary.done > 1:

@@ -134,6 +134,8 @@ def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_js
                         report = failed_report(outcome.item[0], outcome.failure or "no result")
                     summary.add(report, outcome.seconds)
                     on_report(report)
+                    # Each file's output leaves at once, even into a pipe.
+                    sys.stdout.flush()
                     progress.update(summary)
     except KeyboardInterrupt:
         interrupted = True
