@@ -21,7 +21,7 @@ import signal
 import sys
 import time
 from collections import Counter, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from types import TracebackType
@@ -39,6 +39,8 @@ __all__ = [
     "warm_up",
     "validate_report",
     "score_report",
+    "pips_report",
+    "status_report",
 ]
 
 T = TypeVar("T")
@@ -384,6 +386,74 @@ def score_report(item: Input, rules: str = "standard") -> FileReport:
     return FileReport(display, error=result.error, valid=result.valid,
                       rolls=sum(r.rolls for r in result.replays), objects=tuple(objects),
                       problems=problems, extra=tuple(extra))
+
+
+def _last_match(item: Input, rules: str) -> tuple[FileReport, Any]:
+    """Read one file for ``pips``/``status``: its report so far and its last match (with
+    the moments of its games), or None when it has none or cannot be read."""
+    from bgtools.answers import analyse_answers
+
+    display, path, error = item
+    result, answers = analyse_answers(display, path, error, rules)
+    if result.error is not None:
+        return FileReport(display, error=result.error), None
+    report = FileReport(display, valid=result.valid,
+                        rolls=sum(r.rolls for r in result.replays),
+                        problems=tuple(p.to_json() for p in result.problems))
+    return report, answers[-1] if answers else None
+
+
+def _moment_extra(match: Any, moment: Any) -> dict[str, Any]:
+    names = match.replay.names
+    return {"names": list(names) if names else ["player 0", "player 1"],
+            "game": moment.game, "move": moment.move, "final": moment.final,
+            "player": moment.player, "dice": list(moment.dice) if moment.dice else None,
+            "play": moment.play, "action": moment.action, "over": moment.over,
+            "pips": list(moment.pips)}
+
+
+def pips_report(item: Input, rules: str = "standard", game: int | None = None,
+                move: int | None = None, all_moves: bool = False) -> FileReport:
+    """The ``pips`` job: the ``pips`` object of one moment of the last match of the file
+    (``--move`` alone: of its last game), or with ``all_moves`` of every moment of a game.
+    A moment out of range is the file's error."""
+    from bgtools.answers import RangeError, pips_json
+
+    report, match = _last_match(item, rules)
+    if match is None:
+        return report
+    try:
+        if all_moves:
+            match.moment(game, None)  # the game must exist and have moments
+            number = game if game is not None else len(match.replay.games)
+            moments = match.game_moments(number)
+        else:
+            if move is not None and game is None:
+                game = len(match.replay.games)
+            moments = [match.moment(game, move)]
+    except RangeError as exc:
+        return replace(report, error=f"{report.display}: {exc}", problems=())
+    return replace(report, objects=tuple(pips_json(report.display, m) for m in moments),
+                   extra=tuple(_moment_extra(match, m) for m in moments))
+
+
+def status_report(item: Input, rules: str = "standard", game: int | None = None,
+                  move: int | None = None) -> FileReport:
+    """The ``status`` job: the ``status`` object of one moment of the last match of the
+    file (``--move`` alone: of its last game). A moment out of range is the file's error."""
+    from bgtools.answers import RangeError, status_json
+
+    report, match = _last_match(item, rules)
+    if match is None:
+        return report
+    if move is not None and game is None:
+        game = len(match.replay.games)
+    try:
+        moment = match.moment(game, move)
+    except RangeError as exc:
+        return replace(report, error=f"{report.display}: {exc}", problems=())
+    return replace(report, objects=(status_json(report.display, match.replay, moment),),
+                   extra=(_moment_extra(match, moment),))
 
 
 # --- the summary of a run -------------------------------------------------------------------

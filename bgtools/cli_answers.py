@@ -224,57 +224,54 @@ def pips(
     as_json: JsonOption = False,
     all_moves: Annotated[bool, typer.Option("--all", help="A table of every move of the game.")]
     = False,
+    jobs: JobsOption = None,
 ) -> None:
     """Pip counts of both players at one moment (default: the end of the last game)."""
-    from bgtools.answers import pips_json
+    from bgtools.batch import pips_report
 
     _check_numbers(game, move)
     worst = 0
     console: Any = None if as_json else _console()
-    for display, answers, code in _inputs(paths):
-        worst = max(worst, code)
-        if not answers:
-            continue
-        if all_moves:
-            match, _ = _pick(display, answers, game, None)
-            number = game if game is not None else len(match.replay.games)
-            moments = match.game_moments(number)
-            if as_json:
-                for m in moments:
-                    _emit_json(pips_json(display, m))
-            else:
-                _print_all(console, display, match, number, moments)
-            continue
-        match, moment = _pick(display, answers, game, move)
-        if as_json:
-            _emit_json(pips_json(display, moment))
-            continue
-        names = _names(match.replay)
-        p0, p1 = moment.pips
-        if p0 == p1:
-            lead = "even"
+
+    def report(result: FileReport) -> None:
+        nonlocal worst
+        worst = max(worst, _report_problems(result))
+        if not result.objects:
+            return
+        if console is None:
+            for obj in result.objects:
+                _emit_json(obj)
+        elif all_moves:
+            _print_all(console, result.display, list(result.extra))
         else:
-            leader = 0 if p0 < p1 else 1
-            lead = f"{names[leader]} leads by {abs(p0 - p1)}"
-        where = _where(moment)
-        console.print(f"{display}: {where}: {names[0]} {p0}, {names[1]} {p1} "
-                      f"(difference {p1 - p0:+d}; {lead})", markup=False)
+            (moment,) = result.extra
+            names = moment["names"]
+            p0, p1 = moment["pips"]
+            if p0 == p1:
+                lead = "even"
+            else:
+                leader = 0 if p0 < p1 else 1
+                lead = f"{names[leader]} leads by {abs(p0 - p1)}"
+            console.print(f"{result.display}: {_where(moment)}: {names[0]} {p0}, "
+                          f"{names[1]} {p1} (difference {p1 - p0:+d}; {lead})", markup=False)
+
+    _run(pips_report, paths, jobs, as_json, report, game=game, move=move, all_moves=all_moves)
     raise typer.Exit(worst)
 
 
-def _where(moment: Moment) -> str:
-    if moment.final:
-        return f"game {moment.game}, after the last action (move {moment.move})"
-    return f"game {moment.game}, move {moment.move}"
+def _where(moment: dict[str, Any]) -> str:
+    if moment["final"]:
+        return f"game {moment['game']}, after the last action (move {moment['move']})"
+    return f"game {moment['game']}, move {moment['move']}"
 
 
-def _print_all(console: Any, display: str, match: MatchAnswers, number: int,
-               moments: list[Moment]) -> None:
+def _print_all(console: Any, display: str, moments: list[dict[str, Any]]) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    names = _names(match.replay)
-    table = Table(title=f"{escape(display)}: game {number}", show_edge=False, pad_edge=False)
+    names = moments[0]["names"]
+    table = Table(title=f"{escape(display)}: game {moments[0]['game']}", show_edge=False,
+                  pad_edge=False)
     table.add_column("move", justify="right")
     table.add_column("player")
     table.add_column(escape(names[0]), justify="right")
@@ -282,18 +279,18 @@ def _print_all(console: Any, display: str, match: MatchAnswers, number: int,
     table.add_column("roll")
     table.add_column("play")
     for m in moments:
-        if m.final:
+        if m["final"]:
             actor = "-"
             roll = ""
-            play = f"(game over: {m.over})" if m.over else "(end of record)"
+            play = f"(game over: {m['over']})" if m["over"] else "(end of record)"
         else:
-            actor = escape(names[m.player]) if m.player is not None else "-"
-            roll = f"{m.dice[0]}{m.dice[1]}" if m.dice else ""
-            play = (m.play if m.action == "move" else m.action) or ""
-            if m.action == "move" and not play:
-                play = "(no play)" if m.play == "" else "(not played)"
-        p0, p1 = m.pips
-        table.add_row(str(m.move), actor, str(p0), str(p1), roll, escape(play or ""))
+            actor = escape(names[m["player"]]) if m["player"] is not None else "-"
+            roll = f"{m['dice'][0]}{m['dice'][1]}" if m["dice"] else ""
+            play = (m["play"] if m["action"] == "move" else m["action"]) or ""
+            if m["action"] == "move" and not play:
+                play = "(no play)" if m["play"] == "" else "(not played)"
+        p0, p1 = m["pips"]
+        table.add_row(str(m["move"]), actor, str(p0), str(p1), roll, escape(play or ""))
     console.print(table)
 
 
@@ -303,28 +300,30 @@ def status(
     game: GameOption = None,
     move: MoveOption = None,
     as_json: JsonOption = False,
+    jobs: JobsOption = None,
 ) -> None:
     """Score, Crawford status, cube, player on roll, pips and IDs at one moment."""
-    from bgtools.answers import status_json
+    from bgtools.batch import status_report
 
     _check_numbers(game, move)
     worst = 0
     console: Any = None if as_json else _console()
-    for display, answers, code in _inputs(paths):
-        worst = max(worst, code)
-        if not answers:
-            continue
-        match, moment = _pick(display, answers, game, move)
-        obj = status_json(display, match.replay, moment)
-        if as_json:
+
+    def report(result: FileReport) -> None:
+        nonlocal worst
+        worst = max(worst, _report_problems(result))
+        if not result.objects:
+            return
+        (obj,), (moment,) = result.objects, result.extra
+        if console is None:
             _emit_json(obj)
-            continue
-        names = _names(match.replay)
+            return
+        names = moment["names"]
         length = obj["match_length"]
         owner = obj["cube"]["owner"]
         on_roll = obj["on_roll"]
         rows = [
-            ("file", display),
+            ("file", result.display),
             ("moment", _where(moment)),
             ("match", f"{length}-point match" if length else "money session"),
             ("score", f"{names[0]} {obj['score'][0]}, {names[1]} {obj['score'][1]}"),
@@ -340,6 +339,8 @@ def status(
         width = max(len(k) for k, _ in rows)
         for key, value in rows:
             console.print(f"{key.ljust(width)}  {value}", markup=False)
+
+    _run(status_report, paths, jobs, as_json, report, game=game, move=move)
     raise typer.Exit(worst)
 
 

@@ -195,7 +195,7 @@ def test_jobs_1_and_2_give_identical_output_on_the_corpus() -> None:
     assert [json.loads(line)["file"] for line in one.stdout.splitlines()] == _files(paths)
 
 
-@pytest.mark.parametrize("command", ["validate", "score"])
+@pytest.mark.parametrize("command", ["validate", "score", "pips", "status"])
 def test_jobs_1_and_2_give_identical_human_and_json_output(command: str) -> None:
     paths = [str(SAMPLES), str(SELFPLAY), str(REPO / "tests" / "data")]
     for mode in (["--json"], []):
