@@ -113,21 +113,20 @@ def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_js
     from bgtools.reports import expand_paths
 
     show_progress = not as_json and stderr_is_terminal()
-    inputs: Iterable[Input] = expand_paths(paths)
-    total: int | None = None
-    if show_progress:
-        inputs = list(inputs)  # the total, for the bar and its ETA
-        total = len(inputs)
-    if _single_file(paths) or (total is not None and total <= 1):
-        jobs = 1
-    summary = BatchSummary(total=total)
+    summary = BatchSummary()
     interrupted = False
     try:
-        if not _single_file(paths):
+        inputs: Iterable[Input] = expand_paths(paths)
+        if show_progress:
+            inputs = list(inputs)  # the total, for the bar and its ETA
+            summary.total = len(inputs)
+        if _single_file(paths) or (summary.total is not None and summary.total <= 1):
+            jobs = 1
+        else:
             warm_up()
         with Batch(partial(job, **options), jobs) as batch:
-            batch.start(total)  # fork before the progress thread exists
-            with _Progress(show_progress, total) as progress:
+            batch.start(summary.total)  # fork before the progress thread exists
+            with _Progress(show_progress, summary.total) as progress:
                 for outcome in batch.map(inputs):
                     report = outcome.value
                     if outcome.failure is not None or report is None:
