@@ -125,7 +125,8 @@ def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_js
         else:
             warm_up()
         with Batch(partial(job, **options), jobs) as batch:
-            batch.start(summary.total)  # fork before the progress thread exists
+            if summary.total is not None:
+                batch.start(summary.total)  # fork before the progress thread exists
             with _Progress(show_progress, summary.total) as progress:
                 for outcome in batch.map(inputs):
                     report = outcome.value
