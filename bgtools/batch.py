@@ -19,6 +19,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field, replace
@@ -179,22 +180,27 @@ class Batch(Generic[T, R]):
 
     def _spawn(self) -> _Worker:
         if self._context is None:
-            methods = multiprocessing.get_all_start_methods()
-            # fork: the workers inherit the loaded modules, grammars and caches at once.
-            self._context = multiprocessing.get_context("fork" if "fork" in methods else None)
+            # fork on Linux: the workers inherit the loaded modules, grammars and caches at
+            # once. Elsewhere the platform's default (spawn on macOS and Windows).
+            linux = sys.platform.startswith("linux")
+            self._context = multiprocessing.get_context("fork" if linux else None)
         # Buffered output would be written twice by a forked child that flushed it.
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
             except (OSError, ValueError):
                 pass
-        previous = signal.getsignal(signal.SIGINT)
-        # Ignore SIGINT from the fork until the worker sets its own handler.
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        # Ignore SIGINT from the fork until the worker sets its own handler (only the main
+        # thread may change signal handlers).
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.getsignal(signal.SIGINT) if main else None
+        if main:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
             worker = _Worker(self._context, self.job)
         finally:
-            signal.signal(signal.SIGINT, previous)
+            if main and previous is not None:
+                signal.signal(signal.SIGINT, previous)
         self._workers.append(worker)
         return worker
 
