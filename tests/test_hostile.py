@@ -286,8 +286,9 @@ def test_ctrl_c_ends_with_130_and_no_traceback(tmp_path: Path) -> None:
     try:
         env = {**os.environ, "PYTHONPATH": str(REPO)}
         proc = subprocess.Popen(
+            # --jobs 1: the read that blocks is then in the process we watch and signal.
             [sys.executable, "-c", "from bgtools.cli import main; main()", "validate",
-             str(fifo)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+             "--jobs", "1", str(fifo)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
             stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
         while not _has_open(proc.pid, fifo):
