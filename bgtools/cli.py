@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, Iterable, NoReturn
 
 import typer
 
@@ -161,61 +161,82 @@ def _problem_location(display: str, prob: Any) -> str:
     return where
 
 
+JobsOption = Annotated[
+    int | None,
+    typer.Option("--jobs", "-j", min=1, show_default=False,
+                 help="Worker processes (default: the number of cores; 1: no workers)."),
+]
+
+
+def _jobs(jobs: int | None) -> int:
+    from bgtools.batch import default_jobs
+
+    return default_jobs() if jobs is None else jobs
+
+
+def _print_file_problems(console: Any, display: str, problems: Iterable[dict[str, Any]]) -> None:
+    from rich.markup import escape
+
+    for prob in problems:
+        where = display
+        if prob["line"]:
+            where += f":{prob['line']}" + (f":{prob['column']}" if prob["column"] else "")
+        colour = "red" if prob["severity"] == "error" else "yellow"
+        console.print(
+            f"{escape(where)}: [{colour}]{prob['severity']}[/][bold]"
+            f"{escape('[' + prob['rule'] + ']')}[/]: {escape(prob['message'])}"
+        )
+
+
 @app.command()
 def validate(
     paths: Paths,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per file.")] = False,
     rules: RulesOption = "standard",
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (reserved).")] = 1,
+    jobs: JobsOption = None,
 ) -> None:
-    """Check every roll, play, cube action and score of match files against the rules."""
+    """Check every roll, play, cube action and score of match files against the rules.
+
+    Directories are read recursively and quoted globs (``'archive/**/*.mat'``) expanded;
+    files are spread over ``--jobs`` processes and reported in input order. At a terminal
+    a progress bar runs on stderr; a summary ends the human output. Ctrl-C stops with the
+    summary of what was done (exit code 130).
+    """
     from rich.markup import escape
 
-    from bgtools.reports import analyse_file, expand_paths, severity_counts, validate_json
+    from bgtools.batch import FileReport, validate_report
+    from bgtools.progress import INTERRUPTED, print_summary, run_batch, stderr_is_terminal
 
     _check_rules(rules)
     console = None if as_json else _console()
-    totals = {"valid": 0, "invalid": 0, "unreadable": 0, "errors": 0, "warnings": 0}
-    worst = 0
-    for display, path, error in expand_paths(paths):
-        result = analyse_file(display, path, error, rules)
-        if as_json:
-            _emit_json(validate_json(result))
-        if result.error is not None:
-            totals["unreadable"] += 1
-            worst = 2
-            if console is not None:
-                console.print(f"[bold red]{escape(result.error)}[/]")
-            continue
-        errors, warnings = severity_counts(result.problems)
-        totals["errors"] += errors
-        totals["warnings"] += warnings
-        if result.valid:
-            totals["valid"] += 1
+
+    def report(result: FileReport) -> None:
+        if console is None:
+            _emit_json(result.objects[0])
+        elif result.error is not None:
+            console.print(f"[bold red]{escape(result.error)}[/]")
         else:
-            totals["invalid"] += 1
-            worst = max(worst, 1)
+            _print_file_problems(console, result.display, result.problems)
+
+    summary = run_batch(validate_report, paths, _jobs(jobs), as_json, report, rules=rules)
+    if summary.interrupted:
+        if console is None and stderr_is_terminal():
+            print_summary(summary, _console(stderr=True))
+        elif console is None:
+            sys.stderr.write(f"bgtools: interrupted after {summary.done} file(s)\n")
+        else:
+            print_summary(summary, console)
+        raise typer.Exit(INTERRUPTED)
+    if summary.done == 0:
         if console is not None:
-            for prob in result.problems:
-                where = _problem_location(display, prob)
-                colour = "red" if prob.severity.value == "error" else "yellow"
-                console.print(
-                    f"{escape(where)}: [{colour}]{prob.severity.value}[/][bold]"
-                    f"{escape('[' + prob.rule + ']')}[/]: {escape(prob.message)}"
-                )
-    if console is not None:
-        files = totals["valid"] + totals["invalid"] + totals["unreadable"]
-        if files == 0:
             console.print("[yellow]no match files found[/]")
-            worst = 2
-        else:
-            console.print(
-                f"[bold]{files} file(s):[/] [green]{totals['valid']} valid[/], "
-                f"[red]{totals['invalid']} invalid[/], {totals['unreadable']} unreadable; "
-                f"{totals['errors']} error(s), {totals['warnings']} warning(s)"
-            )
-    elif totals["valid"] + totals["invalid"] + totals["unreadable"] == 0:
+            raise typer.Exit(2)
         _fail("no match files found")
+    if console is not None:
+        print_summary(summary, console)
+    elif stderr_is_terminal():
+        print_summary(summary, _console(stderr=True))
+    worst = 2 if summary.unreadable else 1 if summary.invalid else 0
     raise typer.Exit(worst)
 
 
@@ -232,7 +253,9 @@ def replay(
     _check_rules(rules)
     worst = 0
     console = None if jsonl else _console()
+    seen = False
     for display, path, error in expand_paths(paths):
+        seen = True
         rows: list[dict[str, Any]] = []
 
         def collect(event: Event, display: str = display) -> None:
@@ -267,6 +290,8 @@ def replay(
                     row["position_id_before"],
                 )
             console.print(table)
+    if not seen:
+        _fail("no match files found")
     raise typer.Exit(worst)
 
 
@@ -281,23 +306,14 @@ def rules() -> None:
 
 
 def main() -> None:
-    """Console-script entry point: run the app, mapping stray errors to exit codes."""
-    try:
-        app()
-    except KeyboardInterrupt:
-        sys.stderr.write("bgtools: interrupted\n")
-        sys.exit(130)
-    except BrokenPipeError:
-        # Output closed early (``bgtools ... | head``): end quietly.
-        try:
-            sys.stdout = open("/dev/null", "w")  # noqa: SIM115
-        except OSError:
-            pass
-        sys.exit(0)
+    """Console-script entry point: run the app; errors end as one line and an exit code."""
+    from bgtools.cli_errors import run_app
+
+    run_app(app)
 
 
-# The answer commands (score, pips, status, show) register themselves on ``app``.
-from bgtools import cli_answers  # noqa: E402,F401
+# The answer commands (score, pips, status, show) and convert register themselves on ``app``.
+from bgtools import cli_answers, cli_convert  # noqa: E402,F401
 
 if __name__ == "__main__":  # pragma: no cover
     main()

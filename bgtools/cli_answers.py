@@ -8,14 +8,24 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Iterator
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator
 
 import typer
 
-from bgtools.cli import Paths, _console, _emit_json, _fail, _problem_location, app
+from bgtools.cli import (
+    JobsOption,
+    Paths,
+    _console,
+    _emit_json,
+    _fail,
+    _jobs,
+    _problem_location,
+    app,
+)
 
 if TYPE_CHECKING:
     from bgtools.answers import MatchAnswers, Moment
+    from bgtools.batch import BatchSummary, FileReport
     from bgtools.render import BoardInfo
     from bgtools.replay import MatchReplay
 
@@ -72,44 +82,89 @@ def _names(replay: MatchReplay) -> tuple[str, str]:
 
 
 @app.command()
-def score(paths: Paths, as_json: JsonOption = False) -> None:
-    """The score of matches: players, length, final score, winner and every game."""
-    from bgtools.answers import score_json
+def score(paths: Paths, as_json: JsonOption = False, jobs: JobsOption = None) -> None:
+    """The score of matches: players, length, final score, winner and every game.
+
+    Directories are read recursively and quoted globs expanded; files are spread over
+    ``--jobs`` processes and reported in input order.
+    """
+    from bgtools.batch import score_report
 
     worst = 0
     console: Any = None if as_json else _console()
-    for display, answers, code in _inputs(paths):
+
+    def report(result: FileReport) -> None:
+        nonlocal worst
+        code = _report_problems(result)
         worst = max(worst, code)
-        for match in answers:
-            obj = score_json(display, match.replay.record.format, match.replay)
-            if as_json:
+        for obj, extra in zip(result.objects, result.extra):
+            if console is None:
                 _emit_json(obj)
             else:
-                _print_score(console, display, match.replay, obj)
+                _print_score(console, obj, extra)
+
+    _run(score_report, paths, jobs, as_json, report)
     raise typer.Exit(worst)
 
 
-def _print_score(console: Any, display: str, replay: MatchReplay, obj: dict[str, Any]) -> None:
+def _report_problems(result: FileReport) -> int:
+    """Write a file's error or problems to stderr; its exit code (0, 1 or 2)."""
+    if result.error is not None:
+        sys.stderr.write(f"bgtools: error: {result.error}\n")
+        return 2
+    for prob in result.problems:
+        where = result.display
+        if prob["line"]:
+            where += f":{prob['line']}" + (f":{prob['column']}" if prob["column"] else "")
+        sys.stderr.write(f"{where}: {prob['severity']}[{prob['rule']}]: {prob['message']}\n")
+    if not result.objects:
+        sys.stderr.write(f"bgtools: error: {result.display}: no match found\n")
+        return 2
+    return 0 if result.valid else 1
+
+
+def _run(job: Callable[..., FileReport], paths: list[str], jobs: int | None, as_json: bool,
+         report: Callable[[FileReport], None], **options: Any) -> BatchSummary:
+    """Run a batch job; at a terminal, the summary on stderr; Ctrl-C exits 130."""
+    from bgtools.progress import (
+        INTERRUPTED,
+        print_summary,
+        run_batch,
+        stderr_is_terminal,
+    )
+
+    summary = run_batch(job, paths, _jobs(jobs), as_json, report, **options)
+    if summary.interrupted or summary.done > 1:
+        if stderr_is_terminal():
+            print_summary(summary, _console(stderr=True))
+        elif summary.interrupted:
+            sys.stderr.write(f"bgtools: interrupted after {summary.done} file(s)\n")
+    if summary.interrupted:
+        raise typer.Exit(INTERRUPTED)
+    if summary.done == 0:
+        _fail("no match files found")
+    return summary
+
+
+def _print_score(console: Any, obj: dict[str, Any], extra: dict[str, Any]) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from bgtools.answers import header_names, running_totals
-
-    names = _names(replay)
-    length = replay.match_length
+    names = extra["names"] or ["player 0", "player 1"]
+    length = obj["match_length"]
     kind = f"{length}-point match" if length else "money session"
     final = obj["final_score"]
     title = f"{names[0]} vs {names[1]}, {kind}"
-    other = header_names(replay)
+    other = extra["header_names"]
     if other is not None:
         title += f" (header: {other[0]} vs {other[1]})"
-    if replay.winner is not None:
-        verdict = f"{names[replay.winner]} wins {final[0]}-{final[1]}"
-    elif replay.complete:
+    if obj["winner"] is not None:
+        verdict = f"{names[obj['winner']]} wins {final[0]}-{final[1]}"
+    elif obj["complete"]:
         verdict = f"final {final[0]}-{final[1]}"
     else:
         verdict = f"unfinished at {final[0]}-{final[1]}"
-    console.print(f"[bold]{escape(display)}[/]: {escape(title)}; {escape(verdict)}")
+    console.print(f"[bold]{escape(obj['file'])}[/]: {escape(title)}; {escape(verdict)}")
     table = Table(show_edge=False, pad_edge=False)
     table.add_column("game", justify="right")
     table.add_column("score before")
@@ -122,16 +177,15 @@ def _print_score(console: Any, display: str, replay: MatchReplay, obj: dict[str,
         table.add_column("note")
     else:
         table.add_column("total")
-    totals = running_totals(replay)
-    for g, total in zip(replay.games, totals):
-        before = f"{g.score_before[0]}-{g.score_before[1]}"
-        finished = g.ended_by is not None and g.winner is not None
-        winner = escape(names[g.winner]) if finished and g.winner is not None else "-"
-        points = str(g.points) if finished and g.points is not None else "-"
-        row = [str(g.number), before, winner, points, g.result or "-",
-               g.ended_by or "unfinished", str(g.cube)]
+    for g, post_crawford, total in zip(obj["games"], extra["post_crawford"], extra["totals"]):
+        before = f"{g['score_before'][0]}-{g['score_before'][1]}"
+        finished = g["ended_by"] is not None and g["winner"] is not None
+        winner = escape(names[g["winner"]]) if finished else "-"
+        points = str(g["points"]) if finished and g["points"] is not None else "-"
+        row = [str(g["number"]), before, winner, points, g["result"] or "-",
+               g["ended_by"] or "unfinished", str(g["cube"])]
         if length:
-            row.append("Crawford" if g.crawford else "post-Crawford" if g.post_crawford else "")
+            row.append("Crawford" if g["crawford"] else "post-Crawford" if post_crawford else "")
         else:
             row.append(f"{total[0]}-{total[1]}")
         table.add_row(*row)
@@ -170,57 +224,54 @@ def pips(
     as_json: JsonOption = False,
     all_moves: Annotated[bool, typer.Option("--all", help="A table of every move of the game.")]
     = False,
+    jobs: JobsOption = None,
 ) -> None:
     """Pip counts of both players at one moment (default: the end of the last game)."""
-    from bgtools.answers import pips_json
+    from bgtools.batch import pips_report
 
     _check_numbers(game, move)
     worst = 0
     console: Any = None if as_json else _console()
-    for display, answers, code in _inputs(paths):
-        worst = max(worst, code)
-        if not answers:
-            continue
-        if all_moves:
-            match, _ = _pick(display, answers, game, None)
-            number = game if game is not None else len(match.replay.games)
-            moments = match.game_moments(number)
-            if as_json:
-                for m in moments:
-                    _emit_json(pips_json(display, m))
-            else:
-                _print_all(console, display, match, number, moments)
-            continue
-        match, moment = _pick(display, answers, game, move)
-        if as_json:
-            _emit_json(pips_json(display, moment))
-            continue
-        names = _names(match.replay)
-        p0, p1 = moment.pips
-        if p0 == p1:
-            lead = "even"
+
+    def report(result: FileReport) -> None:
+        nonlocal worst
+        worst = max(worst, _report_problems(result))
+        if not result.objects:
+            return
+        if console is None:
+            for obj in result.objects:
+                _emit_json(obj)
+        elif all_moves:
+            _print_all(console, result.display, list(result.extra))
         else:
-            leader = 0 if p0 < p1 else 1
-            lead = f"{names[leader]} leads by {abs(p0 - p1)}"
-        where = _where(moment)
-        console.print(f"{display}: {where}: {names[0]} {p0}, {names[1]} {p1} "
-                      f"(difference {p1 - p0:+d}; {lead})", markup=False)
+            (moment,) = result.extra
+            names = moment["names"]
+            p0, p1 = moment["pips"]
+            if p0 == p1:
+                lead = "even"
+            else:
+                leader = 0 if p0 < p1 else 1
+                lead = f"{names[leader]} leads by {abs(p0 - p1)}"
+            console.print(f"{result.display}: {_where(moment)}: {names[0]} {p0}, "
+                          f"{names[1]} {p1} (difference {p1 - p0:+d}; {lead})", markup=False)
+
+    _run(pips_report, paths, jobs, as_json, report, game=game, move=move, all_moves=all_moves)
     raise typer.Exit(worst)
 
 
-def _where(moment: Moment) -> str:
-    if moment.final:
-        return f"game {moment.game}, after the last action (move {moment.move})"
-    return f"game {moment.game}, move {moment.move}"
+def _where(moment: dict[str, Any]) -> str:
+    if moment["final"]:
+        return f"game {moment['game']}, after the last action (move {moment['move']})"
+    return f"game {moment['game']}, move {moment['move']}"
 
 
-def _print_all(console: Any, display: str, match: MatchAnswers, number: int,
-               moments: list[Moment]) -> None:
+def _print_all(console: Any, display: str, moments: list[dict[str, Any]]) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    names = _names(match.replay)
-    table = Table(title=f"{escape(display)}: game {number}", show_edge=False, pad_edge=False)
+    names = moments[0]["names"]
+    table = Table(title=f"{escape(display)}: game {moments[0]['game']}", show_edge=False,
+                  pad_edge=False)
     table.add_column("move", justify="right")
     table.add_column("player")
     table.add_column(escape(names[0]), justify="right")
@@ -228,18 +279,18 @@ def _print_all(console: Any, display: str, match: MatchAnswers, number: int,
     table.add_column("roll")
     table.add_column("play")
     for m in moments:
-        if m.final:
+        if m["final"]:
             actor = "-"
             roll = ""
-            play = f"(game over: {m.over})" if m.over else "(end of record)"
+            play = f"(game over: {m['over']})" if m["over"] else "(end of record)"
         else:
-            actor = escape(names[m.player]) if m.player is not None else "-"
-            roll = f"{m.dice[0]}{m.dice[1]}" if m.dice else ""
-            play = (m.play if m.action == "move" else m.action) or ""
-            if m.action == "move" and not play:
-                play = "(no play)" if m.play == "" else "(not played)"
-        p0, p1 = m.pips
-        table.add_row(str(m.move), actor, str(p0), str(p1), roll, escape(play or ""))
+            actor = escape(names[m["player"]]) if m["player"] is not None else "-"
+            roll = f"{m['dice'][0]}{m['dice'][1]}" if m["dice"] else ""
+            play = (m["play"] if m["action"] == "move" else m["action"]) or ""
+            if m["action"] == "move" and not play:
+                play = "(no play)" if m["play"] == "" else "(not played)"
+        p0, p1 = m["pips"]
+        table.add_row(str(m["move"]), actor, str(p0), str(p1), roll, escape(play or ""))
     console.print(table)
 
 
@@ -249,28 +300,30 @@ def status(
     game: GameOption = None,
     move: MoveOption = None,
     as_json: JsonOption = False,
+    jobs: JobsOption = None,
 ) -> None:
     """Score, Crawford status, cube, player on roll, pips and IDs at one moment."""
-    from bgtools.answers import status_json
+    from bgtools.batch import status_report
 
     _check_numbers(game, move)
     worst = 0
     console: Any = None if as_json else _console()
-    for display, answers, code in _inputs(paths):
-        worst = max(worst, code)
-        if not answers:
-            continue
-        match, moment = _pick(display, answers, game, move)
-        obj = status_json(display, match.replay, moment)
-        if as_json:
+
+    def report(result: FileReport) -> None:
+        nonlocal worst
+        worst = max(worst, _report_problems(result))
+        if not result.objects:
+            return
+        (obj,), (moment,) = result.objects, result.extra
+        if console is None:
             _emit_json(obj)
-            continue
-        names = _names(match.replay)
+            return
+        names = moment["names"]
         length = obj["match_length"]
         owner = obj["cube"]["owner"]
         on_roll = obj["on_roll"]
         rows = [
-            ("file", display),
+            ("file", result.display),
             ("moment", _where(moment)),
             ("match", f"{length}-point match" if length else "money session"),
             ("score", f"{names[0]} {obj['score'][0]}, {names[1]} {obj['score'][1]}"),
@@ -286,6 +339,8 @@ def status(
         width = max(len(k) for k, _ in rows)
         for key, value in rows:
             console.print(f"{key.ljust(width)}  {value}", markup=False)
+
+    _run(status_report, paths, jobs, as_json, report, game=game, move=move)
     raise typer.Exit(worst)
 
 

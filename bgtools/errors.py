@@ -1,25 +1,53 @@
 """Typed errors of the library, like python-chess's InvalidMoveError / IllegalMoveError.
 
-The CLI maps each to a one-line message and an exit code in one place (``bgtools.cli``).
+Hierarchy (every one a :class:`BgtoolsError`):
+
+- :class:`RecordSyntaxError`: text that cannot be read (:class:`NotationError`: a play);
+- :class:`IllegalPlayError`: a play or action the rules forbid;
+- :class:`UnsupportedFormatError`: input that is no match record bgtools knows;
+- :class:`LimitExceededError`: input beyond one of the limits of :mod:`bgtools.limits`;
+- :class:`UnreadableInputError`: a path that cannot be read (missing, a directory, no
+  permission, not a regular file).
+
+:func:`describe_error` is the one place that turns any of these (and ``OSError``) into a
+one-line message and the contract's exit code; the CLI and the reports use it.
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "EXIT_OK",
+    "EXIT_PROBLEMS",
+    "EXIT_UNUSABLE",
     "BgtoolsError",
     "RecordSyntaxError",
+    "NotationError",
+    "IllegalPlayError",
     "UnsupportedFormatError",
     "LimitExceededError",
-    "NotationError",
+    "UnreadableInputError",
+    "describe_error",
 ]
+
+EXIT_OK = 0
+"""Success (for ``validate``: every file valid, warnings allowed)."""
+EXIT_PROBLEMS = 1
+"""At least one input has errors."""
+EXIT_UNUSABLE = 2
+"""Usage error, or an input that cannot be read or is not recognised."""
 
 
 class BgtoolsError(Exception):
     """Base class of every error bgtools raises on bad input."""
 
+    exit_code: int = EXIT_UNUSABLE
+    """The contract's exit code when this error ends the reading of an input."""
+
 
 class RecordSyntaxError(BgtoolsError):
     """Text that cannot be read at all, with a 1-based line and column and the context line."""
+
+    exit_code = EXIT_PROBLEMS
 
     def __init__(self, message: str, line: int | None = None, column: int | None = None,
                  context: str | None = None) -> None:
@@ -45,6 +73,19 @@ class NotationError(RecordSyntaxError):
     """A play written in a notation the grammar does not accept (``13/x``, ``26/20``)."""
 
 
+class IllegalPlayError(BgtoolsError):
+    """A play or cube action that the rules forbid; ``rule`` is the validator's rule id."""
+
+    exit_code = EXIT_PROBLEMS
+
+    def __init__(self, message: str, rule: str, line: int | None = None,
+                 column: int | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.line = line
+        self.column = column
+
+
 class UnsupportedFormatError(BgtoolsError):
     """Input whose format is not recognised (not .mat, SGF or bgtools JSON)."""
 
@@ -56,3 +97,35 @@ class LimitExceededError(BgtoolsError):
         super().__init__(message)
         self.limit_name = limit_name
         self.limit = limit
+
+
+class UnreadableInputError(BgtoolsError):
+    """A path that cannot be read: missing, a directory, not a regular file, no permission."""
+
+
+def describe_error(exc: BaseException, display: str) -> tuple[str, int]:
+    """One line and the exit code for an error met while reading the input ``display``.
+
+    The message never spans lines (a syntax error's context and caret are dropped) and
+    always names the input.
+    """
+    if isinstance(exc, RecordSyntaxError):
+        where = f"{display}:{exc.line}" if exc.line is not None else display
+        if exc.line is not None and exc.column:
+            where += f":{exc.column}"
+        return f"{where}: {exc.message}", exc.exit_code
+    if isinstance(exc, BgtoolsError):
+        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if display not in text:
+            text = f"{display}: {text}"
+        return text, exc.exit_code
+    if isinstance(exc, PermissionError):
+        return f"{display}: permission denied", EXIT_UNUSABLE
+    if isinstance(exc, IsADirectoryError):
+        return f"{display} is a directory", EXIT_UNUSABLE
+    if isinstance(exc, FileNotFoundError):
+        return f"{display}: no such file or directory", EXIT_UNUSABLE
+    if isinstance(exc, OSError):
+        return f"{display}: {exc.strerror or exc}", EXIT_UNUSABLE
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{display}: {type(exc).__name__}{': ' + text if text else ''}", EXIT_UNUSABLE

@@ -67,12 +67,13 @@ RULES: dict[str, str] = {
     "game-number": "games are not numbered 1, 2, 3 ... (warning)",
     "no-games": "the file holds no game",
     "sgf-setup": "an SGF set-up node (board or cube set by hand) that the replay ignores (warning)",
+    "encoding-assumed": "the file is not UTF-8: it was read as cp1252 (else latin-1) (warning)",
 }
 """Every rule id the replayer reports, with a one-line description."""
 
 _WARNINGS = {
     "forced-play-omitted", "ambiguous-play", "hit-mark", "illegal-play-line", "cube-dead",
-    "match-incomplete", "game-number", "match-resignation", "sgf-setup",
+    "match-incomplete", "game-number", "match-resignation", "sgf-setup", "encoding-assumed",
 }
 
 
@@ -134,6 +135,8 @@ class Event:
     position_before: Position
     state_before: ids.MatchState
     position_after: Position | None = None
+    source: Action | None = None
+    """The record's cell this event replays (writers need its text and properties)."""
 
 
 @dataclass(slots=True)
@@ -624,7 +627,7 @@ class _Replayer:
             before = g.view_of(doubler)
             state = g.state(doubler, doubled=True, turn=p)
             self.on_event(Event(g.number, g.next_index(), line, p, kind, None, None, before,
-                                state))
+                                state, source=action))
         g.pending = None
         if kind == "take":
             g.cube = value
@@ -737,7 +740,7 @@ class _Replayer:
             return
         state = g.state(player, dice=dice)
         self.on_event(Event(g.number, g.next_index(), action.line, player, kind, dice, play,
-                            before, state, after))
+                            before, state, after, source=action))
 
 
 def _snowie_board(text: str, near: Position) -> Position | None:

@@ -9,10 +9,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from bgtools import ids
-from bgtools.errors import BgtoolsError
+from bgtools.errors import BgtoolsError, describe_error
 from bgtools.record import Problem, Severity
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
 
@@ -54,31 +54,78 @@ class FileResult:
         return self.error is None and all(r.valid for r in self.replays)
 
 
-def expand_paths(args: list[str]) -> Iterator[tuple[str, Path | None, str | None]]:
-    """Yield ``(display, path, error)`` for every input: files as given, directories walked
-    recursively (record extensions only, sorted), and an error for missing paths."""
-    from bgtools.formats.detect import RECORD_SUFFIXES
+GLOB_CHARACTERS = frozenset("*?[")
+
+
+def expand_paths(args: Iterable[str]) -> Iterator[tuple[str, Path | None, str | None]]:
+    """Yield ``(display, path, error)`` for every input, lazily and in a fixed order.
+
+    Files are taken as given; directories are walked recursively (record extensions only,
+    regular files only, sorted). An argument with ``*``, ``?`` or ``[`` that is not an
+    existing path is a glob (``**`` matches any depth): its matches, sorted, are taken as
+    files or walked as directories, each once. A missing path or a glob that matches
+    nothing yields an error. ``display`` is printable (non-UTF-8 bytes as ``\\xNN``).
+    """
+    from bgtools.formats.source import printable_path
 
     for arg in args:
         path = Path(arg)
-        if path.is_dir():
-            found: list[Path] = []
-            for root, dirs, files in os.walk(path):
-                dirs.sort()
-                for name in sorted(files):
-                    candidate = Path(root) / name
-                    # Only regular files: a FIFO or socket in a tree would block or fail.
-                    if name.lower().endswith(RECORD_SUFFIXES) and candidate.is_file():
-                        found.append(candidate)
-            for file in found:
-                yield str(file), file, None
-        elif path.exists():
-            if path.is_file() or path.is_fifo():
-                yield arg, path, None
-            else:
-                yield arg, None, f"{arg} is not a regular file"
+        display = printable_path(arg)
+        try:
+            is_dir = path.is_dir()
+            exists = is_dir or path.exists()
+        except OSError as exc:  # a name too long, a loop of links ...
+            yield display, None, describe_error(exc, display)[0]
+            continue
+        if is_dir:
+            yield from _walk(path)
+        elif exists:
+            # A FIFO is read without blocking (``<(cmd)`` works); the reader refuses the rest.
+            yield display, path, None
+        elif GLOB_CHARACTERS.intersection(arg):
+            yield from _expand_glob(arg)
         else:
-            yield arg, None, f"{arg}: no such file or directory"
+            yield display, None, f"{display}: no such file or directory"
+
+
+def _walk(top: Path) -> Iterator[tuple[str, Path | None, str | None]]:
+    from bgtools.formats.detect import RECORD_SUFFIXES
+    from bgtools.formats.source import printable_path
+
+    for root, dirs, files in os.walk(top):
+        dirs.sort()
+        for name in sorted(files):
+            candidate = Path(root) / name
+            # Only regular files: a FIFO or socket in a tree would block or fail.
+            if name.lower().endswith(RECORD_SUFFIXES) and candidate.is_file():
+                yield printable_path(str(candidate)), candidate, None
+
+
+def _expand_glob(pattern: str) -> Iterator[tuple[str, Path | None, str | None]]:
+    import glob
+
+    from bgtools.formats.source import printable_path
+
+    matches = sorted(glob.glob(pattern, recursive=True))
+    if not matches:
+        yield pattern, None, f"{pattern}: no file matches"
+        return
+    seen: set[str] = set()
+    for match in matches:
+        path = Path(match)
+        found: Iterator[tuple[str, Path | None, str | None]]
+        if path.is_dir():
+            found = _walk(path)
+        elif path.is_file():
+            found = iter([(printable_path(match), path, None)])
+        else:
+            found = iter([(printable_path(match), None,
+                          f"{printable_path(match)} is not a regular file")])
+        for display, file, error in found:
+            key = os.path.normpath(display)
+            if key not in seen:
+                seen.add(key)
+                yield display, file, error
 
 
 def analyse_file(display: str, path: Path | None, error: str | None = None,
@@ -96,18 +143,9 @@ def analyse_file(display: str, path: Path | None, error: str | None = None,
     from bgtools.formats.detect import load_file
 
     try:
-        loaded = load_file(path)
-    except PermissionError:
-        result.error = f"{display}: permission denied"
-        return result
-    except IsADirectoryError:
-        result.error = f"{display} is a directory"
-        return result
-    except OSError as exc:
-        result.error = f"{display}: {exc.strerror or exc}"
-        return result
-    except BgtoolsError as exc:
-        result.error = str(exc)
+        loaded = load_file(path, display)
+    except (OSError, BgtoolsError) as exc:
+        result.error = describe_error(exc, display)[0]
         return result
     result.format = loaded.format
     result.encoding = loaded.encoding
@@ -171,7 +209,10 @@ def event_json(display: str, event: Event) -> dict[str, Any]:
         obj["play"] = str(play) if play is not None else None
         obj["steps"] = [list(s) for s in play.steps] if play is not None else None
     obj["position_id_before"] = before.position_id
-    obj["match_id_before"] = ids.encode_match_id(event.state_before)
+    try:
+        obj["match_id_before"] = ids.encode_match_id(event.state_before)
+    except ids.IdError:  # a state no Match ID can hold (a cube beyond 2**15 ...)
+        obj["match_id_before"] = ""
     if event.action == "move":
         after = event.position_after
         obj["position_id_after"] = after.swapped().position_id if after is not None else None

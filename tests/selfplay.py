@@ -4,6 +4,7 @@
 matches and money sessions of ``SPECS`` against itself and writes, for each:
 
 * ``<name>.mat``: gnubg's own ``export match mat``;
+* ``<name>.sgf``: gnubg's own ``save match`` of the same game record (same step order);
 * ``<name>.json``: the "truth": per game gnubg's score before, Crawford flag, winner, points,
   resignation; per action (move, double, take, drop, resign; players 0 = left column = gnubg's
   X) gnubg's Position ID and Match ID *before* the action, the pips before and, for moves,
@@ -179,6 +180,7 @@ def generate(spec: Spec, directory: Path = DATA) -> dict[str, Any]:
     with _quiet():
         _play(gnubg, spec)
         gnubg.command(f"export match mat {mat_path}")
+        gnubg.command(f"save match {directory / (spec.name + '.sgf')}")
         match = gnubg.match()
         games_out: list[dict[str, Any]] = []
         for gi, game in enumerate(match["games"]):

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bgtools import notation
 from bgtools.formats.source import normalise_newlines
+from bgtools.limits import MAX_LINE_CHARS
 from bgtools.record import Action, ActionKind, GameRecord, MatchRecord, Problem
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -100,7 +101,7 @@ _LENGTH_LINE_RE = re.compile(r"^[ \t]*[0-9]{1,9}[ \t]+point[ \t]+match[ \t]*$",
                              re.IGNORECASE | re.MULTILINE)
 _GAME_LINE_RE = re.compile(r"^[ \t]*game[ \t]+[0-9]{1,9}[ \t]*$", re.IGNORECASE)
 
-MAX_LINE_LENGTH = 2000
+MAX_LINE_LENGTH = MAX_LINE_CHARS
 """Longer lines are reported as problems and skipped (real lines are under 200 characters)."""
 MAX_PROBLEMS = 200
 """Syntax problems reported per record before the reader stops listing them."""
@@ -609,7 +610,8 @@ class _Reader:
         if not line or line.isspace():
             return
         if len(line) > MAX_LINE_LENGTH:
-            self.problem(f"line longer than {MAX_LINE_LENGTH} characters, skipped", lineno, 1)
+            self.problem(f"line {lineno} is {len(line):,} characters long; the limit "
+                         f"MAX_LINE_CHARS is {MAX_LINE_LENGTH:,}; line skipped", lineno, 1)
             return
         state = self.state
         if state is not None and state.awaiting_score:

@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
-__all__ = ["decode_bytes", "normalise_newlines"]
+from dataclasses import dataclass
+
+__all__ = ["DecodedText", "decode_bytes", "decode_text", "normalise_newlines", "printable_path"]
 
 _BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True, slots=True)
+class DecodedText:
+    """Decoded text with LF line ends, the encoding assumed, and where UTF-8 failed.
+
+    ``first_bad_line`` is the 1-based line of the first byte that is not UTF-8 (None when
+    the file is UTF-8).
+    """
+
+    text: str
+    encoding: str
+    first_bad_line: int | None = None
 
 
 def normalise_newlines(text: str) -> str:
@@ -14,23 +29,40 @@ def normalise_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def decode_bytes(data: bytes) -> tuple[str, str]:
-    """Decode ``data`` and return ``(text, encoding)`` with LF line ends.
-
-    A UTF-8 BOM is removed (encoding ``"utf-8-sig"``); then strict UTF-8 is tried, else
-    cp1252, else latin-1 (which never fails).
-    """
+def decode_text(data: bytes) -> DecodedText:
+    """Decode ``data``: a UTF-8 BOM is removed (encoding ``"utf-8-sig"``); then strict
+    UTF-8 is tried, else cp1252, else latin-1 (which never fails)."""
     had_bom = data.startswith(_BOM)
     if had_bom:
         data = data[len(_BOM):]
     try:
         text = data.decode("utf-8")
-        encoding = "utf-8-sig" if had_bom else "utf-8"
-    except UnicodeDecodeError:
+    except UnicodeDecodeError as exc:
+        bad_line = data.count(b"\n", 0, exc.start) + data.count(b"\r", 0, exc.start) \
+            - data.count(b"\r\n", 0, exc.start) + 1
         try:
-            text = data.decode("cp1252")
-            encoding = "cp1252"
+            text, encoding = data.decode("cp1252"), "cp1252"
         except UnicodeDecodeError:
-            text = data.decode("latin-1")
-            encoding = "latin-1"
-    return normalise_newlines(text), encoding
+            text, encoding = data.decode("latin-1"), "latin-1"
+        return DecodedText(normalise_newlines(text), encoding, bad_line)
+    return DecodedText(normalise_newlines(text), "utf-8-sig" if had_bom else "utf-8")
+
+
+def decode_bytes(data: bytes) -> tuple[str, str]:
+    """Decode ``data`` and return ``(text, encoding)`` with LF line ends (see decode_text)."""
+    decoded = decode_text(data)
+    return decoded.text, decoded.encoding
+
+
+def printable_path(arg: str) -> str:
+    """A path as given, made printable as UTF-8: bytes that are not UTF-8 in a file name
+    (``m\\xfcller.mat`` from a Latin-1 system) are written as ``\\xNN`` escapes."""
+    try:
+        arg.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            raw = arg.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:  # a lone surrogate that no file name produced
+            return arg.encode("utf-8", "backslashreplace").decode("utf-8")
+        return raw.decode("utf-8", "backslashreplace")
+    return arg

@@ -1,0 +1,244 @@
+"""Mutators that mangle real record files, and the in-process check every mangled file must pass.
+
+Shared by ``tests/test_fuzz.py`` (Hypothesis draws the edits) and ``scripts/fuzz.py`` (a
+seeded random generator draws them, for as long as asked). An edit is a plain tuple
+``(kind, where, size, choice)`` so that both can draw it and Hypothesis can shrink it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from bgtools.answers import build_moments, pips_json, score_json, status_json
+from bgtools.errors import EXIT_PROBLEMS, EXIT_UNUSABLE, BgtoolsError, describe_error
+from bgtools.formats.detect import read_records
+from bgtools.render import BoardInfo, ascii_board
+from bgtools.replay import Event, profile_for, replay_match
+from bgtools.reports import FileResult, event_json, validate_json
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+
+Edit = tuple[str, int, int, int]
+"""``(kind, where, size, choice)``: which mutator, at which offset (modulo the length),
+how much, and which of the mutator's variants."""
+
+JUNK = [b"\x00", b"\xef\xbb\xbf", b"\r", b"\t", b"\r\n", b"\n", b"(", b")", b"[", b"]", b";",
+        b":", b"/", b"*", b"=>", b"-", b"#", b'"', b"'", b"\\", b"\xff", b"\xfc", b"\x93",
+        b"\xe2\x80\x9c", b"\xc3", b" ", b"Game ", b" point match", b"Wins ", b"Doubles => ",
+        b"Takes", b"Drops", b"(;", b"FF[4]", b"MI[length:", b"bar/", b"/off", b"(2)", b"25/",
+        b"0/", b"\x7f", "\u00a0".encode("utf-8"), b"??? "]
+NUMBERS = [b"0", b"-1", b"-5", b"64", b"65", b"999", b"1000", b"32767", b"32768",
+           b"999999999", b"1000000000", b"99999999999999999999", b"9" * 5000, b"4294967296",
+           b"00000000000000000003", b"1e9", b"3.5", b"\xd9\xa3"]
+
+
+def _pos(data: bytes, where: int) -> int:
+    return where % (len(data) + 1)
+
+
+def _lines(data: bytes) -> list[bytes]:
+    return data.split(b"\n")
+
+
+def _flip(data: bytes, where: int, size: int, choice: int) -> bytes:
+    if not data:
+        return data
+    out = bytearray(data)
+    for k in range(1 + size % 8):
+        i = (where + k * 7919) % len(out)
+        out[i] ^= 1 << ((choice + k) % 8)
+    return bytes(out)
+
+
+def _cut(data: bytes, where: int, size: int, choice: int) -> bytes:
+    i = _pos(data, where)
+    return data[:i] if choice % 2 else data[i:]
+
+
+def _delete_span(data: bytes, where: int, size: int, choice: int) -> bytes:
+    i = _pos(data, where)
+    return data[:i] + data[i + size:]
+
+
+def _shuffle_lines(data: bytes, where: int, size: int, choice: int) -> bytes:
+    lines = _lines(data)
+    start = where % max(1, len(lines))
+    window = lines[start:start + 2 + size % 16]
+    random.Random(choice).shuffle(window)
+    return b"\n".join(lines[:start] + window + lines[start + len(window):])
+
+
+def _delete_lines(data: bytes, where: int, size: int, choice: int) -> bytes:
+    lines = _lines(data)
+    start = where % max(1, len(lines))
+    return b"\n".join(lines[:start] + lines[start + 1 + size % 8:])
+
+
+def _duplicate_lines(data: bytes, where: int, size: int, choice: int) -> bytes:
+    lines = _lines(data)
+    start = where % max(1, len(lines))
+    block = lines[start:start + 1 + size % 8]
+    return b"\n".join(lines[:start] + block * (2 + choice % 3) + lines[start:])
+
+
+def _move_line(data: bytes, where: int, size: int, choice: int) -> bytes:
+    lines = _lines(data)
+    if len(lines) < 2:
+        return data
+    line = lines.pop(where % len(lines))
+    lines.insert(choice % (len(lines) + 1), line)
+    return b"\n".join(lines)
+
+
+def _insert_junk(data: bytes, where: int, size: int, choice: int) -> bytes:
+    i = _pos(data, where)
+    return data[:i] + JUNK[choice % len(JUNK)] * (1 + size % 4) + data[i:]
+
+
+def _replace_number(data: bytes, where: int, size: int, choice: int) -> bytes:
+    digits = [i for i in range(len(data)) if 48 <= data[i] <= 57]
+    if not digits:
+        return _insert_junk(data, where, size, choice)
+    i = digits[where % len(digits)]
+    j = i
+    while j < len(data) and 48 <= data[j] <= 57:
+        j += 1
+    return data[:i] + NUMBERS[choice % len(NUMBERS)] + data[j:]
+
+
+def _random_digits(data: bytes, where: int, size: int, choice: int) -> bytes:
+    digits = [i for i in range(len(data)) if 48 <= data[i] <= 57]
+    if not digits:
+        return data
+    out = bytearray(data)
+    rng = random.Random(choice)
+    for k in range(1 + size % 16):
+        out[digits[(where + k * 104729) % len(digits)]] = 48 + rng.randrange(10)
+    return bytes(out)
+
+
+def _swap_words(data: bytes, where: int, size: int, choice: int) -> bytes:
+    words = data.split(b" ")
+    if len(words) < 2:
+        return data
+    a, b = where % len(words), (where + 1 + choice) % len(words)
+    words[a], words[b] = words[b], words[a]
+    return b" ".join(words)
+
+
+def _case_and_tabs(data: bytes, where: int, size: int, choice: int) -> bytes:
+    i = _pos(data, where)
+    span = data[i:i + 1 + size * 4]
+    span = span.swapcase() if choice % 2 else span.replace(b" ", b"\t")
+    return data[:i] + span + data[i + len(span):]
+
+
+MUTATORS: dict[str, Callable[[bytes, int, int, int], bytes]] = {
+    "flip": _flip,
+    "cut": _cut,
+    "delete-span": _delete_span,
+    "shuffle-lines": _shuffle_lines,
+    "delete-lines": _delete_lines,
+    "duplicate-lines": _duplicate_lines,
+    "move-line": _move_line,
+    "insert-junk": _insert_junk,
+    "replace-number": _replace_number,
+    "random-digits": _random_digits,
+    "swap-words": _swap_words,
+    "case-and-tabs": _case_and_tabs,
+}
+"""Every mutator by name: ``f(data, where, size, choice) -> data``."""
+
+
+def apply_edits(data: bytes, edits: Iterable[Edit]) -> bytes:
+    """``data`` after every edit in turn."""
+    for kind, where, size, choice in edits:
+        data = MUTATORS[kind](data, where, size, choice)
+    return data
+
+
+def random_edits(rng: random.Random, count: int) -> list[Edit]:
+    """``count`` random edits (the script's counterpart of the Hypothesis strategy)."""
+    kinds = list(MUTATORS)
+    return [(rng.choice(kinds), rng.randrange(1 << 30), rng.randrange(64), rng.randrange(1 << 16))
+            for _ in range(count)]
+
+
+def seed_files(max_bytes: int | None = None, corpus: bool = True) -> list[Path]:
+    """Real record files to mangle: the samples, the test data, and (when present) the shared
+    corpus and FORMATS.md's examples; only files of at most ``max_bytes``."""
+    roots = [REPO / "samples", REPO / "tests" / "data"]
+    if corpus:
+        roots += [SHARED / "corpus", SHARED / "docs" / "examples"]
+    found: list[Path] = []
+    for root in roots:
+        if not root.is_dir():
+            continue
+        for path in sorted(root.rglob("*")):
+            if path.suffix.lower() in (".mat", ".txt", ".sgf", ".gam") and path.is_file() \
+                    and (max_bytes is None or path.stat().st_size <= max_bytes):
+                found.append(path)
+    return found
+
+
+def _dumps(obj: dict[str, Any]) -> str:
+    text = json.dumps(obj, ensure_ascii=False)
+    text.encode("utf-8")  # strict: a lone surrogate would fail here, as on a real stdout
+    return text
+
+
+def check_bytes(data: bytes, display: str = "fuzz.mat", boards: bool = True) -> int:
+    """Run everything the CLI runs on ``data``, in-process, and return the exit code the
+    contract asks for. Raises (AssertionError or any stray exception) on a bug."""
+    result = FileResult(display)
+    try:
+        loaded = read_records(data, display)
+    except BgtoolsError as exc:
+        message, code = describe_error(exc, display)
+        assert "\n" not in message and message, message
+        assert code in (EXIT_PROBLEMS, EXIT_UNUSABLE)
+        result.error = message
+        _dumps(validate_json(result))
+        return EXIT_UNUSABLE
+    result.format, result.encoding = loaded.format, loaded.encoding
+    for record in loaded.records:
+        events: list[Event] = []
+        replay = replay_match(record, profile_for(record, "standard"), on_event=events.append)
+        result.replays.append(replay)
+        result.events.append(events)
+        for event in events:
+            _dumps(event_json(display, event))
+        _dumps(score_json(display, loaded.format, replay))
+        moments = build_moments(replay, events)
+        for game_moments in moments.values():
+            for moment in (game_moments[0], game_moments[-1]):
+                _dumps(pips_json(display, moment))
+                _dumps(status_json(display, replay, moment))
+            if boards:
+                _board(replay, game_moments[-1])
+    obj = validate_json(result)
+    _dumps(obj)
+    for problem in obj["problems"]:
+        assert problem["rule"] and problem["message"]
+        assert problem["line"] is None or problem["line"] >= 1
+        assert problem["column"] is None or problem["column"] >= 1
+    return 0 if result.valid else EXIT_PROBLEMS
+
+
+def _board(replay: Any, moment: Any) -> None:
+    from bgtools.answers import moment_ids
+
+    names = replay.names or ("player 0", "player 1")
+    x = moment.state.on_roll
+    position_id, match_id, xgid = moment_ids(moment)
+    info = BoardInfo(position=moment.position, x_name=names[x], o_name=names[1 - x],
+                     x_score=moment.state.score[x], o_score=moment.state.score[1 - x],
+                     match_length=replay.match_length, cube_value=moment.state.cube_value,
+                     cube_owner=None if moment.state.cube_owner is None else
+                     "x" if moment.state.cube_owner == x else "o", position_id=position_id,
+                     match_id=match_id, xgid=xgid)
+    ascii_board(info).encode("utf-8")
