@@ -14,6 +14,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from conftest import CORPUS, DATA, EXAMPLES, REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -38,7 +39,6 @@ from bgtools.formats.sgf import parse_sgf
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
 from bgtools.replay import Event, MatchReplay, replay_match
 from bgtools.reports import analyse_file, event_json, validate_json
-from conftest import CORPUS, DATA, EXAMPLES, REPO
 
 SAMPLES = REPO / "samples"
 ROOTS = [CORPUS, EXAMPLES, SAMPLES, DATA]
@@ -148,7 +148,7 @@ def test_sgf_analysis_properties_survive_verbatim(examples: Path) -> None:
     record = load_file(examples / "example.sgf").records[0]
     obj = record_to_json(record)
     game = obj["games"][0]
-    root = dict((name, values) for name, values in game["extra"]["sgf_root"])
+    root = {name: values for name, values in game["extra"]["sgf_root"]}
     assert root["MI"] == ["length:3", "game:0", "ws:0", "bs:0"] and "GS" in root
     first = game["actions"][0]
     assert first["extra"]["sgf_props"] == [["B", ["63lrlo"]]]

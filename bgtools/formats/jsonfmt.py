@@ -33,24 +33,31 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, get_args
 
 from bgtools.errors import RecordSyntaxError, UnsupportedFormatError
-from bgtools.record import Action, ActionKind, GameRecord, MatchRecord, Problem, Severity
+from bgtools.record import (
+    Action,
+    ActionKind,
+    GameRecord,
+    MatchRecord,
+    Problem,
+    Severity,
+)
 
 if TYPE_CHECKING:
     from bgtools.replay import Event, MatchReplay
 
 __all__ = [
-    "SCHEMA",
-    "KIND",
     "FORMAT_NAME",
+    "KIND",
     "MAX_JSON_DEPTH",
+    "SCHEMA",
     "JsonMatchError",
-    "record_to_json",
-    "dumps_match",
     "dumps_file",
-    "parse_json",
-    "looks_like_json_match",
-    "schema_path",
+    "dumps_match",
     "load_schema",
+    "looks_like_json_match",
+    "parse_json",
+    "record_to_json",
+    "schema_path",
 ]
 
 SCHEMA = "bgtools/1"
