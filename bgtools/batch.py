@@ -381,7 +381,7 @@ def score_report(item: Input, rules: str = "standard") -> FileReport:
     objects = []
     extra = []
     for replay in result.replays:
-        objects.append(score_json(display, replay.record.format, replay))
+        objects.append(score_json(display, result.format or replay.record.format, replay))
         names = header_names(replay)
         extra.append({
             "names": list(replay.names) if replay.names else None,

@@ -70,10 +70,6 @@ def _inputs(paths: list[str]) -> Iterator[tuple[str, list[MatchAnswers], int]]:
         _fail("no match files found")
 
 
-def _format_of(answers: list[MatchAnswers]) -> str | None:
-    return answers[0].replay.record.format if answers else None
-
-
 def _names(replay: MatchReplay) -> tuple[str, str]:
     return replay.names if replay.names else ("player 0", "player 1")
 
