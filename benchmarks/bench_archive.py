@@ -30,7 +30,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from make_selfplay import have_gnubg, make_archive  # noqa: E402
+from make_selfplay import have_gnubg, make_archive
 
 GNUBG_SCRIPT = r"""
 import glob, json, os, sys, time
@@ -77,7 +77,7 @@ def time_bgtools(directory: Path, jobs: int | None, repeat: int) -> tuple[float,
     for _ in range(repeat):
         start = time.perf_counter()
         done = subprocess.run(bgtools_command(directory, jobs), env=env, capture_output=True,
-                              text=True, stdin=subprocess.DEVNULL, timeout=3600)
+                              text=True, stdin=subprocess.DEVNULL, timeout=3600, check=False)
         elapsed = time.perf_counter() - start
         if done.returncode not in (0, 1):
             raise SystemExit(f"bgtools validate failed ({done.returncode}): {done.stderr}")
@@ -111,7 +111,7 @@ def time_gnubg(directory: Path, repeat: int) -> dict[str, float] | None:
         start = time.perf_counter()
         done = subprocess.run([sys.executable, "-c", GNUBG_SCRIPT, str(directory)],
                               capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                              timeout=3600)
+                              timeout=3600, check=False)
         wall = time.perf_counter() - start
         if done.returncode != 0:
             print(f"gnubg run failed: {done.stderr.strip()[-300:]}", file=sys.stderr)

@@ -30,14 +30,14 @@ def have_gnubg() -> bool:
     """True when the ``gnubg`` Python module can be imported (checked in a subprocess:
     importing it here would load gnubg into the benchmark process)."""
     probe = subprocess.run([sys.executable, "-c", "import gnubg"], stdin=subprocess.DEVNULL,
-                           capture_output=True, timeout=60)
+                           capture_output=True, timeout=60, check=False)
     return probe.returncode == 0
 
 
 def _play_one(seed: int, out: Path) -> None:
     """In this process: let gnubg play a 7-point match with ``seed`` and export it to ``out``."""
     sys.path.insert(0, str(REPO / "tests"))
-    from selfplay import Spec, _gnubg, _play, _quiet  # noqa: PLC0415 - tests helper
+    from selfplay import Spec, _gnubg, _play, _quiet
 
     gnubg = _gnubg()
     with _quiet():
