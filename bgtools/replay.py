@@ -14,9 +14,9 @@ from typing import Callable
 from bgtools import ids
 from bgtools.errors import NotationError
 from bgtools.notation import WrittenPlay, parse_play
-from bgtools.position import Play, Position, _apply_step, _make, _step_error
+from bgtools.position import Play, Position, apply_step, step_error, unchecked_position
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
-from bgtools.resolve import _check_maximal, resolve_play
+from bgtools.resolve import check_maximal, resolve_play
 
 __all__ = [
     "RULES",
@@ -64,7 +64,7 @@ RULES: dict[str, str] = {
     "score-mismatch": "a game's score line differs from the running score",
     "game-after-match": "a game follows the end of the match",
     "match-incomplete": "the match stops before a player reached the match length (warning)",
-    "game-number": "games are not numbered 1, 2, 3 ... (warning)",
+    "game-number": "games are not numbered on from the first game: 1, 2, 3 ... (warning)",
     "no-games": "the file holds no game",
     "sgf-setup": "an SGF set-up node (board or cube set by hand) that the replay ignores (warning)",
 }
@@ -285,12 +285,21 @@ class _Replayer:
         score: tuple[int, int] | None = None
         crawford_done = False
         match_over_at: int | None = None
+        # Numbering may start anywhere (an excerpt of a longer match): later games follow on.
+        first_number = record.games[0].number
+        first_number = 1 if first_number is None else first_number
         for index, game in enumerate(record.games):
             self.game_no = index + 1
             written = game.score
-            if game.number is not None and index > 0 and game.number != index + 1:
-                self.problem("game-number", f"game {game.number} is the file's game {index + 1}",
-                             game.line, None)
+            expected = first_number + index
+            if game.number is not None and index > 0 and game.number != expected:
+                self.problem(
+                    "game-number",
+                    f"game {game.number} is the file's game {index + 1}" if first_number == 1
+                    else f"game {game.number} should be game {expected}: the file starts at "
+                    f"game {first_number}",
+                    game.line, None,
+                )
             if match_over_at is not None:
                 self.problem(
                     "game-after-match",
@@ -524,7 +533,7 @@ class _Replayer:
             err = None
             used = None
             for die in dict.fromkeys(dice):
-                e = _step_error(me, opp, src, dst, die)
+                e = step_error(me, opp, src, dst, die)
                 if e is None:
                     used = die
                     break
@@ -535,10 +544,10 @@ class _Replayer:
                 g.synced = False
                 return None, before
             dice.remove(used)
-            hits.append(_apply_step(me, opp, src, dst))
-        result = _make(tuple(me), tuple(opp))
+            hits.append(apply_step(me, opp, src, dst))
+        result = unchecked_position(tuple(me), tuple(opp))
         play = Play(tuple(action.steps), tuple(hits))
-        res = _check_maximal(before, d1, d2, play, result)
+        res = check_maximal(before, d1, d2, play, result)
         if res.rule is not None:
             self.problem(res.rule, res.message, action.line, action.column)
         return play, result

@@ -14,9 +14,9 @@ from itertools import product
 from typing import Sequence
 
 from bgtools.notation import WrittenPlay
-from bgtools.position import Play, Position, Step, _apply_step, _make, _step_error
+from bgtools.position import Play, Position, Step, apply_step, step_error, unchecked_position
 
-__all__ = ["Resolution", "resolve_play", "RULE_MESSAGES"]
+__all__ = ["Resolution", "resolve_play", "check_maximal", "RULE_MESSAGES"]
 
 RULE_MESSAGES = {
     "no-checker": "there is no checker of the mover on the starting point",
@@ -95,7 +95,7 @@ def resolve_play(pos: Position, die1: int, die2: int, written: WrittenPlay) -> R
     dice = (die1,) * 4 if die1 == die2 else (die1, die2)
     segments = written.segments
     if not segments:
-        return _check_maximal(pos, die1, die2, Play(), pos)
+        return check_maximal(pos, die1, die2, Play(), pos)
     if len(segments) > len(dice):
         return Resolution(
             None, None, "dice-mismatch",
@@ -123,7 +123,7 @@ def resolve_play(pos: Position, die1: int, die2: int, written: WrittenPlay) -> R
         quick = _single_steps(pos, segments, [options[0][0] for options in per_segment], dice)
         if quick is not None:
             play, result = quick
-            return _check_maximal(pos, die1, die2, play, result)
+            return check_maximal(pos, die1, die2, play, result)
 
     finals: dict[Position, tuple[tuple[Step, ...], tuple[bool, ...]]] = {}
     deepest: list[object] = [-1, None, None]  # depth, rule, step
@@ -177,7 +177,7 @@ def resolve_play(pos: Position, die1: int, die2: int, written: WrittenPlay) -> R
     else:
         chosen = next(iter(finals))
     steps, hits = finals[chosen]
-    resolution = _check_maximal(pos, die1, die2, Play(steps, hits), chosen)
+    resolution = check_maximal(pos, die1, die2, Play(steps, hits), chosen)
     if ambiguous and resolution.rule is None:
         return Resolution(resolution.play, resolution.result, None, "", True)
     return resolution
@@ -202,12 +202,12 @@ def _single_steps(
         opp = list(pos.opponent)
         hits: list[bool] = []
         for src, dst, die in order:
-            if _step_error(me, opp, src, dst, die) is not None:
+            if step_error(me, opp, src, dst, die) is not None:
                 break
-            hits.append(_apply_step(me, opp, src, dst))
+            hits.append(apply_step(me, opp, src, dst))
         else:
             play = Play(tuple((src, dst) for src, dst, _ in order), tuple(hits))
-            return play, _make(tuple(me), tuple(opp))
+            return play, unchecked_position(tuple(me), tuple(opp))
     return None
 
 
@@ -228,13 +228,13 @@ def _search(
             continue
         done = False
         src, dst, die = chain[i]
-        error = _step_error(me, opp, src, dst, die)
+        error = step_error(me, opp, src, dst, die)
         if error is not None:
             if len(steps) > int(deepest[0]):  # type: ignore[call-overload]
                 deepest[0], deepest[1], deepest[2] = len(steps), error, (src, dst)
             continue
         me2, opp2 = me[:], opp[:]
-        hit = _apply_step(me2, opp2, src, dst)
+        hit = apply_step(me2, opp2, src, dst)
         index[c] += 1
         steps.append((src, dst))
         hits.append(hit)
@@ -243,12 +243,12 @@ def _search(
         hits.pop()
         index[c] -= 1
     if done:
-        key = _make(tuple(me), tuple(opp))
+        key = unchecked_position(tuple(me), tuple(opp))
         if key not in finals:
             finals[key] = (tuple(steps), tuple(hits))
 
 
-def _check_maximal(pos: Position, die1: int, die2: int, play: Play, result: Position) -> Resolution:
+def check_maximal(pos: Position, die1: int, die2: int, play: Play, result: Position) -> Resolution:
     """Prove a resolved play uses as many dice as possible, and the larger die when only
     one can be played; generate legal plays only when dice were left unused."""
     full = 4 if die1 == die2 else 2
@@ -283,8 +283,8 @@ def _literal(pos: Position, segments: Sequence[tuple[int, int, bool]]) -> Positi
             return None
         if dst > 0 and opp[25 - dst] >= 2:
             return None
-        _apply_step(me, opp, src, dst)
-    return _make(tuple(me), tuple(opp))
+        apply_step(me, opp, src, dst)
+    return unchecked_position(tuple(me), tuple(opp))
 
 
 def _name(point: int) -> str:
