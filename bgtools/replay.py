@@ -16,7 +16,7 @@ from bgtools.errors import NotationError
 from bgtools.notation import WrittenPlay, parse_play
 from bgtools.position import Play, Position, apply_step, step_error, unchecked_position
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
-from bgtools.resolve import check_maximal, resolve_play
+from bgtools.resolve import Resolution, check_maximal, resolve_play
 
 __all__ = [
     "RULES",
@@ -74,6 +74,12 @@ _WARNINGS = {
     "forced-play-omitted", "ambiguous-play", "hit-mark", "illegal-play-line", "cube-dead",
     "match-incomplete", "game-number", "match-resignation", "sgf-setup",
 }
+
+
+_RESOLVED: dict[tuple[tuple[int, ...], tuple[int, ...], int, int, str], Resolution] = {}
+"""Resolutions by (position, dice, play text): the same play from the same position recurs
+across the games of an archive (openings, replies, copies); a Resolution is immutable."""
+_RESOLVED_MAX = 1 << 17
 
 
 @dataclass(frozen=True, slots=True)
@@ -490,7 +496,13 @@ class _Replayer:
                              f"(e.g. {sample})", line, play_col)
                 play = None
         else:
-            resolution = resolve_play(before, d1, d2, written)
+            key = (before.mover, before.opponent, d1, d2, written.text)
+            resolution = _RESOLVED.get(key)
+            if resolution is None:
+                resolution = resolve_play(before, d1, d2, written)
+                if len(_RESOLVED) >= _RESOLVED_MAX:
+                    _RESOLVED.clear()
+                _RESOLVED[key] = resolution
             if resolution.rule is not None:
                 self.problem(resolution.rule, resolution.message, line, play_col)
             if resolution.result is None:
