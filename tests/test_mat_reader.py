@@ -701,3 +701,37 @@ def test_corpus_names_have_no_stray_colons() -> None:
                 if game.names:
                     assert all(":" not in n and n == n.strip() for n in game.names), (path, game.names)
                     assert not re.search(r",\d+$", game.names[0] + game.names[1])
+
+
+ROLL_LINE_PARTS = ["  1)", "12)", "1)", "0001)", "63:", "11:", "07:", "66:", "13/7", "bar/21",
+                   "25/22*", "8/5(2)", "6/0", "6/off", "24/18*/13", "13/7x", "1/2)", "12/:",
+                   "3/", "13", "7", "Doubles", "Takes", ")", ":", "é/3", "\t"]
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(ROLL_LINE_PARTS), st.sampled_from([" ", "  ", "      ", ""])),
+                max_size=8),
+       st.sampled_from(["", " ", "   "]))
+def test_roll_line_fast_path_equals_the_tokenizer_and_grammar(parts: list[tuple[str, str]],
+                                                              lead: str) -> None:
+    from bgtools.formats.mat import _scan_rolls, _scan_tokens
+
+    line = lead + "".join(frag + sep for frag, sep in parts)
+    fast = _scan_rolls(line)
+    if fast is not None:
+        assert fast == _scan_tokens(line) == scan_line_lark(line), line
+
+
+def test_roll_line_fast_path_reads_most_gnubg_lines() -> None:
+    from bgtools.formats.mat import _scan_rolls
+
+    taken = total = 0
+    for path in sorted((DATA / "selfplay").glob("*.mat")):
+        for line in path.read_text(encoding="utf-8").split("\n"):
+            if line.strip():
+                total += 1
+                fast = _scan_rolls(line)
+                if fast is not None:
+                    taken += 1
+                    assert fast == scan_line_lark(line), line
+    assert taken > 0.7 * total, (taken, total)

@@ -175,8 +175,51 @@ def _tokens(line: str) -> list[tuple[str, int, int]]:
         pos = m.end()
 
 
+_WORD = r"[0-9]+/\S*"  # starts with digits then '/': the lexer can only read PLAY_WORD
+_ROLLS_LINE = re.compile(
+    r" *(?:([0-9]{1,9})\) +)?"
+    r"([0-9][0-9]):(?: +(" + _WORD + r"(?: +" + _WORD + r")*))?"
+    r"(?: +([0-9][0-9]):(?: +(" + _WORD + r"(?: +" + _WORD + r")*))?)? *"
+)
+
+
+def _scan_rolls(line: str) -> ScannedLine | None:
+    """The most common action line in one regex match: an optional ``N)`` and one or two
+    rolls, each with or without a play of ``from/to`` words, blanks between tokens.
+
+    None for any other line. When it answers, :func:`_scan_tokens` (and so the grammar)
+    gives the same result: every word of such a line is one token of the kind read here
+    (tests/test_mat_reader.py checks it).
+    """
+    m = _ROLLS_LINE.fullmatch(line)
+    if m is None:
+        return None
+    row = None
+    if m.start(1) >= 0:
+        row = (m.start(1), m.end(1) + 1, int(m.group(1)))
+    cells = []
+    for dice_group in (2, 4):
+        s = m.start(dice_group)
+        if s < 0:
+            break
+        ps, pe = m.span(dice_group + 1)
+        if ps >= 0:
+            cells.append(LineCell("roll", s, pe, m.group(dice_group), "play", ps, pe))
+        else:
+            cells.append(LineCell("roll", s, s + 3, m.group(dice_group)))
+    return ScannedLine("action", row=row, cells=tuple(cells))
+
+
 def scan_line(line: str) -> ScannedLine | ScanError:
     """Classify and split one line (no newline) following ``mat_line.lark``; fast path."""
+    fast = _scan_rolls(line)
+    if fast is not None:
+        return fast
+    return _scan_tokens(line)
+
+
+def _scan_tokens(line: str) -> ScannedLine | ScanError:
+    """:func:`scan_line` for every line: the grammar's lexer and a recogniser of its rules."""
     toks = _tokens(line)
     n = len(toks)
     if n == 0:
