@@ -16,7 +16,7 @@ from bgtools.errors import NotationError
 from bgtools.notation import WrittenPlay, parse_play
 from bgtools.position import Play, Position, apply_step, step_error, unchecked_position
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
-from bgtools.resolve import Resolution, check_maximal, resolve_play
+from bgtools.resolve import check_maximal, resolve_play
 
 __all__ = [
     "RULES",
@@ -76,10 +76,54 @@ _WARNINGS = {
 }
 
 
-_RESOLVED: dict[tuple[tuple[int, ...], tuple[int, ...], int, int, str], Resolution] = {}
-"""Resolutions by (position, dice, play text): the same play from the same position recurs
-across the games of an archive (openings, replies, copies); a Resolution is immutable."""
+_KnownPlay = tuple[Position | None, Play | None, tuple[tuple[str, str], ...], Position | None]
+"""A written play resolved: the result (mover's view; None when it cannot be applied), the
+play, its problems ``(rule, message)`` and the result seen by the opponent."""
+
+_RESOLVED: dict[tuple[tuple[int, ...], tuple[int, ...], int, int, str], _KnownPlay] = {}
+"""Resolved plays by (position, dice, play text as written): the same play from the same
+position recurs across the games of an archive (openings, replies, copies), and everything
+in a _KnownPlay is immutable and depends on nothing else."""
 _RESOLVED_MAX = 1 << 17
+
+_LEGAL: dict[tuple[tuple[int, ...], tuple[int, ...], int, int], dict[Position, Play]] = {}
+"""Legal results by (position, dice) for rolls written without a play (read only)."""
+
+
+def _resolved_play(before: Position, d1: int, d2: int, written: WrittenPlay) -> _KnownPlay:
+    """Resolve ``written`` and word its problems (see :data:`_KnownPlay`)."""
+    resolution = resolve_play(before, d1, d2, written)
+    problems: list[tuple[str, str]] = []
+    if resolution.rule is not None:
+        problems.append((resolution.rule, resolution.message))
+    result = resolution.result
+    if result is None:
+        return None, None, tuple(problems), None
+    play = resolution.play
+    if resolution.ambiguous:
+        problems.append(("ambiguous-play", f"{d1}{d2} {written.text} can be played in "
+                         f"several ways; read as {play}"))
+    if play is not None and resolution.rule is None:
+        marked = {dst for _, dst, mark in written.segments if mark}
+        if marked:
+            hit_points = {dst for (_, dst), hit in zip(play.steps, play.hits) if hit}
+            extra = marked - hit_points
+            if extra:
+                problems.append(("hit-mark", f"'*' after {', '.join(map(str, sorted(extra)))} "
+                                 "but nothing is hit there"))
+    return result, play, tuple(problems), result.swapped()
+
+
+def _legal_results(pos: Position, d1: int, d2: int) -> dict[Position, Play]:
+    """``pos.legal_results(d1, d2)``, memoised (the dictionary must not be changed)."""
+    key = (pos.mover, pos.opponent, d1, d2)
+    legal = _LEGAL.get(key)
+    if legal is None:
+        legal = pos.legal_results(d1, d2)
+        if len(_LEGAL) >= _RESOLVED_MAX:
+            _LEGAL.clear()
+        _LEGAL[key] = legal
+    return legal
 
 
 @dataclass(frozen=True, slots=True)
@@ -437,9 +481,14 @@ class _Replayer:
         if g.rolls == 1 and d1 == d2:
             self.problem("opening-double", f"the opening roll {d1}{d2} is a double", line, column)
         before = g.position
+        play_col = action.play_column or column
+        if g.synced and action.steps is None and not action.illegal:
+            known = _RESOLVED.get((before.mover, before.opponent, d1, d2, action.play_text))
+            if known is not None:
+                self.finish_play(g, action, before, d1, d2, play_col, known)
+                return
         pos = before
         written: WrittenPlay | None = None
-        play_col = action.play_column or column
         if action.steps is not None:
             written = WrittenPlay("moves", tuple(), "")
         else:
@@ -472,7 +521,7 @@ class _Replayer:
                 pos = board
                 play = Play()
         elif written.kind in ("cannot_move", "resign") or not written.paths:
-            legal = before.legal_results(d1, d2)
+            legal = _legal_results(before, d1, d2)
             sample = next(iter(legal.values()))
             if not sample.steps:
                 play = sample
@@ -496,25 +545,12 @@ class _Replayer:
                              f"(e.g. {sample})", line, play_col)
                 play = None
         else:
-            key = (before.mover, before.opponent, d1, d2, written.text)
-            resolution = _RESOLVED.get(key)
-            if resolution is None:
-                resolution = resolve_play(before, d1, d2, written)
-                if len(_RESOLVED) >= _RESOLVED_MAX:
-                    _RESOLVED.clear()
-                _RESOLVED[key] = resolution
-            if resolution.rule is not None:
-                self.problem(resolution.rule, resolution.message, line, play_col)
-            if resolution.result is None:
-                g.synced = False
-            else:
-                pos = resolution.result
-                play = resolution.play
-                if resolution.ambiguous:
-                    self.problem("ambiguous-play", f"{roll} {written.text} can be played in "
-                                 f"several ways; read as {play}", line, play_col)
-                if play is not None and resolution.rule is None:
-                    self.check_marks(written, play, line, play_col)
+            known = _resolved_play(before, d1, d2, written)
+            if len(_RESOLVED) >= _RESOLVED_MAX:
+                _RESOLVED.clear()
+            _RESOLVED[(before.mover, before.opponent, d1, d2, action.play_text)] = known
+            self.finish_play(g, action, before, d1, d2, play_col, known)
+            return
         self.emit(g, p, "move", (d1, d2), play, before, action,
                   after=pos if play is not None else None)
         if pos.mover[0] == 15:
@@ -526,6 +562,33 @@ class _Replayer:
             return
         g.position = pos
         self.pass_turn(g)
+
+    def finish_play(self, g: _Game, action: Action, before: Position, d1: int, d2: int,
+                    play_col: int | None, known: _KnownPlay) -> None:
+        """Report a resolved play's problems and move on to the position after it."""
+        result, play, problems, swapped = known
+        line = action.line
+        for rule, message in problems:
+            self.problem(rule, message, line, play_col)
+        p = action.player
+        pos = before
+        if result is None:
+            g.synced = False
+            swapped = None
+        else:
+            pos = result
+        if self.on_event is not None:
+            self.emit(g, p, "move", (d1, d2), play, before, action,
+                      after=pos if play is not None else None)
+        if pos.mover[0] == 15:
+            g.over = "bearoff"
+            g.winner = p
+            g.value = pos.game_value()
+            g.points = self.bearoff_points(g)
+            g.position = pos
+            return
+        g.position = pos.swapped() if swapped is None else swapped
+        g.on_roll = 1 - p
 
     def bearoff_points(self, g: _Game) -> int:
         value = g.value
@@ -563,17 +626,6 @@ class _Replayer:
         if res.rule is not None:
             self.problem(res.rule, res.message, action.line, action.column)
         return play, result
-
-    def check_marks(self, written: WrittenPlay, play: Play, line: int | None,
-                    column: int | None) -> None:
-        marked = {dst for _, dst, mark in written.segments if mark}
-        if not marked:
-            return
-        hit_points = {dst for (_, dst), hit in zip(play.steps, play.hits) if hit}
-        extra = marked - hit_points
-        if extra:
-            self.problem("hit-mark", f"'*' after {', '.join(map(str, sorted(extra)))} but "
-                         f"nothing is hit there", line, column)
 
     def pass_turn(self, g: _Game) -> None:
         g.position = g.position.swapped()
