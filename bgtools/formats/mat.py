@@ -183,6 +183,12 @@ _ROLLS_LINE = re.compile(
 )
 
 
+_DICE = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
+_FAST_LINES = True
+"""The reader takes :func:`_scan_rolls` lines straight to actions (tests switch it off to
+compare with the general path)."""
+
+
 def _scan_rolls(line: str) -> ScannedLine | None:
     """The most common action line in one regex match: an optional ``N)`` and one or two
     rolls, each with or without a play of ``from/to`` words, blanks between tokens.
@@ -647,6 +653,52 @@ class _Reader:
             action.extra["marker"] = line[cell.start:cell.end]
         return action
 
+    def rolls_line(self, lineno: int, line: str, m: re.Match[str], state: _GameState) -> bool:
+        """:meth:`action_line` for a line :func:`_scan_rolls` reads, straight from its match
+        (the hot path: most lines of a record); False (nothing done) when a roll's dice are
+        not 1 to 6, which the general path reports."""
+        dice1 = _DICE.get(m.group(2))
+        two = m.start(4) >= 0
+        dice2 = _DICE.get(m.group(4)) if two else None
+        if dice1 is None or (two and dice2 is None):
+            return False
+        if self.pending:
+            self.flush_pending()
+        row: int | None = None
+        if m.start(1) >= 0:
+            row = int(m.group(1))
+            left = m.end(1) + 3
+            state.left_column = left
+        else:
+            left = state.left_column
+        start1 = m.start(2)
+        actions = state.game.actions
+        if not two:
+            col = start1 + 1
+            player = 1 if 2 * col >= left + state.right_column else 0
+        else:
+            if 2 * (start1 + 1) >= left + state.right_column + 2:
+                self.problem("two cells in the right column", lineno, start1 + 1)
+                return True
+            play_end = m.end(3)
+            end1 = play_end if play_end >= 0 else start1 + 3
+            start2 = m.start(4)
+            if start2 - end1 >= 2:
+                state.right_column = start2 + 1
+            player = 0
+        for group, dice in ((2, dice1), (4, dice2)) if two else ((2, dice1),):
+            text_start = m.start(group + 1)
+            extra: dict[str, object] = {} if row is None else {"row": row}
+            if text_start >= 0:
+                actions.append(Action("roll", player, lineno, m.start(group) + 1, dice,
+                                      line[text_start:m.end(group + 1)], text_start + 1,
+                                      extra=extra))
+            else:
+                actions.append(Action("roll", player, lineno, m.start(group) + 1, dice,
+                                      extra=extra))
+            player = 1
+        return True
+
     # -- driver -----------------------------------------------------------------------------
     def feed(self, lineno: int, line: str) -> None:
         if not line or line.isspace():
@@ -665,6 +717,10 @@ class _Reader:
                 state.awaiting_score = False
                 self.problem("expected a score line 'name : score   name : score' after the game header",
                              lineno, len(line) - len(stripped) + 1)
+        if state is not None and _FAST_LINES:
+            m = _ROLLS_LINE.fullmatch(line)
+            if m is not None and self.rolls_line(lineno, line, m, state):
+                return
         scanned = scan_line(line)
         if isinstance(scanned, ScanError):
             if not self.capped:
