@@ -657,46 +657,44 @@ class _Reader:
         """:meth:`action_line` for a line :func:`_scan_rolls` reads, straight from its match
         (the hot path: most lines of a record); False (nothing done) when a roll's dice are
         not 1 to 6, which the general path reports."""
-        dice1 = _DICE.get(m.group(2))
-        two = m.start(4) >= 0
-        dice2 = _DICE.get(m.group(4)) if two else None
-        if dice1 is None or (two and dice2 is None):
+        _, (row_start, row_end), (start1, _), (text1, end1), (start2, _), (text2, end2) = m.regs
+        dice1 = _DICE.get(line[start1:start1 + 2])
+        dice2 = _DICE.get(line[start2:start2 + 2]) if start2 >= 0 else None
+        if dice1 is None or (start2 >= 0 and dice2 is None):
             return False
         if self.pending:
             self.flush_pending()
         row: int | None = None
-        if m.start(1) >= 0:
-            row = int(m.group(1))
-            left = m.end(1) + 3
+        if row_start >= 0:
+            row = int(line[row_start:row_end])
+            left = row_end + 3
             state.left_column = left
         else:
             left = state.left_column
-        start1 = m.start(2)
         actions = state.game.actions
-        if not two:
-            col = start1 + 1
-            player = 1 if 2 * col >= left + state.right_column else 0
+        player = 0
+        if start2 < 0:
+            if 2 * start1 + 2 >= left + state.right_column:
+                player = 1
         else:
-            if 2 * (start1 + 1) >= left + state.right_column + 2:
+            if 2 * start1 + 2 >= left + state.right_column + 2:
                 self.problem("two cells in the right column", lineno, start1 + 1)
                 return True
-            play_end = m.end(3)
-            end1 = play_end if play_end >= 0 else start1 + 3
-            start2 = m.start(4)
-            if start2 - end1 >= 2:
+            if start2 - (end1 if text1 >= 0 else start1 + 3) >= 2:
                 state.right_column = start2 + 1
-            player = 0
-        for group, dice in ((2, dice1), (4, dice2)) if two else ((2, dice1),):
-            text_start = m.start(group + 1)
-            extra: dict[str, object] = {} if row is None else {"row": row}
-            if text_start >= 0:
-                actions.append(Action("roll", player, lineno, m.start(group) + 1, dice,
-                                      line[text_start:m.end(group + 1)], text_start + 1,
-                                      extra=extra))
+        if text1 >= 0:
+            actions.append(Action("roll", player, lineno, start1 + 1, dice1, line[text1:end1],
+                                  text1 + 1, extra={} if row is None else {"row": row}))
+        else:
+            actions.append(Action("roll", player, lineno, start1 + 1, dice1,
+                                  extra={} if row is None else {"row": row}))
+        if start2 >= 0:
+            if text2 >= 0:
+                actions.append(Action("roll", 1, lineno, start2 + 1, dice2, line[text2:end2],
+                                      text2 + 1, extra={} if row is None else {"row": row}))
             else:
-                actions.append(Action("roll", player, lineno, m.start(group) + 1, dice,
-                                      extra=extra))
-            player = 1
+                actions.append(Action("roll", 1, lineno, start2 + 1, dice2,
+                                      extra={} if row is None else {"row": row}))
         return True
 
     # -- driver -----------------------------------------------------------------------------
