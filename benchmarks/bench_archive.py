@@ -86,8 +86,10 @@ def time_bgtools(directory: Path, jobs: int | None,
     for _ in range(repeat):
         cpu = _children_cpu()
         start = time.perf_counter()
+        # cwd=REPO: ``python -c`` puts the working directory first on sys.path.
         done = subprocess.run(bgtools_command(directory, jobs), env=env, capture_output=True,
-                              text=True, stdin=subprocess.DEVNULL, timeout=3600, check=False)
+                              cwd=REPO, text=True, stdin=subprocess.DEVNULL, timeout=3600,
+                              check=False)
         elapsed = time.perf_counter() - start
         cpu = _children_cpu() - cpu
         if done.returncode not in (0, 1):
