@@ -101,16 +101,16 @@ def _resolved_play(before: Position, d1: int, d2: int, written: WrittenPlay) -> 
         return None, None, tuple(problems), None
     play = resolution.play
     if resolution.ambiguous:
-        problems.append(("ambiguous-play", f"{d1}{d2} {written.text} can be played in "
-                         f"several ways; read as {play}"))
+        problems.append(("ambiguous-play", (f"{d1}{d2} {written.text} can be played in "
+                                            f"several ways; read as {play}")))
     if play is not None and resolution.rule is None:
         marked = {dst for _, dst, mark in written.segments if mark}
         if marked:
             hit_points = {dst for (_, dst), hit in zip(play.steps, play.hits) if hit}
             extra = marked - hit_points
             if extra:
-                problems.append(("hit-mark", f"'*' after {', '.join(map(str, sorted(extra)))} "
-                                 "but nothing is hit there"))
+                points = ", ".join(map(str, sorted(extra)))
+                problems.append(("hit-mark", f"'*' after {points} but nothing is hit there"))
     return result, play, tuple(problems), result.swapped()
 
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgtools.errors import NotationError
-from bgtools.notation import parse_play
+from bgtools.notation import _parse_fast, _parse_lark, parse_play
 from bgtools.position import Position
 from bgtools.replay import RULES
 from bgtools.resolve import resolve_play
@@ -66,8 +66,6 @@ def test_readme_lists_every_rule() -> None:
 
 
 # --- the fast path of parse_play reads exactly what the grammar reads ---------------------
-
-from bgtools.notation import _parse_fast, _parse_lark  # noqa: E402
 
 _PLAY_TOKENS = ["13", "7", "0", "25", "24", "6", "1", "99", "007", "bar", "Bar", "BAR", "b",
                 "B", "off", "Off", "o", "O", "ba", "of", "/", "/", "/", "*", "*", "(", ")",
