@@ -416,10 +416,15 @@ class _Replayer:
         self.last_game = is_last
         summary = GameSummary(number, record.line, score, crawford, post)
         actions = record.actions
+        count = len(actions)
+        do_roll = self.do_roll
         for i, action in enumerate(actions):
-            summary.actions += 1
-            next_action = actions[i + 1] if i + 1 < len(actions) else None
-            self.do_action(g, action, next_action)
+            next_action = actions[i + 1] if i + 1 < count else None
+            if action.kind == "roll" and g.over is None:
+                do_roll(g, action, next_action)  # the common case of do_action
+            else:
+                self.do_action(g, action, next_action)
+        summary.actions += count
         if g.over is None:
             if not is_last:
                 self.problem(

@@ -715,10 +715,6 @@ class _Reader:
                 state.awaiting_score = False
                 self.problem("expected a score line 'name : score   name : score' after the game header",
                              lineno, len(line) - len(stripped) + 1)
-        if state is not None and _FAST_LINES:
-            m = _ROLLS_LINE.fullmatch(line)
-            if m is not None and self.rolls_line(lineno, line, m, state):
-                return
         scanned = scan_line(line)
         if isinstance(scanned, ScanError):
             if not self.capped:
@@ -756,7 +752,19 @@ def parse_mat(text: str) -> list[MatchRecord]:
     lines = normalise_newlines(text).split("\n")
     reader = _Reader()
     feed = reader.feed
+    if not _FAST_LINES:
+        for lineno, line in enumerate(lines, 1):
+            feed(lineno, line)
+        return reader.finish(len(lines))
+    rolls = _ROLLS_LINE.fullmatch
+    rolls_line = reader.rolls_line
     for lineno, line in enumerate(lines, 1):
+        # What feed() would do with a line of rolls once the game's score line is read.
+        state = reader.state
+        if state is not None and not state.awaiting_score and len(line) <= MAX_LINE_LENGTH:
+            m = rolls(line)
+            if m is not None and rolls_line(lineno, line, m, state):
+                continue
         feed(lineno, line)
     return reader.finish(len(lines))
 
