@@ -175,11 +175,13 @@ def _tokens(line: str) -> list[tuple[str, int, int]]:
         pos = m.end()
 
 
-_WORD = r"[0-9]+/\S*"  # starts with digits then '/': the lexer can only read PLAY_WORD
+_WORD = r"[0-9]++/\S*+"  # starts with digits then '/': the lexer can only read PLAY_WORD
+# Possessive quantifiers: blanks and words never need giving back here (a word and a roll
+# cannot start alike), and not trying makes the match about twice as fast.
 _ROLLS_LINE = re.compile(
-    r" *(?:([0-9]{1,9})\) +)?"
-    r"([0-9][0-9]):(?: +(" + _WORD + r"(?: +" + _WORD + r")*))?"
-    r"(?: +([0-9][0-9]):(?: +(" + _WORD + r"(?: +" + _WORD + r")*))?)? *"
+    r" *+(?:([0-9]{1,9})\) ++)?"
+    r"([0-9][0-9]):(?: ++(" + _WORD + r"(?: ++" + _WORD + r")*+))?"
+    r"(?: ++([0-9][0-9]):(?: ++(" + _WORD + r"(?: ++" + _WORD + r")*+))?)? *+"
 )
 
 
