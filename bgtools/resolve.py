@@ -94,6 +94,10 @@ def resolve_play(pos: Position, die1: int, die2: int, written: WrittenPlay) -> R
     """Resolve ``written`` for the mover of ``pos`` rolling ``die1``/``die2``."""
     dice = (die1,) * 4 if die1 == die2 else (die1, die2)
     segments = written.segments
+    if len(segments) == len(dice):
+        as_written = _every_die_as_written(pos, die1, die2, segments)
+        if as_written is not None:
+            return as_written
     if not segments:
         return check_maximal(pos, die1, die2, Play(), pos)
     if len(segments) > len(dice):
@@ -181,6 +185,35 @@ def resolve_play(pos: Position, die1: int, die2: int, written: WrittenPlay) -> R
     if ambiguous and resolution.rule is None:
         return Resolution(resolution.play, resolution.result, None, "", True)
     return resolution
+
+
+def _every_die_as_written(
+    pos: Position, die1: int, die2: int, segments: Sequence[tuple[int, int, bool]],
+) -> Resolution | None:
+    """The common play, quickly: one segment per die (no bearing off), every step legal in
+    the order written. The general path would read it the same way (each segment can only
+    be its own die, the written order is the first it tries, all dice are used); None for
+    any other play."""
+    if die1 != die2:
+        (src1, dst1, _), (src2, dst2, _) = segments
+        if dst1 <= 0 or dst2 <= 0:
+            return None
+        first, second = src1 - dst1, src2 - dst2
+        if not ((first == die1 and second == die2) or (first == die2 and second == die1)):
+            return None
+    else:
+        for src, dst, _ in segments:
+            if dst <= 0 or src - dst != die1:
+                return None
+    me = list(pos.mover)
+    opp = list(pos.opponent)
+    hits: list[bool] = []
+    for src, dst, _ in segments:
+        if step_error(me, opp, src, dst, src - dst) is not None:
+            return None
+        hits.append(apply_step(me, opp, src, dst))
+    play = Play(tuple((src, dst) for src, dst, _ in segments), tuple(hits))
+    return Resolution(play, unchecked_position(tuple(me), tuple(opp)))
 
 
 def _single_steps(

@@ -131,3 +131,35 @@ def test_fast_play_reader_on_every_play_of_the_corpus(corpus: Path) -> None:
                         total += 1
                         taken += _agrees_with_grammar(action.play_text)
     assert total > 10000 and taken > 0.99 * total, (taken, total)
+
+
+# --- the quick path of resolve_play reads a play as the general path does ------------------
+
+
+def _general(pos: Position, roll: tuple[int, int], text: str,
+             monkeypatch: pytest.MonkeyPatch) -> object:
+    import bgtools.resolve as resolve
+
+    with monkeypatch.context() as patch:
+        patch.setattr(resolve, "_every_die_as_written", lambda *args: None)
+        return resolve.resolve_play(pos, roll[0], roll[1], parse_play(text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions, dice, st.randoms(use_true_random=False),
+       st.lists(st.tuples(st.integers(1, 25), st.integers(-1, 6)), min_size=2, max_size=4))
+def test_quick_resolution_equals_the_general_path(pos: Position, roll: tuple[int, int],
+                                                  rng: random.Random,
+                                                  noise: list[tuple[int, int]]) -> None:
+    monkeypatch = pytest.MonkeyPatch()
+    texts = []
+    for play in pos.legal_plays(*roll):
+        steps = list(zip(play.steps, play.hits))
+        rng.shuffle(steps)
+        texts.append(gnubg_mat_style(tuple(s for s, _ in steps), tuple(h for _, h in steps)))
+    # Plays that are not legal, and steps of the right dice from anywhere.
+    texts.append(" ".join(f"{src}/{max(src - die, 0)}" for src, die in noise))
+    texts.append(" ".join(f"{src}/{max(src - roll[k % 2], 0)}" for k, (src, _) in enumerate(noise)))
+    for text in texts:
+        quick = resolve_play(pos, roll[0], roll[1], parse_play(text))
+        assert quick == _general(pos, roll, text, monkeypatch), (pos.position_id, roll, text)
