@@ -98,6 +98,14 @@ def resolve_play(pos: Position, die1: int, die2: int, written: WrittenPlay) -> R
         as_written = _every_die_as_written(pos, die1, die2, segments)
         if as_written is not None:
             return as_written
+    elif len(segments) == 1 and die1 != die2:
+        merged = _one_checker_both_dice(pos, die1, die2, segments[0])
+        if merged is not None:
+            return merged
+    if len(segments) == 2 and die1 != die2:
+        bearing_off = _two_checkers_either_die(pos, die1, die2, segments)
+        if bearing_off is not None:
+            return bearing_off
     if not segments:
         return check_maximal(pos, die1, die2, Play(), pos)
     if len(segments) > len(dice):
@@ -214,6 +222,75 @@ def _every_die_as_written(
         hits.append(apply_step(me, opp, src, dst))
     play = Play(tuple((src, dst) for src, dst, _ in segments), tuple(hits))
     return Resolution(play, unchecked_position(tuple(me), tuple(opp)))
+
+
+def _one_checker_both_dice(
+    pos: Position, die1: int, die2: int, segment: tuple[int, int, bool],
+) -> Resolution | None:
+    """A non-double played by one checker written as one segment (``24/13``), quickly:
+    the two orders (``die1`` first, then ``die2`` first, as the general path tries them),
+    answered only when one is legal, or both are with the same result (then the general
+    path keeps the first); None otherwise."""
+    src, dst, _ = segment
+    if dst <= 0 or src - dst != die1 + die2:
+        return None
+    found: tuple[Play, Position] | None = None
+    for first, second in ((die1, die2), (die2, die1)):
+        mid = src - first
+        me = list(pos.mover)
+        opp = list(pos.opponent)
+        if step_error(me, opp, src, mid, first) is not None:
+            continue
+        hit1 = apply_step(me, opp, src, mid)
+        if step_error(me, opp, mid, dst, second) is not None:
+            continue
+        hit2 = apply_step(me, opp, mid, dst)
+        result = unchecked_position(tuple(me), tuple(opp))
+        if found is None:
+            found = (Play(((src, mid), (mid, dst)), (hit1, hit2)), result)
+        elif found[1] != result:
+            return None
+    if found is None:
+        return None
+    return Resolution(found[0], found[1])
+
+
+def _two_checkers_either_die(
+    pos: Position, die1: int, die2: int, segments: Sequence[tuple[int, int, bool]],
+) -> Resolution | None:
+    """A non-double written as two one-die segments where a bear-off could take either die
+    (``4/off 4/off`` with 54), quickly: the general path's readings in its order (die
+    choices, then the first segment first or second), answered when every legal reading
+    gives the same result (the general path then keeps the first); None otherwise."""
+    (src1, dst1, _), (src2, dst2, _) = segments
+    options1 = _segment_options(src1, dst1, (die1, die2))
+    options2 = _segment_options(src2, dst2, (die1, die2))
+    if any(len(seq) != 1 for seq in options1) or any(len(seq) != 1 for seq in options2):
+        return None
+    found: tuple[Play, Position] | None = None
+    for (first,), (second,) in product(options1, options2):
+        if first == second:
+            continue  # both dice must be used
+        step1 = (src1, max(src1 - first, 0), first)
+        step2 = (src2, max(src2 - second, 0), second)
+        for order in ((step1, step2), (step2, step1)):
+            me = list(pos.mover)
+            opp = list(pos.opponent)
+            hits: list[bool] = []
+            for src, dst, die in order:
+                if step_error(me, opp, src, dst, die) is not None:
+                    break
+                hits.append(apply_step(me, opp, src, dst))
+            else:
+                result = unchecked_position(tuple(me), tuple(opp))
+                if found is None:
+                    found = (Play(tuple((src, dst) for src, dst, _ in order), tuple(hits)),
+                             result)
+                elif found[1] != result:
+                    return None
+    if found is None:
+        return None
+    return Resolution(found[0], found[1])
 
 
 def _single_steps(
