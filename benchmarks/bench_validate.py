@@ -26,6 +26,7 @@ def main() -> None:
              if path is not None and err is None and path.suffix != ".sgf"]
     for attempt in range(1, args.repeat + 1):
         start = time.perf_counter()
+        cpu_start = time.process_time()
         rolls = games = 0
         read_time = 0.0
         for path in files:
@@ -40,8 +41,9 @@ def main() -> None:
                 rolls += replay.rolls
                 games += len(replay.games)
         elapsed = time.perf_counter() - start
+        cpu = time.process_time() - cpu_start
         print(f"pass {attempt}: {len(files)} files, {games} games, {rolls} rolls in "
-              f"{elapsed:.2f} s = {rolls / elapsed:,.0f} rolls/s "
+              f"{elapsed:.2f} s = {rolls / elapsed:,.0f} rolls/s (cpu {cpu:.2f} s) "
               f"(reading {read_time:.2f} s, replay {elapsed - read_time:.2f} s)")
 
 

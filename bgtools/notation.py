@@ -8,6 +8,7 @@ the same play strings recur constantly in match files. Parse errors become
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -93,36 +94,64 @@ def _point_value(token_type: str, token: str) -> int:
     return int(token)
 
 
-@lru_cache(maxsize=65536)
-def parse_play(text: str) -> WrittenPlay:
-    """Parse one written play. Raise :class:`NotationError` when the text is not a play.
+RawPath = tuple[tuple[int, ...], tuple[bool, ...], int, int]
+"""A path as read, before the checks: ``(points, marks, repetition, 0-based column)``."""
 
-    Point numbers are checked to be 0..25 (bar only as a source, off only as a
-    destination); a repetition must be 2..4.
+_POINT = r"(?:[0-9]+|[bB][aA][rR]|[oO][fF][fF]|[bB]|[oO])\*?"
+_FAST_ITEM = re.compile(r"[ \t,]*(" + _POINT + r"(?:/" + _POINT + r")+)(?:\(([0-9]+)\))?(?=[ \t,]|\Z)")
+_FAST_POINT = re.compile(r"([0-9]+|[bB][aA][rR]|[oO][fF][fF]|[bB]|[oO])(\*?)")
+_FAST_TAIL = re.compile(r"[ \t,]*")
+
+
+def _parse_fast(text: str) -> list[RawPath] | None:
+    """Read the common shape of a play (paths of points joined by ``/``, each with an
+    optional ``*`` and ``(N)``, separated by blanks or commas) without Lark.
+
+    None when the text has any other shape: the grammar then decides. Whenever this returns
+    paths, the grammar reads the same paths (tests/test_notation_resolve.py proves it).
     """
+    out: list[RawPath] = []
+    pos = 0
+    end = len(text)
+    item = _FAST_ITEM.match
+    while True:
+        m = item(text, pos)
+        if m is None:
+            tail = _FAST_TAIL.match(text, pos)
+            return out if tail is not None and tail.end() == end else None
+        points: list[int] = []
+        marks: list[bool] = []
+        for word, star in _FAST_POINT.findall(m.group(1)):
+            first = word[0]
+            points.append(BAR_POINT if first in "bB" else OFF_POINT if first in "oO" else int(word))
+            marks.append(bool(star))
+        repeat = m.group(2)
+        out.append((tuple(points), tuple(marks), 1 if repeat is None else int(repeat), m.start(1)))
+        pos = m.end()
+
+
+def _parse_lark(text: str) -> WrittenPlay | list[RawPath]:
+    """Parse with the grammar: a special form, or the paths as read; raise NotationError."""
     from lark import Token, Tree
     from lark.exceptions import LarkError, UnexpectedInput
 
-    stripped = text.strip()
     try:
-        tree = load_grammar("notation.lark", propagate_positions=True).parse(stripped)
+        tree = load_grammar("notation.lark", propagate_positions=True).parse(text)
     except UnexpectedInput as exc:
         column = getattr(exc, "column", None)
         col = column if isinstance(column, int) and column > 0 else None
-        raise NotationError(
-            f"cannot read the play {stripped!r}", column=col, context=stripped
-        ) from None
+        raise NotationError(f"cannot read the play {text!r}", column=col, context=text) from None
     except LarkError as exc:  # pragma: no cover - defensive
-        raise NotationError(f"cannot read the play {stripped!r}: {exc}", context=stripped) from None
+        raise NotationError(f"cannot read the play {text!r}: {exc}", context=text) from None
     play = tree.children[0]
     assert isinstance(play, Tree)
     if play.data == "cannot_move":
-        return WrittenPlay("cannot_move", (), stripped)
+        return WrittenPlay("cannot_move", (), text)
     if play.data == "resign_mark":
-        return WrittenPlay("resign", (), stripped)
+        return WrittenPlay("resign", (), text)
     if play.data == "illegal":
-        return WrittenPlay("illegal", (), stripped)
-    paths: list[WrittenPath] = []
+        return WrittenPlay("illegal", (), text)
+    out: list[RawPath] = []
     for item in play.children:
         assert isinstance(item, Tree)
         path_tree = item.children[0]
@@ -133,8 +162,7 @@ def parse_play(text: str) -> WrittenPlay:
             assert isinstance(point, Tree)
             token = point.children[0]
             assert isinstance(token, Token)
-            value = _point_value(str(point.data), str(token))
-            points.append(value)
+            points.append(_point_value(str(point.data), str(token)))
             marks.append(len(point.children) > 1)
         column = (path_tree.meta.column - 1) if not path_tree.meta.empty else 0
         count = 1
@@ -142,12 +170,32 @@ def parse_play(text: str) -> WrittenPlay:
             repeat = item.children[1]
             assert isinstance(repeat, Tree)
             count = int(str(repeat.children[0]))
-            if not 1 <= count <= 4:
-                raise NotationError(
-                    f"repetition ({count}) in {stripped!r} must be 2, 3 or 4",
-                    column=column + 1,
-                    context=stripped,
-                )
+        out.append((tuple(points), tuple(marks), count, column))
+    return out
+
+
+@lru_cache(maxsize=65536)
+def parse_play(text: str) -> WrittenPlay:
+    """Parse one written play. Raise :class:`NotationError` when the text is not a play.
+
+    Point numbers are checked to be 0..25 (bar only as a source, off only as a
+    destination); a repetition must be 2..4.
+    """
+    stripped = text.strip()
+    raw = _parse_fast(stripped)
+    if raw is None:
+        parsed = _parse_lark(stripped)
+        if isinstance(parsed, WrittenPlay):
+            return parsed
+        raw = parsed
+    paths: list[WrittenPath] = []
+    for points, marks, count, column in raw:
+        if not 1 <= count <= 4:
+            raise NotationError(
+                f"repetition ({count}) in {stripped!r} must be 2, 3 or 4",
+                column=column + 1,
+                context=stripped,
+            )
         for i, value in enumerate(points):
             if value > BAR_POINT:
                 raise NotationError(
@@ -167,5 +215,5 @@ def parse_play(text: str) -> WrittenPlay:
                     column=column + 1,
                     context=stripped,
                 )
-        paths.append(WrittenPath(tuple(points), tuple(marks), count, column))
+        paths.append(WrittenPath(points, marks, count, column))
     return WrittenPlay("moves", tuple(paths), stripped)

@@ -24,6 +24,9 @@ __all__ = [
     "format_play",
     "ParsedId",
     "parse_id",
+    "unchecked_position",
+    "apply_step",
+    "step_error",
 ]
 
 BAR = 25
@@ -147,7 +150,7 @@ class Position:
 
     def swapped(self) -> "Position":
         """The same board seen from the other player."""
-        return _make(self.opponent, self.mover)
+        return unchecked_position(self.opponent, self.mover)
 
     @property
     def winner_side(self) -> int | None:
@@ -197,15 +200,15 @@ class Position:
         me = list(self.mover)
         opp = list(self.opponent)
         for src, dst in steps:
-            _apply_step(me, opp, src, dst)
-        return _make(tuple(opp), tuple(me))
+            apply_step(me, opp, src, dst)
+        return unchecked_position(tuple(opp), tuple(me))
 
     def apply_steps(self, steps: Iterable[Step]) -> tuple["Position", tuple[bool, ...]]:
         """Apply steps without any check; return the mover's-view result and the hits."""
         me = list(self.mover)
         opp = list(self.opponent)
-        hits = tuple(_apply_step(me, opp, src, dst) for src, dst in steps)
-        return _make(tuple(me), tuple(opp)), hits
+        hits = tuple(apply_step(me, opp, src, dst) for src, dst in steps)
+        return unchecked_position(tuple(me), tuple(opp)), hits
 
     def step_error(self, src: int, dst: int, die: int) -> str | None:
         """Why one step with ``die`` is illegal here, as a rule id; None when it is legal.
@@ -213,11 +216,13 @@ class Position:
         The rule ids are ``no-checker``, ``must-enter-bar``, ``blocked-point``,
         ``bearoff-not-home``, ``bearoff-higher-die`` and ``dice-mismatch``.
         """
-        return _step_error(self.mover, self.opponent, src, dst, die)
+        return step_error(self.mover, self.opponent, src, dst, die)
 
 
-def _make(mover: tuple[int, ...], opponent: tuple[int, ...]) -> Position:
-    """Build a Position from already-normalised sides without re-validating."""
+def unchecked_position(mover: tuple[int, ...], opponent: tuple[int, ...]) -> Position:
+    """Build a Position from sides that are already normalised (26 slots, index 0 = the
+    checkers borne off) without validating them: the hot path of the replayer builds
+    positions only from positions it has checked."""
     pos = object.__new__(Position)
     object.__setattr__(pos, "mover", mover)
     object.__setattr__(pos, "opponent", opponent)
@@ -229,7 +234,10 @@ def _check_dice(die1: int, die2: int) -> None:
         raise ValueError(f"dice must be 1..6, got {die1} and {die2}")
 
 
-def _apply_step(me: list[int], opp: list[int], src: int, dst: int) -> bool:
+def apply_step(me: list[int], opp: list[int], src: int, dst: int) -> bool:
+    """Move one checker of the mover from ``src`` to ``dst`` (0 = off) in the mutable sides
+    ``me``/``opp`` without any check; a lone opposing checker there goes to its bar.
+    Return True when it hit."""
     me[src] -= 1
     if dst <= 0:
         me[0] += 1
@@ -243,9 +251,11 @@ def _apply_step(me: list[int], opp: list[int], src: int, dst: int) -> bool:
     return False
 
 
-def _step_error(
+def step_error(
     me: Sequence[int], opp: Sequence[int], src: int, dst: int, die: int
 ) -> str | None:
+    """Why moving one checker from ``src`` to ``dst`` with ``die`` is illegal for the sides
+    ``me``/``opp``, as a rule id (see :meth:`Position.step_error`); None when it is legal."""
     if not 1 <= src <= 25 or me[src] == 0:
         return "no-checker"
     if me[25] and src != 25:
@@ -332,7 +342,7 @@ def _generate(pos: Position, die1: int, die2: int) -> list[tuple[Play, Position]
                 moved = True
                 me2 = me[:]
                 opp2 = opp[:]
-                hit = _apply_step(me2, opp2, src, dst)
+                hit = apply_step(me2, opp2, src, dst)
                 steps.append((src, dst))
                 hits.append(hit)
                 walk(me2, opp2, rest, steps, hits, first_die or die)
@@ -353,9 +363,9 @@ def _generate(pos: Position, die1: int, die2: int) -> list[tuple[Play, Position]
             items = larger
     result: list[tuple[Play, Position]] = []
     for (me, opp), (_, steps, hits, _) in items:
-        result.append((Play(steps, hits), _make(me, opp)))
+        result.append((Play(steps, hits), unchecked_position(me, opp)))
     if not result:
-        result.append((Play(), _make(pos.mover, pos.opponent)))
+        result.append((Play(), unchecked_position(pos.mover, pos.opponent)))
     return result
 
 

@@ -14,9 +14,9 @@ from typing import Callable
 from bgtools import ids
 from bgtools.errors import NotationError
 from bgtools.notation import WrittenPlay, parse_play
-from bgtools.position import Play, Position, _apply_step, _make, _step_error
+from bgtools.position import Play, Position, apply_step, step_error, unchecked_position
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
-from bgtools.resolve import _check_maximal, resolve_play
+from bgtools.resolve import check_maximal, resolve_play
 
 __all__ = [
     "RULES",
@@ -64,7 +64,7 @@ RULES: dict[str, str] = {
     "score-mismatch": "a game's score line differs from the running score",
     "game-after-match": "a game follows the end of the match",
     "match-incomplete": "the match stops before a player reached the match length (warning)",
-    "game-number": "games are not numbered 1, 2, 3 ... (warning)",
+    "game-number": "games are not numbered on from the first game: 1, 2, 3 ... (warning)",
     "no-games": "the file holds no game",
     "sgf-setup": "an SGF set-up node (board or cube set by hand) that the replay ignores (warning)",
     "encoding-assumed": "the file is not UTF-8: it was read as cp1252 (else latin-1) (warning)",
@@ -75,6 +75,59 @@ _WARNINGS = {
     "forced-play-omitted", "ambiguous-play", "hit-mark", "illegal-play-line", "cube-dead",
     "match-incomplete", "game-number", "match-resignation", "sgf-setup", "encoding-assumed",
 }
+
+
+_KnownPlay = tuple[Position | None, Play | None, tuple[tuple[str, str], ...], Position | None]
+"""A written play resolved: the result (mover's view; None when it cannot be applied), the
+play, its problems ``(rule, message)`` and the result seen by the opponent."""
+
+_RESOLVED: dict[tuple[tuple[int, ...], tuple[int, ...], int, int, str], _KnownPlay] = {}
+"""Resolved plays by (position, dice, play text as written): the same play from the same
+position recurs across the games of an archive (openings, replies, copies), and everything
+in a _KnownPlay is immutable and depends on nothing else."""
+_RESOLVED_MAX = 1 << 17
+"""Entries kept before _RESOLVED starts afresh, so memory stays bounded on any archive."""
+
+_LEGAL: dict[tuple[tuple[int, ...], tuple[int, ...], int, int], dict[Position, Play]] = {}
+"""Legal results by (position, dice) for rolls written without a play (read only)."""
+_LEGAL_MAX = 1 << 12
+"""Entries kept in _LEGAL: each holds every legal result of a roll, so far fewer."""
+
+
+def _resolved_play(before: Position, d1: int, d2: int, written: WrittenPlay) -> _KnownPlay:
+    """Resolve ``written`` and word its problems (see :data:`_KnownPlay`)."""
+    resolution = resolve_play(before, d1, d2, written)
+    problems: list[tuple[str, str]] = []
+    if resolution.rule is not None:
+        problems.append((resolution.rule, resolution.message))
+    result = resolution.result
+    if result is None:
+        return None, None, tuple(problems), None
+    play = resolution.play
+    if resolution.ambiguous:
+        problems.append(("ambiguous-play", (f"{d1}{d2} {written.text} can be played in "
+                                            f"several ways; read as {play}")))
+    if play is not None and resolution.rule is None:
+        marked = {dst for _, dst, mark in written.segments if mark}
+        if marked:
+            hit_points = {dst for (_, dst), hit in zip(play.steps, play.hits) if hit}
+            extra = marked - hit_points
+            if extra:
+                points = ", ".join(map(str, sorted(extra)))
+                problems.append(("hit-mark", f"'*' after {points} but nothing is hit there"))
+    return result, play, tuple(problems), result.swapped()
+
+
+def _legal_results(pos: Position, d1: int, d2: int) -> dict[Position, Play]:
+    """``pos.legal_results(d1, d2)``, memoised (the dictionary must not be changed)."""
+    key = (pos.mover, pos.opponent, d1, d2)
+    legal = _LEGAL.get(key)
+    if legal is None:
+        legal = pos.legal_results(d1, d2)
+        if len(_LEGAL) >= _LEGAL_MAX:
+            _LEGAL.clear()
+        _LEGAL[key] = legal
+    return legal
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,12 +341,21 @@ class _Replayer:
         score: tuple[int, int] | None = None
         crawford_done = False
         match_over_at: int | None = None
+        # Numbering may start anywhere (an excerpt of a longer match): later games follow on.
+        first_number = record.games[0].number
+        first_number = 1 if first_number is None else first_number
         for index, game in enumerate(record.games):
             self.game_no = index + 1
             written = game.score
-            if game.number is not None and index > 0 and game.number != index + 1:
-                self.problem("game-number", f"game {game.number} is the file's game {index + 1}",
-                             game.line, None)
+            expected = first_number + index
+            if game.number is not None and index > 0 and game.number != expected:
+                self.problem(
+                    "game-number",
+                    f"game {game.number} is the file's game {index + 1}" if first_number == 1
+                    else f"game {game.number} should be game {expected}: the file starts at "
+                    f"game {first_number}",
+                    game.line, None,
+                )
             if match_over_at is not None:
                 self.problem(
                     "game-after-match",
@@ -360,10 +422,15 @@ class _Replayer:
         self.last_game = is_last
         summary = GameSummary(number, record.line, score, crawford, post)
         actions = record.actions
+        count = len(actions)
+        do_roll = self.do_roll
         for i, action in enumerate(actions):
-            summary.actions += 1
-            next_action = actions[i + 1] if i + 1 < len(actions) else None
-            self.do_action(g, action, next_action)
+            next_action = actions[i + 1] if i + 1 < count else None
+            if action.kind == "roll" and g.over is None:
+                do_roll(g, action, next_action)  # the common case of do_action
+            else:
+                self.do_action(g, action, next_action)
+        summary.actions += count
         if g.over is None:
             if not is_last:
                 self.problem(
@@ -425,9 +492,14 @@ class _Replayer:
         if g.rolls == 1 and d1 == d2:
             self.problem("opening-double", f"the opening roll {d1}{d2} is a double", line, column)
         before = g.position
+        play_col = action.play_column or column
+        if g.synced and action.steps is None and not action.illegal:
+            known = _RESOLVED.get((before.mover, before.opponent, d1, d2, action.play_text))
+            if known is not None:
+                self.finish_play(g, action, before, d1, d2, play_col, known)
+                return
         pos = before
         written: WrittenPlay | None = None
-        play_col = action.play_column or column
         if action.steps is not None:
             written = WrittenPlay("moves", tuple(), "")
         else:
@@ -460,7 +532,7 @@ class _Replayer:
                 pos = board
                 play = Play()
         elif written.kind in ("cannot_move", "resign") or not written.paths:
-            legal = before.legal_results(d1, d2)
+            legal = _legal_results(before, d1, d2)
             sample = next(iter(legal.values()))
             if not sample.steps:
                 play = sample
@@ -484,19 +556,12 @@ class _Replayer:
                              f"(e.g. {sample})", line, play_col)
                 play = None
         else:
-            resolution = resolve_play(before, d1, d2, written)
-            if resolution.rule is not None:
-                self.problem(resolution.rule, resolution.message, line, play_col)
-            if resolution.result is None:
-                g.synced = False
-            else:
-                pos = resolution.result
-                play = resolution.play
-                if resolution.ambiguous:
-                    self.problem("ambiguous-play", f"{roll} {written.text} can be played in "
-                                 f"several ways; read as {play}", line, play_col)
-                if play is not None and resolution.rule is None:
-                    self.check_marks(written, play, line, play_col)
+            known = _resolved_play(before, d1, d2, written)
+            if len(_RESOLVED) >= _RESOLVED_MAX:
+                _RESOLVED.clear()
+            _RESOLVED[(before.mover, before.opponent, d1, d2, action.play_text)] = known
+            self.finish_play(g, action, before, d1, d2, play_col, known)
+            return
         self.emit(g, p, "move", (d1, d2), play, before, action,
                   after=pos if play is not None else None)
         if pos.mover[0] == 15:
@@ -508,6 +573,33 @@ class _Replayer:
             return
         g.position = pos
         self.pass_turn(g)
+
+    def finish_play(self, g: _Game, action: Action, before: Position, d1: int, d2: int,
+                    play_col: int | None, known: _KnownPlay) -> None:
+        """Report a resolved play's problems and move on to the position after it."""
+        result, play, problems, swapped = known
+        line = action.line
+        for rule, message in problems:
+            self.problem(rule, message, line, play_col)
+        p = action.player
+        pos = before
+        if result is None:
+            g.synced = False
+            swapped = None
+        else:
+            pos = result
+        if self.on_event is not None:
+            self.emit(g, p, "move", (d1, d2), play, before, action,
+                      after=pos if play is not None else None)
+        if pos.mover[0] == 15:
+            g.over = "bearoff"
+            g.winner = p
+            g.value = pos.game_value()
+            g.points = self.bearoff_points(g)
+            g.position = pos
+            return
+        g.position = pos.swapped() if swapped is None else swapped
+        g.on_roll = 1 - p
 
     def bearoff_points(self, g: _Game) -> int:
         value = g.value
@@ -527,7 +619,7 @@ class _Replayer:
             err = None
             used = None
             for die in dict.fromkeys(dice):
-                e = _step_error(me, opp, src, dst, die)
+                e = step_error(me, opp, src, dst, die)
                 if e is None:
                     used = die
                     break
@@ -538,24 +630,13 @@ class _Replayer:
                 g.synced = False
                 return None, before
             dice.remove(used)
-            hits.append(_apply_step(me, opp, src, dst))
-        result = _make(tuple(me), tuple(opp))
+            hits.append(apply_step(me, opp, src, dst))
+        result = unchecked_position(tuple(me), tuple(opp))
         play = Play(tuple(action.steps), tuple(hits))
-        res = _check_maximal(before, d1, d2, play, result)
+        res = check_maximal(before, d1, d2, play, result)
         if res.rule is not None:
             self.problem(res.rule, res.message, action.line, action.column)
         return play, result
-
-    def check_marks(self, written: WrittenPlay, play: Play, line: int | None,
-                    column: int | None) -> None:
-        marked = {dst for _, dst, mark in written.segments if mark}
-        if not marked:
-            return
-        hit_points = {dst for (_, dst), hit in zip(play.steps, play.hits) if hit}
-        extra = marked - hit_points
-        if extra:
-            self.problem("hit-mark", f"'*' after {', '.join(map(str, sorted(extra)))} but "
-                         f"nothing is hit there", line, column)
 
     def pass_turn(self, g: _Game) -> None:
         g.position = g.position.swapped()

@@ -6,6 +6,7 @@ dictionaries; printing them (Rich or JSON) is the CLI's business.
 
 from __future__ import annotations
 
+import gc
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -140,6 +141,20 @@ def analyse_file(display: str, path: Path | None, error: str | None = None,
     if error is not None or path is None:
         result.error = error or f"{display}: cannot be read"
         return result
+    # Reading and replaying allocate many small objects and no reference cycles: the cyclic
+    # collector would only rescan them (a fifth of the time on large archives).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _analyse(result, path, rules, on_event, keep_events)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _analyse(result: FileResult, path: Path, rules: str,
+             on_event: Callable[[Event], None] | None, keep_events: bool) -> FileResult:
+    display = result.display
     from bgtools.formats.detect import load_file
 
     try:

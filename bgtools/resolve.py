@@ -14,9 +14,9 @@ from itertools import product
 from typing import Sequence
 
 from bgtools.notation import WrittenPlay
-from bgtools.position import Play, Position, Step, _apply_step, _make, _step_error
+from bgtools.position import Play, Position, Step, apply_step, step_error, unchecked_position
 
-__all__ = ["Resolution", "resolve_play", "RULE_MESSAGES"]
+__all__ = ["Resolution", "resolve_play", "check_maximal", "RULE_MESSAGES"]
 
 RULE_MESSAGES = {
     "no-checker": "there is no checker of the mover on the starting point",
@@ -94,8 +94,20 @@ def resolve_play(pos: Position, die1: int, die2: int, written: WrittenPlay) -> R
     """Resolve ``written`` for the mover of ``pos`` rolling ``die1``/``die2``."""
     dice = (die1,) * 4 if die1 == die2 else (die1, die2)
     segments = written.segments
+    if len(segments) == len(dice):
+        as_written = _every_die_as_written(pos, die1, die2, segments)
+        if as_written is not None:
+            return as_written
+    elif len(segments) == 1 and die1 != die2:
+        merged = _one_checker_both_dice(pos, die1, die2, segments[0])
+        if merged is not None:
+            return merged
+    if len(segments) == 2 and die1 != die2:
+        bearing_off = _two_checkers_either_die(pos, die1, die2, segments)
+        if bearing_off is not None:
+            return bearing_off
     if not segments:
-        return _check_maximal(pos, die1, die2, Play(), pos)
+        return check_maximal(pos, die1, die2, Play(), pos)
     if len(segments) > len(dice):
         return Resolution(
             None, None, "dice-mismatch",
@@ -123,7 +135,7 @@ def resolve_play(pos: Position, die1: int, die2: int, written: WrittenPlay) -> R
         quick = _single_steps(pos, segments, [options[0][0] for options in per_segment], dice)
         if quick is not None:
             play, result = quick
-            return _check_maximal(pos, die1, die2, play, result)
+            return check_maximal(pos, die1, die2, play, result)
 
     finals: dict[Position, tuple[tuple[Step, ...], tuple[bool, ...]]] = {}
     deepest: list[object] = [-1, None, None]  # depth, rule, step
@@ -177,10 +189,108 @@ def resolve_play(pos: Position, die1: int, die2: int, written: WrittenPlay) -> R
     else:
         chosen = next(iter(finals))
     steps, hits = finals[chosen]
-    resolution = _check_maximal(pos, die1, die2, Play(steps, hits), chosen)
+    resolution = check_maximal(pos, die1, die2, Play(steps, hits), chosen)
     if ambiguous and resolution.rule is None:
         return Resolution(resolution.play, resolution.result, None, "", True)
     return resolution
+
+
+def _every_die_as_written(
+    pos: Position, die1: int, die2: int, segments: Sequence[tuple[int, int, bool]],
+) -> Resolution | None:
+    """The common play, quickly: one segment per die (no bearing off), every step legal in
+    the order written. The general path would read it the same way (each segment can only
+    be its own die, the written order is the first it tries, all dice are used); None for
+    any other play."""
+    if die1 != die2:
+        (src1, dst1, _), (src2, dst2, _) = segments
+        if dst1 <= 0 or dst2 <= 0:
+            return None
+        first, second = src1 - dst1, src2 - dst2
+        if not ((first == die1 and second == die2) or (first == die2 and second == die1)):
+            return None
+    else:
+        for src, dst, _ in segments:
+            if dst <= 0 or src - dst != die1:
+                return None
+    me = list(pos.mover)
+    opp = list(pos.opponent)
+    hits: list[bool] = []
+    for src, dst, _ in segments:
+        if step_error(me, opp, src, dst, src - dst) is not None:
+            return None
+        hits.append(apply_step(me, opp, src, dst))
+    play = Play(tuple((src, dst) for src, dst, _ in segments), tuple(hits))
+    return Resolution(play, unchecked_position(tuple(me), tuple(opp)))
+
+
+def _one_checker_both_dice(
+    pos: Position, die1: int, die2: int, segment: tuple[int, int, bool],
+) -> Resolution | None:
+    """A non-double played by one checker written as one segment (``24/13``), quickly:
+    the two orders (``die1`` first, then ``die2`` first, as the general path tries them),
+    answered only when one is legal, or both are with the same result (then the general
+    path keeps the first); None otherwise."""
+    src, dst, _ = segment
+    if dst <= 0 or src - dst != die1 + die2:
+        return None
+    found: tuple[Play, Position] | None = None
+    for first, second in ((die1, die2), (die2, die1)):
+        mid = src - first
+        me = list(pos.mover)
+        opp = list(pos.opponent)
+        if step_error(me, opp, src, mid, first) is not None:
+            continue
+        hit1 = apply_step(me, opp, src, mid)
+        if step_error(me, opp, mid, dst, second) is not None:
+            continue
+        hit2 = apply_step(me, opp, mid, dst)
+        result = unchecked_position(tuple(me), tuple(opp))
+        if found is None:
+            found = (Play(((src, mid), (mid, dst)), (hit1, hit2)), result)
+        elif found[1] != result:
+            return None
+    if found is None:
+        return None
+    return Resolution(found[0], found[1])
+
+
+def _two_checkers_either_die(
+    pos: Position, die1: int, die2: int, segments: Sequence[tuple[int, int, bool]],
+) -> Resolution | None:
+    """A non-double written as two one-die segments where a bear-off could take either die
+    (``4/off 4/off`` with 54), quickly: the general path's readings in its order (die
+    choices, then the first segment first or second), answered when every legal reading
+    gives the same result (the general path then keeps the first); None otherwise."""
+    (src1, dst1, _), (src2, dst2, _) = segments
+    options1 = _segment_options(src1, dst1, (die1, die2))
+    options2 = _segment_options(src2, dst2, (die1, die2))
+    if any(len(seq) != 1 for seq in options1) or any(len(seq) != 1 for seq in options2):
+        return None
+    found: tuple[Play, Position] | None = None
+    for (first,), (second,) in product(options1, options2):
+        if first == second:
+            continue  # both dice must be used
+        step1 = (src1, max(src1 - first, 0), first)
+        step2 = (src2, max(src2 - second, 0), second)
+        for order in ((step1, step2), (step2, step1)):
+            me = list(pos.mover)
+            opp = list(pos.opponent)
+            hits: list[bool] = []
+            for src, dst, die in order:
+                if step_error(me, opp, src, dst, die) is not None:
+                    break
+                hits.append(apply_step(me, opp, src, dst))
+            else:
+                result = unchecked_position(tuple(me), tuple(opp))
+                if found is None:
+                    found = (Play(tuple((src, dst) for src, dst, _ in order), tuple(hits)),
+                             result)
+                elif found[1] != result:
+                    return None
+    if found is None:
+        return None
+    return Resolution(found[0], found[1])
 
 
 def _single_steps(
@@ -202,12 +312,12 @@ def _single_steps(
         opp = list(pos.opponent)
         hits: list[bool] = []
         for src, dst, die in order:
-            if _step_error(me, opp, src, dst, die) is not None:
+            if step_error(me, opp, src, dst, die) is not None:
                 break
-            hits.append(_apply_step(me, opp, src, dst))
+            hits.append(apply_step(me, opp, src, dst))
         else:
             play = Play(tuple((src, dst) for src, dst, _ in order), tuple(hits))
-            return play, _make(tuple(me), tuple(opp))
+            return play, unchecked_position(tuple(me), tuple(opp))
     return None
 
 
@@ -228,13 +338,13 @@ def _search(
             continue
         done = False
         src, dst, die = chain[i]
-        error = _step_error(me, opp, src, dst, die)
+        error = step_error(me, opp, src, dst, die)
         if error is not None:
             if len(steps) > int(deepest[0]):  # type: ignore[call-overload]
                 deepest[0], deepest[1], deepest[2] = len(steps), error, (src, dst)
             continue
         me2, opp2 = me[:], opp[:]
-        hit = _apply_step(me2, opp2, src, dst)
+        hit = apply_step(me2, opp2, src, dst)
         index[c] += 1
         steps.append((src, dst))
         hits.append(hit)
@@ -243,12 +353,12 @@ def _search(
         hits.pop()
         index[c] -= 1
     if done:
-        key = _make(tuple(me), tuple(opp))
+        key = unchecked_position(tuple(me), tuple(opp))
         if key not in finals:
             finals[key] = (tuple(steps), tuple(hits))
 
 
-def _check_maximal(pos: Position, die1: int, die2: int, play: Play, result: Position) -> Resolution:
+def check_maximal(pos: Position, die1: int, die2: int, play: Play, result: Position) -> Resolution:
     """Prove a resolved play uses as many dice as possible, and the larger die when only
     one can be played; generate legal plays only when dice were left unused."""
     full = 4 if die1 == die2 else 2
@@ -283,8 +393,8 @@ def _literal(pos: Position, segments: Sequence[tuple[int, int, bool]]) -> Positi
             return None
         if dst > 0 and opp[25 - dst] >= 2:
             return None
-        _apply_step(me, opp, src, dst)
-    return _make(tuple(me), tuple(opp))
+        apply_step(me, opp, src, dst)
+    return unchecked_position(tuple(me), tuple(opp))
 
 
 def _name(point: int) -> str:

@@ -701,3 +701,88 @@ def test_corpus_names_have_no_stray_colons() -> None:
                 if game.names:
                     assert all(":" not in n and n == n.strip() for n in game.names), (path, game.names)
                     assert not re.search(r",\d+$", game.names[0] + game.names[1])
+
+
+ROLL_LINE_PARTS = ["  1)", "12)", "1)", "0001)", "63:", "11:", "07:", "66:", "13/7", "bar/21",
+                   "25/22*", "8/5(2)", "6/0", "6/off", "24/18*/13", "13/7x", "1/2)", "12/:",
+                   "3/", "13", "7", "Doubles", "Takes", ")", ":", "é/3", "\t"]
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(ROLL_LINE_PARTS), st.sampled_from([" ", "  ", "      ", ""])),
+                max_size=8),
+       st.sampled_from(["", " ", "   "]))
+def test_roll_line_fast_path_equals_the_tokenizer_and_grammar(parts: list[tuple[str, str]],
+                                                              lead: str) -> None:
+    from bgtools.formats.mat import _scan_rolls, _scan_tokens
+
+    line = lead + "".join(frag + sep for frag, sep in parts)
+    fast = _scan_rolls(line)
+    if fast is not None:
+        assert fast == _scan_tokens(line) == scan_line_lark(line), line
+
+
+def test_roll_line_fast_path_reads_most_gnubg_lines() -> None:
+    from bgtools.formats.mat import _scan_rolls
+
+    taken = total = 0
+    for path in sorted((DATA / "selfplay").glob("*.mat")):
+        for line in path.read_text(encoding="utf-8").split("\n"):
+            if line.strip():
+                total += 1
+                fast = _scan_rolls(line)
+                if fast is not None:
+                    taken += 1
+                    assert fast == scan_line_lark(line), line
+    assert taken > 0.7 * total, (taken, total)
+
+
+def _both_readers(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = parse_mat(text)
+    with monkeypatch.context() as patch:
+        patch.setattr(mat, "_FAST_LINES", False)
+        general = parse_mat(text)
+    assert fast == general
+
+
+def test_roll_lines_straight_to_actions_equal_the_general_reader(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    paths = [*DATA_FILES, *sorted((DATA / "selfplay").glob("*.mat"))]
+    if CORPUS.is_dir():
+        paths += corpus_files()
+    for path in paths:
+        text, _ = decode_bytes(path.read_bytes())
+        _both_readers(text, monkeypatch)
+    assert len(paths) > 15
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(st.tuples(st.sampled_from(ROLL_LINE_PARTS),
+                                   st.sampled_from([" ", "  ", "                ", ""])),
+                         max_size=6), max_size=8))
+def test_generated_roll_lines_read_the_same_by_both_paths(lines: list[list[tuple[str, str]]]) -> None:
+    body = "\n".join("".join(frag + sep for frag, sep in parts) for parts in lines)
+    text = f" 5 point match\n\n Game 1\n alice : 0                 bob : 0\n{body}\n"
+    with pytest.MonkeyPatch.context() as patch:
+        _both_readers(text, patch)
+
+
+_roll_cell = st.tuples(st.sampled_from(["63", "11", "52", "07", "44"]),
+                       st.sampled_from(["", " 13/7 8/7", " 25/22* 6/0", " 8/5(2)", " 13/7x"]))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(["", "  1)", " 12)", "123)"]),
+                          st.integers(0, 40), _roll_cell, st.integers(0, 40),
+                          st.none() | _roll_cell), min_size=1, max_size=8))
+def test_lone_and_paired_roll_cells_go_to_the_same_players(
+        rows: list[tuple[str, int, tuple[str, str], int, tuple[str, str] | None]]) -> None:
+    lines = []
+    for row, pad1, (dice1, play1), pad2, second in rows:
+        line = row + " " * pad1 + f"{dice1}:{play1}"
+        if second is not None:
+            line += " " * pad2 + f"{second[0]}:{second[1]}"
+        lines.append(line)
+    text = " 5 point match\n\n Game 1\n alice : 0                 bob : 0\n" + "\n".join(lines)
+    with pytest.MonkeyPatch.context() as patch:
+        _both_readers(text, patch)

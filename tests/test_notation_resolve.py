@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgtools.errors import NotationError
-from bgtools.notation import parse_play
+from bgtools.notation import _parse_fast, _parse_lark, parse_play
 from bgtools.position import Position
 from bgtools.replay import RULES
 from bgtools.resolve import resolve_play
@@ -63,3 +63,112 @@ def test_readme_lists_every_rule() -> None:
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     for rule in RULES:
         assert f"| `{rule}` |" in readme, rule
+
+
+# --- the fast path of parse_play reads exactly what the grammar reads ---------------------
+
+_PLAY_TOKENS = ["13", "7", "0", "25", "24", "6", "1", "99", "007", "bar", "Bar", "BAR", "b",
+                "B", "off", "Off", "o", "O", "ba", "of", "/", "/", "/", "*", "*", "(", ")",
+                "(2)", "(4)", "(0)", " ", " ", ",", "\t", "\n", "x", "?", "???", "-",
+                "cannot move", "illegal play"]
+
+
+def _agrees_with_grammar(text: str) -> bool:
+    """True when the fast path took ``text``; then it must read what the grammar reads."""
+    stripped = text.strip()
+    fast = _parse_fast(stripped)
+    if fast is None:
+        return False
+    try:
+        slow = _parse_lark(stripped)
+    except NotationError:
+        raise AssertionError(f"fast path accepts {stripped!r}, the grammar rejects it") from None
+    assert slow == fast, (stripped, fast, slow)
+    return True
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_PLAY_TOKENS), max_size=14).map("".join))
+def test_fast_play_reader_accepts_only_what_the_grammar_reads_the_same(text: str) -> None:
+    _agrees_with_grammar(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789/*() ,bBaArRoOfF?\t\n", max_size=24))
+def test_fast_play_reader_on_random_characters(text: str) -> None:
+    _agrees_with_grammar(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(positions, dice, st.sampled_from(["display", "mat", "words"]))
+def test_every_legal_play_as_writers_write_it_takes_the_fast_path(
+        pos: Position, roll: tuple[int, int], style: str) -> None:
+    for play in pos.legal_plays(*roll):
+        if style == "mat":
+            text = gnubg_mat_style(play.steps, play.hits)
+        else:
+            text = str(play)
+            if style == "words":
+                text = text.replace("bar", "Bar").replace("off", "Off").replace(" ", ", ")
+        assert _agrees_with_grammar(text) or not text.strip(" ,"), text
+
+
+def test_fast_play_reader_on_every_play_of_the_corpus(corpus: Path) -> None:
+    from bgtools.formats.detect import load_file
+
+    taken = total = 0
+    for path in sorted(corpus.rglob("*")):
+        if path.suffix.lower() not in (".mat", ".txt") or not path.is_file():
+            continue
+        try:
+            loaded = load_file(path)
+        except Exception:  # noqa: BLE001 - unreadable corpus files are other tests' business
+            continue
+        for record in loaded.records:
+            for game in record.games:
+                for action in game.actions:
+                    if action.kind == "roll" and action.play_text:
+                        total += 1
+                        taken += _agrees_with_grammar(action.play_text)
+    assert total > 10000 and taken > 0.99 * total, (taken, total)
+
+
+# --- the quick path of resolve_play reads a play as the general path does ------------------
+
+
+def _general(pos: Position, roll: tuple[int, int], text: str,
+             monkeypatch: pytest.MonkeyPatch) -> object:
+    import bgtools.resolve as resolve
+
+    with monkeypatch.context() as patch:
+        patch.setattr(resolve, "_every_die_as_written", lambda *args: None)
+        patch.setattr(resolve, "_one_checker_both_dice", lambda *args: None)
+        patch.setattr(resolve, "_two_checkers_either_die", lambda *args: None)
+        return resolve.resolve_play(pos, roll[0], roll[1], parse_play(text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions, dice, st.randoms(use_true_random=False),
+       st.lists(st.tuples(st.integers(1, 25), st.integers(0, 6)), min_size=2, max_size=4))
+def test_quick_resolution_equals_the_general_path(pos: Position, roll: tuple[int, int],
+                                                  rng: random.Random,
+                                                  noise: list[tuple[int, int]]) -> None:
+    monkeypatch = pytest.MonkeyPatch()
+    texts = []
+    for play in pos.legal_plays(*roll):
+        steps = list(zip(play.steps, play.hits))
+        rng.shuffle(steps)
+        texts.append(gnubg_mat_style(tuple(s for s, _ in steps), tuple(h for _, h in steps)))
+        texts.append(str(play))  # merged paths: 24/13, 8/2*/1
+    texts += [f"{src}/{max(src - roll[0] - roll[1], 0)}" for src, _ in noise]
+    texts += [f"{1 + src % 6}/off {1 + die % 6}/0" for src, die in noise]
+    # Plays that are not legal, and steps of the right dice from anywhere.
+    texts.append(" ".join(f"{src}/{max(src - die, 0)}" for src, die in noise))
+    texts.append(" ".join(f"{src}/{max(src - roll[k % 2], 0)}" for k, (src, _) in enumerate(noise)))
+    for text in texts:
+        try:
+            written = parse_play(text)
+        except NotationError:
+            continue  # noise such as 25/25
+        quick = resolve_play(pos, roll[0], roll[1], written)
+        assert quick == _general(pos, roll, text, monkeypatch), (pos.position_id, roll, text)

@@ -176,8 +176,59 @@ def _tokens(line: str) -> list[tuple[str, int, int]]:
         pos = m.end()
 
 
+_WORD = r"[0-9]++/\S*+"  # starts with digits then '/': the lexer can only read PLAY_WORD
+# Possessive quantifiers: blanks and words never need giving back here (a word and a roll
+# cannot start alike), and not trying makes the match about twice as fast.
+_ROLLS_LINE = re.compile(
+    r" *+(?:([0-9]{1,9})\) ++)?"
+    r"([0-9][0-9]):(?: ++(" + _WORD + r"(?: ++" + _WORD + r")*+))?"
+    r"(?: ++([0-9][0-9]):(?: ++(" + _WORD + r"(?: ++" + _WORD + r")*+))?)? *+"
+)
+
+
+_DICE = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
+_FAST_LINES = True
+"""The reader takes :func:`_scan_rolls` lines straight to actions (tests switch it off to
+compare with the general path)."""
+
+
+def _scan_rolls(line: str) -> ScannedLine | None:
+    """The most common action line in one regex match: an optional ``N)`` and one or two
+    rolls, each with or without a play of ``from/to`` words, blanks between tokens.
+
+    None for any other line. When it answers, :func:`_scan_tokens` (and so the grammar)
+    gives the same result: every word of such a line is one token of the kind read here
+    (tests/test_mat_reader.py checks it).
+    """
+    m = _ROLLS_LINE.fullmatch(line)
+    if m is None:
+        return None
+    row = None
+    if m.start(1) >= 0:
+        row = (m.start(1), m.end(1) + 1, int(m.group(1)))
+    cells = []
+    for dice_group in (2, 4):
+        s = m.start(dice_group)
+        if s < 0:
+            break
+        ps, pe = m.span(dice_group + 1)
+        if ps >= 0:
+            cells.append(LineCell("roll", s, pe, m.group(dice_group), "play", ps, pe))
+        else:
+            cells.append(LineCell("roll", s, s + 3, m.group(dice_group)))
+    return ScannedLine("action", row=row, cells=tuple(cells))
+
+
 def scan_line(line: str) -> ScannedLine | ScanError:
     """Classify and split one line (no newline) following ``mat_line.lark``; fast path."""
+    fast = _scan_rolls(line)
+    if fast is not None:
+        return fast
+    return _scan_tokens(line)
+
+
+def _scan_tokens(line: str) -> ScannedLine | ScanError:
+    """:func:`scan_line` for every line: the grammar's lexer and a recogniser of its rules."""
     toks = _tokens(line)
     n = len(toks)
     if n == 0:
@@ -605,6 +656,50 @@ class _Reader:
             action.extra["marker"] = line[cell.start:cell.end]
         return action
 
+    def rolls_line(self, lineno: int, line: str, m: re.Match[str], state: _GameState) -> bool:
+        """:meth:`action_line` for a line :func:`_scan_rolls` reads, straight from its match
+        (the hot path: most lines of a record); False (nothing done) when a roll's dice are
+        not 1 to 6, which the general path reports."""
+        _, (row_start, row_end), (start1, _), (text1, end1), (start2, _), (text2, end2) = m.regs
+        dice1 = _DICE.get(line[start1:start1 + 2])
+        dice2 = _DICE.get(line[start2:start2 + 2]) if start2 >= 0 else None
+        if dice1 is None or (start2 >= 0 and dice2 is None):
+            return False
+        if self.pending:
+            self.flush_pending()
+        row: int | None = None
+        if row_start >= 0:
+            row = int(line[row_start:row_end])
+            left = row_end + 3
+            state.left_column = left
+        else:
+            left = state.left_column
+        actions = state.game.actions
+        player = 0
+        if start2 < 0:
+            if 2 * start1 + 2 >= left + state.right_column:
+                player = 1
+        else:
+            if 2 * start1 + 2 >= left + state.right_column + 2:
+                self.problem("two cells in the right column", lineno, start1 + 1)
+                return True
+            if start2 - (end1 if text1 >= 0 else start1 + 3) >= 2:
+                state.right_column = start2 + 1
+        if text1 >= 0:
+            actions.append(Action("roll", player, lineno, start1 + 1, dice1, line[text1:end1],
+                                  text1 + 1, extra={} if row is None else {"row": row}))
+        else:
+            actions.append(Action("roll", player, lineno, start1 + 1, dice1,
+                                  extra={} if row is None else {"row": row}))
+        if start2 >= 0:
+            if text2 >= 0:
+                actions.append(Action("roll", 1, lineno, start2 + 1, dice2, line[text2:end2],
+                                      text2 + 1, extra={} if row is None else {"row": row}))
+            else:
+                actions.append(Action("roll", 1, lineno, start2 + 1, dice2,
+                                      extra={} if row is None else {"row": row}))
+        return True
+
     # -- driver -----------------------------------------------------------------------------
     def feed(self, lineno: int, line: str) -> None:
         if not line or line.isspace():
@@ -661,7 +756,19 @@ def parse_mat(text: str) -> list[MatchRecord]:
     lines = normalise_newlines(text).split("\n")
     reader = _Reader()
     feed = reader.feed
+    if not _FAST_LINES:
+        for lineno, line in enumerate(lines, 1):
+            feed(lineno, line)
+        return reader.finish(len(lines))
+    rolls = _ROLLS_LINE.fullmatch
+    rolls_line = reader.rolls_line
     for lineno, line in enumerate(lines, 1):
+        # What feed() would do with a line of rolls once the game's score line is read.
+        state = reader.state
+        if state is not None and not state.awaiting_score and len(line) <= MAX_LINE_LENGTH:
+            m = rolls(line)
+            if m is not None and rolls_line(lineno, line, m, state):
+                continue
         feed(lineno, line)
     return reader.finish(len(lines))
 

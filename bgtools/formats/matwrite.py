@@ -32,7 +32,7 @@ from typing import Literal
 
 from bgtools.errors import BgtoolsError
 from bgtools.notation import parse_play
-from bgtools.position import Play, Position, Step, _apply_step, _step_error
+from bgtools.position import Play, Position, Step, apply_step, step_error
 from bgtools.record import Action, GameRecord, MatchRecord
 from bgtools.replay import Event, GameSummary, MatchReplay, replay_match
 
@@ -264,12 +264,12 @@ def _legal_order(before: Position, dice: tuple[int, int], steps: tuple[Step, ...
     pool = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
     for src, dst in steps:
         for die in dict.fromkeys(pool):
-            if _step_error(me, opp, src, dst, die) is None:
+            if step_error(me, opp, src, dst, die) is None:
                 pool.remove(die)
                 break
         else:
             return False
-        _apply_step(me, opp, src, dst)
+        apply_step(me, opp, src, dst)
     return True
 
 
