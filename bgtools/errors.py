@@ -20,12 +20,12 @@ __all__ = [
     "EXIT_PROBLEMS",
     "EXIT_UNUSABLE",
     "BgtoolsError",
-    "RecordSyntaxError",
-    "NotationError",
     "IllegalPlayError",
-    "UnsupportedFormatError",
     "LimitExceededError",
+    "NotationError",
+    "RecordSyntaxError",
     "UnreadableInputError",
+    "UnsupportedFormatError",
     "describe_error",
 ]
 

@@ -14,12 +14,12 @@ import json
 from pathlib import Path
 
 import pytest
+from fuzzing import MUTATORS, Edit, apply_edits, check_bytes, seed_files
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from fuzzing import MUTATORS, Edit, apply_edits, check_bytes, seed_files
 
 # Small files keep the suite's fuzzing under a minute; scripts/fuzz.py takes them all.
 SEEDS = seed_files(max_bytes=12_000)

@@ -94,6 +94,8 @@ def _build(directory: Path) -> dict[str, Hostile]:
         "MAX_MATCH_LENGTH")
     games = "".join(f" Game {n}\n a : 0    b : 0\n\n" for n in range(1, limits.MAX_GAMES + 2))
     add("many_games.mat", f" 0 point match\n\n{games}".encode(), {2}, "MAX_GAMES")
+    add("many_actions.sgf", b"(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]" +
+        b";B[31hgge];W[31hgge]" * (limits.MAX_ACTIONS // 2 + 1) + b")\n", {2}, "MAX_ACTIONS")
     doubles = "".join(f" {n + 2})  Doubles => {2 ** (n + 1)}    Takes\n" if n % 2 == 0 else
                       f" {n + 2})  Takes     Doubles => {2 ** (n + 1)}\n" for n in range(20))
     add("cube_overflow.mat", _mat_with(**{"  2) 65: 24/18* 18/13            66: \n":
@@ -144,7 +146,8 @@ HOSTILE_NAMES = [
     "empty.mat", "blank.mat", "binary.mat", "nul.mat", "nul_late.mat", "long_line.mat",
     "deep.sgf", "huge_length.mat", "long_match.mat", "negative_length.mat",
     "negative_score.mat", "huge_score.mat", "negative_length.sgf", "huge_length.sgf",
-    "long_length.sgf", "many_games.mat", "cube_overflow.mat", "cp1252.mat", "latin1.mat",
+    "long_length.sgf", "many_games.mat", "many_actions.sgf", "cube_overflow.mat", "cp1252.mat",
+    "latin1.mat",
     "bom_crlf.mat", "latin1_name", "directory", "missing", "fifo", "big",
 ]
 
@@ -233,7 +236,7 @@ def _run_process(args: list[str], **kwargs: object) -> subprocess.CompletedProce
            "LC_ALL": "C.UTF-8", "COLUMNS": "100"}
     return subprocess.run(  # type: ignore[call-overload,no-any-return]
         [sys.executable, "-c", "from bgtools.cli import main; main()", *args],
-        capture_output=True, env=env, timeout=120, stdin=subprocess.DEVNULL, **kwargs)
+        check=False, capture_output=True, env=env, timeout=120, stdin=subprocess.DEVNULL, **kwargs)
 
 
 @pytest.mark.parametrize("command", [("validate", "--json"), ("replay", "--jsonl"),
@@ -270,7 +273,7 @@ def test_broken_pipe_ends_quietly() -> None:
     command = (f"'{sys.executable}' -c 'from bgtools.cli import main; main()' replay --jsonl "
                f"'{SAMPLES}' '{REPO / 'tests' / 'data' / 'selfplay'}' | head -1; "
                "exit ${PIPESTATUS[0]}")
-    proc = subprocess.run(["bash", "-c", command], capture_output=True, env=env, timeout=300,
+    proc = subprocess.run(["bash", "-c", command], check=False, capture_output=True, env=env, timeout=300,
                           stdin=subprocess.DEVNULL)
     assert len(proc.stdout.splitlines()) == 1
     assert json.loads(proc.stdout)["index"] == 0
