@@ -407,3 +407,37 @@ def test_error_hierarchy_and_exit_codes(tmp_path: Path) -> None:
                                                       "X", 1), "m.mat")
     assert (message, code) == ("m.mat is 9 bytes; the limit X is 1", 2)
     assert "\n" not in describe_error(ValueError("a\nb"), "m.mat")[0]
+
+
+# --- the one place where the command line ends ------------------------------------------------
+
+
+def _run_app_with(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                  failure: BaseException) -> tuple[int, str]:
+    from bgtools import cli_errors
+
+    def failing(*args: object, **kwargs: object) -> None:
+        raise failure
+
+    with pytest.raises(SystemExit) as info:
+        cli_errors.run_app(failing)
+    code = info.value.code
+    assert isinstance(code, int)
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("failure", "code", "text"), [
+    (RuntimeError("boom\nsecond line"), 2, "internal error: RuntimeError: boom"),
+    (LimitExceededError("m.mat is 9 bytes; the limit MAX_FILE_BYTES is 1", "MAX_FILE_BYTES", 1),
+     2, "the limit MAX_FILE_BYTES"),
+    (errors.RecordSyntaxError("bad line", 4, 2), 1, "input:4:2: bad line"),
+    (PermissionError(13, "Permission denied", "m.mat"), 2, "m.mat: permission denied"),
+    (KeyboardInterrupt(), 130, "interrupted"),
+])
+def test_run_app_ends_every_failure_in_one_line(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str],
+                                               failure: BaseException, code: int,
+                                               text: str) -> None:
+    got, err = _run_app_with(monkeypatch, capsys, failure)
+    assert got == code
+    assert text in err and err.count("\n") == 1 and "Traceback" not in err
