@@ -96,11 +96,13 @@ def _build(directory: Path) -> dict[str, Hostile]:
     add("many_games.mat", f" 0 point match\n\n{games}".encode(), {2}, "MAX_GAMES")
     add("many_actions.sgf", b"(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]" +
         b";B[31hgge];W[31hgge]" * (limits.MAX_ACTIONS // 2 + 1) + b")\n", {2}, "MAX_ACTIONS")
-    doubles = "".join(f" {n + 2})  Doubles => {2 ** (n + 1)}    Takes\n" if n % 2 == 0 else
-                      f" {n + 2})  Takes     Doubles => {2 ** (n + 1)}\n" for n in range(20))
-    add("cube_overflow.mat", _mat_with(**{"  2) 65: 24/18* 18/13            66: \n":
-                                          "  2) 65: 24/18* 18/13            66: \n" + doubles})
-        .encode(), {1})
+    cube = [" 0 point match", "", " Game 1", " a : 0                          b : 0",
+            "  1) 31: 8/5 6/5                   Doubles => 2"]
+    for k in range(10):  # the cube reaches 2**21: no Match ID can hold it
+        cube += [f"  {3 * k + 2})  Takes                       21: 13/11 24/23",
+                 f"  {3 * k + 3})  Doubles => {4 ** (k + 1)}                 Takes",
+                 f"  {3 * k + 4}) 21: 13/11 24/23              Doubles => {2 * 4 ** (k + 1)}"]
+    add("cube_overflow.mat", "\n".join(cube).encode() + b"\n", {1})
     cp1252 = sample.replace(b"Alice", b"M\xfcller").replace(b"Bob", b"P\xe2t\xe9 \x93Q\x94")
     add("cp1252.mat", cp1252, {0})
     add("latin1.mat", sample.replace(b"Alice", b"M\xfcller\x81"), {0})
@@ -441,3 +443,11 @@ def test_run_app_ends_every_failure_in_one_line(monkeypatch: pytest.MonkeyPatch,
     got, err = _run_app_with(monkeypatch, capsys, failure)
     assert got == code
     assert text in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_cube_beyond_any_match_id_still_replays(hostile: dict[str, Hostile]) -> None:
+    code, out, err = _invoke(["replay", "--jsonl", hostile["cube_overflow.mat"].path])
+    assert code == 1 and "Traceback" not in out + err
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert max(row["cube_before"] for row in rows) >= 1 << 16
+    assert rows[-1]["match_id_before"] == ""  # 4 bits hold the cube's log2: no Match ID
