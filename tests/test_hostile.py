@@ -106,6 +106,7 @@ def _build(directory: Path) -> dict[str, Hostile]:
     cp1252 = sample.replace(b"Alice", b"M\xfcller").replace(b"Bob", b"P\xe2t\xe9 \x93Q\x94")
     add("cp1252.mat", cp1252, {0})
     add("latin1.mat", sample.replace(b"Alice", b"M\xfcller\x81"), {0})
+    add("markup.mat", sample.replace(b"Alice", b"[/red]Al[bold]ice\\"), {0})
     add("bom_crlf.mat", b"\xef\xbb\xbf" + sample.replace(b"\n", b"\r\n"), {0})
     # A file name that is not UTF-8 (a Latin-1 system's "müller.mat").
     raw_name = os.fsencode(directory) + b"/m\xfcller.mat"
@@ -149,8 +150,7 @@ HOSTILE_NAMES = [
     "deep.sgf", "huge_length.mat", "long_match.mat", "negative_length.mat",
     "negative_score.mat", "huge_score.mat", "negative_length.sgf", "huge_length.sgf",
     "long_length.sgf", "many_games.mat", "many_actions.sgf", "cube_overflow.mat", "cp1252.mat",
-    "latin1.mat",
-    "bom_crlf.mat", "latin1_name", "directory", "missing", "fifo", "big",
+    "latin1.mat", "markup.mat", "bom_crlf.mat", "latin1_name", "directory", "missing", "fifo", "big",
 ]
 
 
@@ -451,3 +451,10 @@ def test_a_cube_beyond_any_match_id_still_replays(hostile: dict[str, Hostile]) -
     rows = [json.loads(line) for line in out.splitlines()]
     assert max(row["cube_before"] for row in rows) >= 1 << 16
     assert rows[-1]["match_id_before"] == ""  # 4 bits hold the cube's log2: no Match ID
+
+
+@pytest.mark.parametrize("command", [["score"], ["status"], ["show"]], ids=" ".join)
+def test_rich_markup_in_a_name_is_printed_as_written(hostile: dict[str, Hostile],
+                                                     command: list[str]) -> None:
+    code, out, err = _invoke([*command, hostile["markup.mat"].path])
+    assert code == 0 and "[/red]Al[bold]ice" in out
