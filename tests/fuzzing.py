@@ -186,6 +186,38 @@ def seed_files(max_bytes: int | None = None, corpus: bool = True) -> list[Path]:
     return found
 
 
+CLI_COMMANDS = [["validate", "--json"], ["replay", "--jsonl"], ["score", "--json"],
+                ["status", "--json"], ["pips", "--json"], ["show", "--ascii"], ["show"],
+                ["validate"], ["score"], ["status"], ["pips", "--all"], ["replay"],
+                ["status", "--game", "2", "--move", "3"]]
+"""Commands a mangled file goes through in :func:`check_cli`."""
+
+
+def check_cli(data: bytes, target: Path, command: list[str]) -> int:
+    """Write ``data`` to ``target`` and run ``bgtools COMMAND target`` through Typer's
+    CliRunner; check exit code, tracebacks, JSON lines and that the input is unchanged.
+    Returns the exit code; raises AssertionError on a bug."""
+    from typer.testing import CliRunner
+
+    from bgtools.cli import app
+
+    target.write_bytes(data)
+    result = CliRunner().invoke(app, [*command, str(target)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        f"bgtools {' '.join(command)}: {result.exception!r}"
+    out, err = result.stdout, result.stderr
+    assert "Traceback" not in out + err
+    assert result.exit_code in (0, 1, 2), result.exit_code
+    lines = out.splitlines()
+    if command == ["validate", "--json"]:
+        assert len(lines) == 1
+    if "--json" in command or "--jsonl" in command:
+        for line in lines:
+            assert json.loads(line)["file"] == str(target)
+    assert target.read_bytes() == data
+    return result.exit_code
+
+
 def _dumps(obj: dict[str, Any]) -> str:
     text = json.dumps(obj, ensure_ascii=False)
     text.encode("utf-8")  # strict: a lone surrogate would fail here, as on a real stdout
