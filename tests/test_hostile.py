@@ -241,7 +241,7 @@ def _run_process(args: list[str], **kwargs: object) -> subprocess.CompletedProce
         check=False, capture_output=True, env=env, timeout=120, stdin=subprocess.DEVNULL, **kwargs)
 
 
-@pytest.mark.parametrize("command", [("validate", "--json"), ("replay", "--jsonl"),
+@pytest.mark.parametrize("command", [("validate", "--json"), ("validate",), ("replay", "--jsonl"),
                                      ("score", "--json"), ("status",)], ids=" ".join)
 def test_hostile_inputs_in_a_real_process(hostile: dict[str, Hostile],
                                           command: tuple[str, ...]) -> None:
