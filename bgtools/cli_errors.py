@@ -64,7 +64,7 @@ def run_app(app: Any, args: list[str] | None = None) -> NoReturn:
         silence_stdout()
         code = 0
     except BgtoolsError as exc:
-        message, code = describe_error(exc, "input")
+        message, code = describe_error(exc, "")
         _write_stderr(error_line(message))
     except OSError as exc:
         if exc.errno == errno.EPIPE:

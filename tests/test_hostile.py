@@ -431,8 +431,8 @@ def _run_app_with(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 @pytest.mark.parametrize(("failure", "code", "text"), [
     (RuntimeError("boom\nsecond line"), 2, "internal error: RuntimeError: boom"),
     (LimitExceededError("m.mat is 9 bytes; the limit MAX_FILE_BYTES is 1", "MAX_FILE_BYTES", 1),
-     2, "the limit MAX_FILE_BYTES"),
-    (errors.RecordSyntaxError("bad line", 4, 2), 1, "input:4:2: bad line"),
+     2, "bgtools: error: m.mat is 9 bytes; the limit MAX_FILE_BYTES is 1"),
+    (errors.RecordSyntaxError("bad line", 4, 2), 1, "error: line 4, column 2: bad line"),
     (PermissionError(13, "Permission denied", "m.mat"), 2, "m.mat: permission denied"),
     (KeyboardInterrupt(), 130, "interrupted"),
 ])
