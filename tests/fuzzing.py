@@ -138,6 +138,31 @@ def _case_and_tabs(data: bytes, where: int, size: int, choice: int) -> bytes:
     return data[:i] + span + data[i + len(span):]
 
 
+def _sgf_values(data: bytes, where: int, size: int, choice: int) -> bytes:
+    """Rewrite the letters inside one ``[...]`` value (SGF moves ``B[52hgge]``, points)."""
+    opens = [i for i in range(len(data)) if data[i] == 91]  # "["
+    if not opens:
+        return _random_digits(data, where, size, choice)
+    i = opens[where % len(opens)] + 1
+    j = data.find(b"]", i)
+    j = len(data) if j < 0 else j
+    rng = random.Random(choice)
+    alphabet = b"abcdefghijklmnopqrstuvwxyz0123456789:"
+    value = bytes(rng.choice(alphabet) for _ in range(max(0, j - i + rng.randint(-2, 2))))
+    return data[:i] + value + data[j:]
+
+
+def _dice(data: bytes, where: int, size: int, choice: int) -> bytes:
+    """Replace one roll ``DD:`` by another, possibly impossible (``07:``, ``66:``)."""
+    rolls = [i for i in range(len(data) - 2)
+             if 48 <= data[i] <= 57 and 48 <= data[i + 1] <= 57 and data[i + 2] == 58]
+    if not rolls:
+        return _random_digits(data, where, size, choice)
+    i = rolls[where % len(rolls)]
+    a, b = (choice % 8), (choice // 8) % 8
+    return data[:i] + bytes([48 + a, 48 + b]) + data[i + 2:]
+
+
 MUTATORS: dict[str, Callable[[bytes, int, int, int], bytes]] = {
     "flip": _flip,
     "cut": _cut,
@@ -151,6 +176,8 @@ MUTATORS: dict[str, Callable[[bytes, int, int, int], bytes]] = {
     "random-digits": _random_digits,
     "swap-words": _swap_words,
     "case-and-tabs": _case_and_tabs,
+    "sgf-values": _sgf_values,
+    "dice": _dice,
 }
 """Every mutator by name: ``f(data, where, size, choice) -> data``."""
 
