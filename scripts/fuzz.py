@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from fuzzing import (  # noqa: E402 - tests/ is put on the path above
+from fuzzing import (
     CLI_COMMANDS,
     apply_edits,
     check_bytes,

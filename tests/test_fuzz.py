@@ -13,9 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from fuzzing import (
     CLI_COMMANDS,
     MUTATORS,
@@ -25,6 +22,8 @@ from fuzzing import (
     check_cli,
     seed_files,
 )
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 # Small files keep the suite's fuzzing under a minute; scripts/fuzz.py takes them all.
 SEEDS = seed_files(max_bytes=12_000)

@@ -323,7 +323,7 @@ def test_unreadable_file_without_permission(tmp_path: Path) -> None:
     target = tmp_path / "secret.mat"
     shutil.copy(SAMPLE_MAT, target)
     target.chmod(0)
-    code, out, err = _invoke(["validate", "--json", str(target)])
+    code, out, _ = _invoke(["validate", "--json", str(target)])
     assert code == 2 and "permission denied" in out
 
 
@@ -456,5 +456,5 @@ def test_a_cube_beyond_any_match_id_still_replays(hostile: dict[str, Hostile]) -
 @pytest.mark.parametrize("command", [["score"], ["status"], ["show"]], ids=" ".join)
 def test_rich_markup_in_a_name_is_printed_as_written(hostile: dict[str, Hostile],
                                                      command: list[str]) -> None:
-    code, out, err = _invoke([*command, hostile["markup.mat"].path])
+    code, out, _ = _invoke([*command, hostile["markup.mat"].path])
     assert code == 0 and "[/red]Al[bold]ice" in out
