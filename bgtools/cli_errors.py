@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 
 from bgtools.errors import EXIT_UNUSABLE, BgtoolsError, describe_error
 
-__all__ = ["EXIT_INTERRUPTED", "run_app", "error_line", "silence_stdout"]
+__all__ = ["EXIT_INTERRUPTED", "error_line", "run_app", "silence_stdout"]
 
 EXIT_INTERRUPTED = 130
 """Ctrl-C: the shell's convention (128 + SIGINT)."""
@@ -64,7 +64,7 @@ def run_app(app: Any, args: list[str] | None = None) -> NoReturn:
         silence_stdout()
         code = 0
     except BgtoolsError as exc:
-        message, code = describe_error(exc, "input")
+        message, code = describe_error(exc, "")
         _write_stderr(error_line(message))
     except OSError as exc:
         if exc.errno == errno.EPIPE:

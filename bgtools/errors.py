@@ -20,12 +20,12 @@ __all__ = [
     "EXIT_PROBLEMS",
     "EXIT_UNUSABLE",
     "BgtoolsError",
-    "RecordSyntaxError",
-    "NotationError",
     "IllegalPlayError",
-    "UnsupportedFormatError",
     "LimitExceededError",
+    "NotationError",
+    "RecordSyntaxError",
     "UnreadableInputError",
+    "UnsupportedFormatError",
     "describe_error",
 ]
 
@@ -107,16 +107,18 @@ def describe_error(exc: BaseException, display: str) -> tuple[str, int]:
     """One line and the exit code for an error met while reading the input ``display``.
 
     The message never spans lines (a syntax error's context and caret are dropped) and
-    always names the input.
+    names the input (unless ``display`` is empty: then the error's own text is used).
     """
     if isinstance(exc, RecordSyntaxError):
         where = f"{display}:{exc.line}" if exc.line is not None else display
         if exc.line is not None and exc.column:
             where += f":{exc.column}"
-        return f"{where}: {exc.message}", exc.exit_code
+        if not display and exc.line is not None:
+            where = f"line {exc.line}" + (f", column {exc.column}" if exc.column else "")
+        return f"{where}: {exc.message}" if where else exc.message, exc.exit_code
     if isinstance(exc, BgtoolsError):
         text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        if display not in text:
+        if display and display not in text:
             text = f"{display}: {text}"
         return text, exc.exit_code
     if isinstance(exc, PermissionError):

@@ -2,16 +2,17 @@
 
 Real files stay far below every limit (the shared corpus of about 200 real files: largest
 file 0.5 MB, longest ``.mat`` line 153 characters, longest match 25 points, at most 50
-games in a file). The limits are there so that hostile input costs bounded time and memory.
+games and 2,776 actions in a file). The limits are there so that hostile input costs bounded time and memory.
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "MAX_ACTIONS",
     "MAX_FILE_BYTES",
+    "MAX_GAMES",
     "MAX_LINE_CHARS",
     "MAX_MATCH_LENGTH",
-    "MAX_GAMES",
     "MAX_SCORE",
 ]
 
@@ -26,6 +27,10 @@ MAX_MATCH_LENGTH = 999
 
 MAX_GAMES = 10_000
 """Most games in one file (money sessions can hold hundreds)."""
+
+MAX_ACTIONS = 100_000
+"""Most actions (rolls, cube actions, results) in one file; the largest real file has 2,776.
+Replaying is about 0.1 ms per action, so this bounds the time any file can take."""
 
 MAX_SCORE = 32_767
 """Largest score on a score line: the widest value a Match ID can hold (15 bits)."""

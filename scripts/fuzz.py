@@ -5,8 +5,9 @@
 Uses the mutators of ``tests/fuzzing.py`` (byte flips, cuts, shuffled, deleted, duplicated
 and moved lines, inserted NUL/BOM/CR/tab/punctuation, huge and negative numbers, random
 digits ...) on the samples, the test data and the shared corpus when present. Every mangled
-file goes through reading, replay and every JSON builder of the CLI contract; anything but
-the typed errors is a crash. Each crashing input is saved in the crash directory with the
+file goes through reading, replay and every JSON builder of the CLI contract, and every Nth
+through a CLI command (Typer's CliRunner); anything but the typed errors, a traceback, an
+exit code other than 0/1/2 or a bad JSON line is a crash. Each crashing input is saved in the crash directory with the
 traceback next to it. Prints the number of cases run; exits 1 when something crashed.
 """
 
@@ -15,7 +16,9 @@ from __future__ import annotations
 import argparse
 import hashlib
 import random
+import shutil
 import sys
+import tempfile
 import time
 import traceback
 from pathlib import Path
@@ -24,7 +27,14 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from fuzzing import apply_edits, check_bytes, random_edits, seed_files  # noqa: E402
+from fuzzing import (
+    CLI_COMMANDS,
+    apply_edits,
+    check_bytes,
+    check_cli,
+    random_edits,
+    seed_files,
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-bytes", type=int, default=200_000,
                         help="only seed files up to this size (default 200000)")
     parser.add_argument("--max-edits", type=int, default=8, help="edits per case (default 8)")
+    parser.add_argument("--cli-every", type=int, default=10,
+                        help="also run every Nth case through the CLI (0: never; default 10)")
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else int(time.time())
     rng = random.Random(seed)
@@ -47,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     seeds = [(path, path.read_bytes()) for path in files]
     print(f"seed {seed}: {len(seeds)} seed files, {args.duration:g} s", flush=True)
     start = time.monotonic()
-    cases = crashes = 0
+    cases = crashes = cli_cases = 0
+    workdir = Path(tempfile.mkdtemp(prefix="bgtools-fuzz-"))
     codes = {0: 0, 1: 0, 2: 0}
     seen: set[str] = set()
     next_report = start + 60
@@ -58,7 +71,10 @@ def main(argv: list[str] | None = None) -> int:
         cases += 1
         try:
             codes[check_bytes(mangled, path.name)] += 1
-        except Exception:
+            if args.cli_every and cases % args.cli_every == 0:
+                cli_cases += 1
+                check_cli(mangled, workdir / path.name, rng.choice(CLI_COMMANDS))
+        except Exception:  # noqa: BLE001 - every stray exception is a finding
             text = traceback.format_exc()
             key = hashlib.sha1(text.splitlines()[-1].encode() + text.splitlines()[-3].encode())
             digest = hashlib.sha1(mangled).hexdigest()[:16]
@@ -75,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{cases} cases, {crashes} crashes ({time.monotonic() - start:.0f} s)",
                   flush=True)
     elapsed = time.monotonic() - start
-    print(f"{cases} cases in {elapsed:.0f} s ({cases / elapsed:.0f}/s); exit codes "
+    shutil.rmtree(workdir, ignore_errors=True)
+    print(f"{cases} cases ({cli_cases} also through the CLI) in {elapsed:.0f} s ({cases / elapsed:.0f}/s); exit codes "
           f"0: {codes[0]}, 1: {codes[1]}, 2: {codes[2]}; {crashes} crashes "
           f"({len(seen)} distinct)" + (f", saved in {args.crashes}" if crashes else ""))
     return 1 if crashes else 0

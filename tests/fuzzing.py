@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from bgtools.answers import build_moments, pips_json, score_json, status_json
 from bgtools.errors import EXIT_PROBLEMS, EXIT_UNUSABLE, BgtoolsError, describe_error
@@ -137,6 +138,31 @@ def _case_and_tabs(data: bytes, where: int, size: int, choice: int) -> bytes:
     return data[:i] + span + data[i + len(span):]
 
 
+def _sgf_values(data: bytes, where: int, size: int, choice: int) -> bytes:
+    """Rewrite the letters inside one ``[...]`` value (SGF moves ``B[52hgge]``, points)."""
+    opens = [i for i in range(len(data)) if data[i] == 91]  # "["
+    if not opens:
+        return _random_digits(data, where, size, choice)
+    i = opens[where % len(opens)] + 1
+    j = data.find(b"]", i)
+    j = len(data) if j < 0 else j
+    rng = random.Random(choice)
+    alphabet = b"abcdefghijklmnopqrstuvwxyz0123456789:"
+    value = bytes(rng.choice(alphabet) for _ in range(max(0, j - i + rng.randint(-2, 2))))
+    return data[:i] + value + data[j:]
+
+
+def _dice(data: bytes, where: int, size: int, choice: int) -> bytes:
+    """Replace one roll ``DD:`` by another, possibly impossible (``07:``, ``66:``)."""
+    rolls = [i for i in range(len(data) - 2)
+             if 48 <= data[i] <= 57 and 48 <= data[i + 1] <= 57 and data[i + 2] == 58]
+    if not rolls:
+        return _random_digits(data, where, size, choice)
+    i = rolls[where % len(rolls)]
+    a, b = (choice % 8), (choice // 8) % 8
+    return data[:i] + bytes([48 + a, 48 + b]) + data[i + 2:]
+
+
 MUTATORS: dict[str, Callable[[bytes, int, int, int], bytes]] = {
     "flip": _flip,
     "cut": _cut,
@@ -150,6 +176,8 @@ MUTATORS: dict[str, Callable[[bytes, int, int, int], bytes]] = {
     "random-digits": _random_digits,
     "swap-words": _swap_words,
     "case-and-tabs": _case_and_tabs,
+    "sgf-values": _sgf_values,
+    "dice": _dice,
 }
 """Every mutator by name: ``f(data, where, size, choice) -> data``."""
 
@@ -183,6 +211,38 @@ def seed_files(max_bytes: int | None = None, corpus: bool = True) -> list[Path]:
                     and (max_bytes is None or path.stat().st_size <= max_bytes):
                 found.append(path)
     return found
+
+
+CLI_COMMANDS = [["validate", "--json"], ["replay", "--jsonl"], ["score", "--json"],
+                ["status", "--json"], ["pips", "--json"], ["show", "--ascii"], ["show"],
+                ["validate"], ["score"], ["status"], ["pips", "--all"], ["replay"],
+                ["status", "--game", "2", "--move", "3"]]
+"""Commands a mangled file goes through in :func:`check_cli`."""
+
+
+def check_cli(data: bytes, target: Path, command: list[str]) -> int:
+    """Write ``data`` to ``target`` and run ``bgtools COMMAND target`` through Typer's
+    CliRunner; check exit code, tracebacks, JSON lines and that the input is unchanged.
+    Returns the exit code; raises AssertionError on a bug."""
+    from typer.testing import CliRunner
+
+    from bgtools.cli import app
+
+    target.write_bytes(data)
+    result = CliRunner().invoke(app, [*command, str(target)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        f"bgtools {' '.join(command)}: {result.exception!r}"
+    out, err = result.stdout, result.stderr
+    assert "Traceback" not in out + err
+    assert result.exit_code in (0, 1, 2), result.exit_code
+    lines = out.splitlines()
+    if command == ["validate", "--json"]:
+        assert len(lines) == 1
+    if "--json" in command or "--jsonl" in command:
+        for line in lines:
+            assert json.loads(line)["file"] == str(target)
+    assert target.read_bytes() == data
+    return result.exit_code
 
 
 def _dumps(obj: dict[str, Any]) -> str:

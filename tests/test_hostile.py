@@ -94,14 +94,19 @@ def _build(directory: Path) -> dict[str, Hostile]:
         "MAX_MATCH_LENGTH")
     games = "".join(f" Game {n}\n a : 0    b : 0\n\n" for n in range(1, limits.MAX_GAMES + 2))
     add("many_games.mat", f" 0 point match\n\n{games}".encode(), {2}, "MAX_GAMES")
-    doubles = "".join(f" {n + 2})  Doubles => {2 ** (n + 1)}    Takes\n" if n % 2 == 0 else
-                      f" {n + 2})  Takes     Doubles => {2 ** (n + 1)}\n" for n in range(20))
-    add("cube_overflow.mat", _mat_with(**{"  2) 65: 24/18* 18/13            66: \n":
-                                          "  2) 65: 24/18* 18/13            66: \n" + doubles})
-        .encode(), {1})
+    add("many_actions.sgf", b"(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]" +
+        b";B[31hgge];W[31hgge]" * (limits.MAX_ACTIONS // 2 + 1) + b")\n", {2}, "MAX_ACTIONS")
+    cube = [" 0 point match", "", " Game 1", " a : 0                          b : 0",
+            "  1) 31: 8/5 6/5                   Doubles => 2"]
+    for k in range(10):  # the cube reaches 2**21: no Match ID can hold it
+        cube += [f"  {3 * k + 2})  Takes                       21: 13/11 24/23",
+                 f"  {3 * k + 3})  Doubles => {4 ** (k + 1)}                 Takes",
+                 f"  {3 * k + 4}) 21: 13/11 24/23              Doubles => {2 * 4 ** (k + 1)}"]
+    add("cube_overflow.mat", "\n".join(cube).encode() + b"\n", {1})
     cp1252 = sample.replace(b"Alice", b"M\xfcller").replace(b"Bob", b"P\xe2t\xe9 \x93Q\x94")
     add("cp1252.mat", cp1252, {0})
     add("latin1.mat", sample.replace(b"Alice", b"M\xfcller\x81"), {0})
+    add("markup.mat", sample.replace(b"Alice", b"[/red]Al[bold]ice\\"), {0})
     add("bom_crlf.mat", b"\xef\xbb\xbf" + sample.replace(b"\n", b"\r\n"), {0})
     # A file name that is not UTF-8 (a Latin-1 system's "müller.mat").
     raw_name = os.fsencode(directory) + b"/m\xfcller.mat"
@@ -144,8 +149,8 @@ HOSTILE_NAMES = [
     "empty.mat", "blank.mat", "binary.mat", "nul.mat", "nul_late.mat", "long_line.mat",
     "deep.sgf", "huge_length.mat", "long_match.mat", "negative_length.mat",
     "negative_score.mat", "huge_score.mat", "negative_length.sgf", "huge_length.sgf",
-    "long_length.sgf", "many_games.mat", "cube_overflow.mat", "cp1252.mat", "latin1.mat",
-    "bom_crlf.mat", "latin1_name", "directory", "missing", "fifo", "big",
+    "long_length.sgf", "many_games.mat", "many_actions.sgf", "cube_overflow.mat", "cp1252.mat",
+    "latin1.mat", "markup.mat", "bom_crlf.mat", "latin1_name", "directory", "missing", "fifo", "big",
 ]
 
 
@@ -233,10 +238,10 @@ def _run_process(args: list[str], **kwargs: object) -> subprocess.CompletedProce
            "LC_ALL": "C.UTF-8", "COLUMNS": "100"}
     return subprocess.run(  # type: ignore[call-overload,no-any-return]
         [sys.executable, "-c", "from bgtools.cli import main; main()", *args],
-        capture_output=True, env=env, timeout=120, stdin=subprocess.DEVNULL, **kwargs)
+        check=False, capture_output=True, env=env, timeout=120, stdin=subprocess.DEVNULL, **kwargs)
 
 
-@pytest.mark.parametrize("command", [("validate", "--json"), ("replay", "--jsonl"),
+@pytest.mark.parametrize("command", [("validate", "--json"), ("validate",), ("replay", "--jsonl"),
                                      ("score", "--json"), ("status",)], ids=" ".join)
 def test_hostile_inputs_in_a_real_process(hostile: dict[str, Hostile],
                                           command: tuple[str, ...]) -> None:
@@ -270,7 +275,7 @@ def test_broken_pipe_ends_quietly() -> None:
     command = (f"'{sys.executable}' -c 'from bgtools.cli import main; main()' replay --jsonl "
                f"'{SAMPLES}' '{REPO / 'tests' / 'data' / 'selfplay'}' | head -1; "
                "exit ${PIPESTATUS[0]}")
-    proc = subprocess.run(["bash", "-c", command], capture_output=True, env=env, timeout=300,
+    proc = subprocess.run(["bash", "-c", command], check=False, capture_output=True, env=env, timeout=300,
                           stdin=subprocess.DEVNULL)
     assert len(proc.stdout.splitlines()) == 1
     assert json.loads(proc.stdout)["index"] == 0
@@ -319,7 +324,7 @@ def test_unreadable_file_without_permission(tmp_path: Path) -> None:
     target = tmp_path / "secret.mat"
     shutil.copy(SAMPLE_MAT, target)
     target.chmod(0)
-    code, out, err = _invoke(["validate", "--json", str(target)])
+    code, out, _ = _invoke(["validate", "--json", str(target)])
     assert code == 2 and "permission denied" in out
 
 
@@ -405,3 +410,52 @@ def test_error_hierarchy_and_exit_codes(tmp_path: Path) -> None:
                                                       "X", 1), "m.mat")
     assert (message, code) == ("m.mat is 9 bytes; the limit X is 1", 2)
     assert "\n" not in describe_error(ValueError("a\nb"), "m.mat")[0]
+
+
+# --- the one place where the command line ends ------------------------------------------------
+
+
+def _run_app_with(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                  failure: BaseException) -> tuple[int, str]:
+    from bgtools import cli_errors
+
+    def failing(*args: object, **kwargs: object) -> None:
+        raise failure
+
+    with pytest.raises(SystemExit) as info:
+        cli_errors.run_app(failing)
+    code = info.value.code
+    assert isinstance(code, int)
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("failure", "code", "text"), [
+    (RuntimeError("boom\nsecond line"), 2, "internal error: RuntimeError: boom"),
+    (LimitExceededError("m.mat is 9 bytes; the limit MAX_FILE_BYTES is 1", "MAX_FILE_BYTES", 1),
+     2, "bgtools: error: m.mat is 9 bytes; the limit MAX_FILE_BYTES is 1"),
+    (errors.RecordSyntaxError("bad line", 4, 2), 1, "error: line 4, column 2: bad line"),
+    (PermissionError(13, "Permission denied", "m.mat"), 2, "m.mat: permission denied"),
+    (KeyboardInterrupt(), 130, "interrupted"),
+])
+def test_run_app_ends_every_failure_in_one_line(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str],
+                                               failure: BaseException, code: int,
+                                               text: str) -> None:
+    got, err = _run_app_with(monkeypatch, capsys, failure)
+    assert got == code
+    assert text in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_cube_beyond_any_match_id_still_replays(hostile: dict[str, Hostile]) -> None:
+    code, out, err = _invoke(["replay", "--jsonl", hostile["cube_overflow.mat"].path])
+    assert code == 1 and "Traceback" not in out + err
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert max(row["cube_before"] for row in rows) >= 1 << 16
+    assert rows[-1]["match_id_before"] == ""  # 4 bits hold the cube's log2: no Match ID
+
+
+@pytest.mark.parametrize("command", [["score"], ["status"], ["show"]], ids=" ".join)
+def test_rich_markup_in_a_name_is_printed_as_written(hostile: dict[str, Hostile],
+                                                     command: list[str]) -> None:
+    code, out, _ = _invoke([*command, hostile["markup.mat"].path])
+    assert code == 0 and "[/red]Al[bold]ice" in out

@@ -13,8 +13,13 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bgtools.errors import LimitExceededError, UnreadableInputError, UnsupportedFormatError
+from bgtools.errors import (
+    LimitExceededError,
+    UnreadableInputError,
+    UnsupportedFormatError,
+)
 from bgtools.limits import (
+    MAX_ACTIONS,
     MAX_FILE_BYTES,
     MAX_GAMES,
     MAX_MATCH_LENGTH,
@@ -28,9 +33,9 @@ __all__ = [
     "RECORD_SUFFIXES",
     "LoadedRecords",
     "detect_format",
-    "read_records",
-    "read_input_bytes",
     "load_file",
+    "read_input_bytes",
+    "read_records",
 ]
 
 RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".gam", ".json")
@@ -94,6 +99,11 @@ def _check_records(records: list[MatchRecord], name: str) -> None:
         raise LimitExceededError(
             f"{name} holds {format_count(games)} games; the limit MAX_GAMES is "
             f"{format_count(MAX_GAMES)}", "MAX_GAMES", MAX_GAMES)
+    actions = sum(len(game.actions) for record in records for game in record.games)
+    if actions > MAX_ACTIONS:
+        raise LimitExceededError(
+            f"{name} holds {format_count(actions)} actions; the limit MAX_ACTIONS is "
+            f"{format_count(MAX_ACTIONS)}", "MAX_ACTIONS", MAX_ACTIONS)
     for record in records:
         length = record.match_length
         if length is not None and length > MAX_MATCH_LENGTH:
