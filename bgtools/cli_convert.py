@@ -20,24 +20,27 @@ _SHOWN_PROBLEMS = 10
 @app.command()
 def convert(
     source: Annotated[Path, typer.Argument(help="The match file to read (.mat, SGF or JSON).",
-                                            show_default=False)],
+                                            metavar="IN", show_default=False)],
     output: Annotated[str, typer.Option("--output", "-o",
                                         help="The file to write; '-' writes to standard output.",
-                                        show_default=False)],
+                                        metavar="OUT", show_default=False)],
     to: Annotated[str | None, typer.Option("--to", help="Target format: mat, sgf or json "
-                                           "(default: from OUTPUT's extension).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace OUTPUT if it exists.")] = False,
+                                           "(default: from OUT's extension).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
     rules: Annotated[str, typer.Option("--rules", help="Rule profile used to check the input: "
                                        "standard, nocube, cube3 or match-resign.")] = "standard",
 ) -> None:
     """Convert a match file to .mat (as GNU Backgammon exports it), SGF or JSON.
 
-    The input is checked first: a record with errors is not converted (exit 1). The output
-    is written to a temporary file and renamed, so it is complete or absent; the input is
-    never modified and an existing OUTPUT is kept unless --force is given.
+    A record with errors is not converted (exit 1). OUT is written to a temporary file and renamed, so it is complete or absent; IN is never modified; an existing OUT is kept unless --force is given.
     """
     from bgtools.atomicio import write_atomically
-    from bgtools.convert import ConversionError, InvalidRecordError, convert_file, target_format
+    from bgtools.convert import (
+        ConversionError,
+        InvalidRecordError,
+        convert_file,
+        target_format,
+    )
     from bgtools.errors import BgtoolsError
     from bgtools.formats.matwrite import UnwritableRecordError
     from bgtools.replay import PROFILES

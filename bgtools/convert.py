@@ -19,13 +19,13 @@ from bgtools.replay import Event, MatchReplay, profile_for, replay_match
 
 __all__ = [
     "TARGET_FORMATS",
-    "TargetFormat",
+    "Conversion",
     "ConversionError",
     "InvalidRecordError",
-    "Conversion",
-    "target_format",
-    "render",
+    "TargetFormat",
     "convert_file",
+    "render",
+    "target_format",
 ]
 
 TargetFormat = Literal["mat", "sgf", "json"]
