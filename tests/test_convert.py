@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bgtools.cli import app
+from bgtools.errors import BgtoolsError
 from bgtools.formats.detect import load_file
 from bgtools.replay import replay_match
 
@@ -83,7 +84,7 @@ def test_corpus_files_convert_and_read_back_alike(tmp_path: Path, corpus: Path) 
             continue
         try:
             loaded = load_file(source)
-        except Exception:
+        except BgtoolsError:  # unreadable files are test_hostile's business
             continue
         if len(loaded.records) != 1 or not replay_match(loaded.records[0]).valid:
             continue

@@ -27,7 +27,7 @@ from bgtools.formats.sgf import parse_collection, parse_sgf
 from bgtools.formats.sgfwrite import APPLICATION, write_sgf
 from bgtools.record import MatchRecord
 from bgtools.replay import Event, MatchReplay, replay_match
-from tests.selfplay import DATA as SELFPLAY
+from selfplay import DATA as SELFPLAY
 
 DEBIAN_GNUBG = Path("/usr/games/gnubg")
 
