@@ -223,12 +223,13 @@ def test_every_schema_property_is_documented() -> None:
 def test_schema_file_is_package_data() -> None:
     """``pip install .`` ships the schema: pyproject's package data covers the file."""
     config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
-    path = schema_path()
-    assert path.is_file()
-    package_dir = REPO / "bgtools"
-    assert path.parent.parent == package_dir
-    globs = config["package-data"]["bgtools"]
-    assert any(fnmatch(str(path.relative_to(package_dir)), g) for g in globs)
+    path = schema_path()  # the installed package's copy (the source tree's when editable)
+    assert path.is_file() and path.parent.name == "schemas"
+    assert "bgtools.schemas" in config["packages"]
+    globs = config["package-data"]["bgtools.schemas"]
+    source = REPO / "bgtools" / "schemas" / path.name
+    assert source.read_bytes() == path.read_bytes()
+    assert any(fnmatch(path.name, g) for g in globs)
 
 
 # --- reading JSON through the commands ----------------------------------------------------------
