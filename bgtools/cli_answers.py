@@ -365,6 +365,11 @@ def _moment_board(match: MatchAnswers, moment: Moment) -> BoardInfo:
         notes.append("Doubles")
     elif moment.action in ("take", "drop", "beaver"):
         notes.append(f"Doubled; {names[o]} {moment.action}s")
+    elif moment.action in ("resign", "accept") and moment.player is not None:
+        resigner = moment.player if moment.action == "resign" else 1 - moment.player
+        level = {2: " a gammon", 3: " a backgammon"}.get(state.resignation, "")
+        notes.append(f"{names[resigner]} resigns{level}"
+                     + (f"; {names[1 - resigner]} accepts" if moment.action == "accept" else ""))
     return BoardInfo(
         position=moment.position,
         x_name=names[x], o_name=names[o],

@@ -92,8 +92,11 @@ def test_status_after_a_take_and_in_the_crawford_game() -> None:
 
 def test_pips_json_default_and_by_move() -> None:
     (last,) = run_json("pips", str(EXAMPLE))
-    assert last == {"schema": "bgtools/1", "file": str(EXAMPLE), "game": 4, "move": 5,
+    # Game 4: four plays, Alice's resignation and Bob's acceptance; then the end (move 7).
+    assert last == {"schema": "bgtools/1", "file": str(EXAMPLE), "game": 4, "move": 7,
                     "pips": [152, 143]}
+    (resign,) = run_json("pips", str(EXAMPLE), "--game", "4", "--move", "5")
+    assert resign["pips"] == [152, 143]
     (opening,) = run_json("pips", str(EXAMPLE), "--game", "1", "--move", "2")
     assert opening["pips"] == [167, 158]  # Bob played 63 first
 
