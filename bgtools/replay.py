@@ -287,15 +287,19 @@ class _Game:
         )
 
     def resignation(self, resigner: int, action: Action) -> None:
-        """Note the state before ``resigner`` resigns, as gnubg has it: the player on roll
-        (with his dice after a roll he did not play) and ``resigner`` to act."""
+        """Note the state before ``resigner`` resigns as gnubg has it: the state of the game
+        then (the player on roll, with his dice after a roll he did not play; the taker to
+        act while a double awaits an answer), whoever resigns."""
         if self.unplayed is not None:
             roller, dice, before = self.unplayed
-            state = self.state(roller, dice=dice, turn=resigner)
+            state = self.state(roller, dice=dice)
         else:
             on_roll = resigner if self.on_roll is None else self.on_roll
             before = self.view_of(on_roll)
-            state = self.state(on_roll, doubled=self.pending is not None, turn=resigner)
+            if self.pending is not None:
+                state = self.state(on_roll, doubled=True, turn=1 - self.pending[0])
+            else:
+                state = self.state(on_roll)
         self.resigned = (resigner, action, before, state)
 
     def view_of(self, player: int) -> Position:

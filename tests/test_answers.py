@@ -321,6 +321,32 @@ def test_positions_and_pips_match_gnubg(gnubg: ModuleType, gnubg_files: list[Pat
     assert checked > 200
 
 
+def test_resign_ids_match_gnubg(gnubg: ModuleType, gnubg_files: list[Path]) -> None:
+    """The moment before a resignation (``resign``, also after a roll not played) is the
+    state gnubg shows after the record before its resignation; ``accept`` follows."""
+    checked = 0
+    for path, match, answer in _comparable(gnubg, gnubg_files):
+        for number, game in enumerate(match["games"], 1):
+            records = list(game["game"])
+            kinds = [r.get("action") for r in records]
+            if "resign" not in kinds or not answer.replay.match_length:
+                continue
+            gnubg.command("first game")
+            for _ in range(number - 1):
+                gnubg.command("next game")
+            for _ in range(kinds.index("resign")):
+                gnubg.command("next")
+            theirs = tuple(gnubg.gnubg_id().split(":"))
+            moments = answer.moments[number]
+            actions = [m.action for m in moments]
+            assert actions[-3:] == ["resign", "accept", None], (path, number)
+            resign, accept = moments[-3], moments[-2]
+            assert moment_ids(resign)[:2] == theirs, (path, number)
+            assert accept.position == resign.position and accept.player == 1 - resign.player
+            checked += 1
+    assert checked >= 2
+
+
 def test_end_ids_match_gnubg(gnubg: ModuleType) -> None:
     """After an import gnubg stands at the end of the match: same IDs as our final status."""
     for path in (EXAMPLE, *sorted(SAMPLES.glob("*.mat"))):

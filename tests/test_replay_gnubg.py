@@ -17,6 +17,7 @@ import pytest
 
 from bgtools import ids
 from bgtools.formats.mat import parse_mat
+from bgtools.formats.sgf import parse_sgf
 from bgtools.replay import Event, MatchReplay, replay_match
 from bgtools.reports import event_json
 from selfplay import load_cases
@@ -35,11 +36,14 @@ def _ids(cases: list[tuple[Path, dict[str, Any]]]) -> list[str]:
 
 
 def _replay(path: Path) -> tuple[MatchReplay, list[dict[str, Any]]]:
-    """Replay ``path`` and return the replay with the contract's event objects."""
-    records = parse_mat(path.read_text(encoding="utf-8"))
+    """Replay ``path`` (gnubg's ``.mat``, or its ``.sgf`` of the same match) and return the
+    replay with the contract's event objects."""
+    parse = parse_sgf if path.suffix == ".sgf" else parse_mat
+    records = parse(path.read_text(encoding="utf-8"))
     assert len(records) == 1
-    truth = {p: t for p, t in CASES}.get(path)
-    if truth is not None and records[0].match_length == 0 and "jacoby" in truth:
+    truth = {p: t for p, t in CASES}.get(path.with_suffix(".mat"))
+    if (truth is not None and records[0].match_length == 0 and "jacoby" in truth
+            and records[0].tag("Jacoby") is None):
         # A .mat cannot say whether the session played Jacoby: state it as a header tag.
         records[0].tags.append(("Jacoby", "On" if truth["jacoby"] else "Off"))
     events: list[Event] = []
@@ -207,6 +211,20 @@ def test_accept_follows_resign(path: Path, truth: dict[str, Any]) -> None:
             assert accept["match_id_before"] == expected, where
         else:
             assert mask_money(accept["match_id_before"]) == mask_money(expected), where
+
+
+@pytest.mark.parametrize("path,truth", CASES, ids=_ids(CASES))
+def test_sgf_events_equal_the_mat_events(path: Path, truth: dict[str, Any]) -> None:
+    """gnubg's SGF of the same match gives the same events, resignations included (SGF
+    ``RE[..R]``, a ``DI`` node before a resignation after rolling)."""
+    sgf = path.with_suffix(".sgf")
+    if not sgf.is_file():  # pragma: no cover - the cache holds both
+        pytest.skip("no SGF in the cache")
+    _, from_mat = replayed(path)
+    _, from_sgf = replayed(sgf)
+    drop = ("line", "file")
+    assert ([{k: v for k, v in e.items() if k not in drop} for e in from_sgf]
+            == [{k: v for k, v in e.items() if k not in drop} for e in from_mat])
 
 
 def test_cache_covers_the_interesting_cases() -> None:
