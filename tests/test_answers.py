@@ -150,7 +150,7 @@ def _bgtools(*args: str) -> subprocess.CompletedProcess[str]:
     """Run the real program (worker processes included) with piped output."""
     return subprocess.run(
         [sys.executable, "-c", "from bgtools.cli import main; main()", *args],
-        capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL, check=False,
         env={**os.environ, "NO_COLOR": "1"},
     )
 
