@@ -27,6 +27,7 @@ __all__ = [
     "pips_json",
     "status_json",
     "moment_ids",
+    "error_json",
 ]
 
 SCHEMA = "bgtools/1"
@@ -231,6 +232,18 @@ def score_json(display: str, fmt: str | None, replay: MatchReplay) -> dict[str, 
         "complete": replay.complete,
         "games": games,
     }
+
+
+def error_json(display: str, message: str, *, with_format: bool = False) -> dict[str, Any]:
+    """The object ``score``, ``pips`` and ``status --json`` print for a file they cannot
+    answer about (unreadable, no match, a moment out of range), so that every input file
+    has its line: ``error`` is the one-line message also written to stderr. ``score``
+    objects carry ``"format": null`` too."""
+    obj: dict[str, Any] = {"schema": SCHEMA, "file": display}
+    if with_format:
+        obj["format"] = None
+    obj["error"] = message
+    return obj
 
 
 def pips_json(display: str, moment: Moment) -> dict[str, Any]:

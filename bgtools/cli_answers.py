@@ -93,30 +93,51 @@ def score(paths: Paths, as_json: JsonOption = False, jobs: JobsOption = None) ->
         nonlocal worst
         code = _report_problems(result)
         worst = max(worst, code)
+        if console is None:
+            _emit_objects(result, with_format=True)
+            return
         for obj, extra in zip(result.objects, result.extra):
-            if console is None:
-                _emit_json(obj)
-            else:
-                _print_score(console, obj, extra)
+            _print_score(console, obj, extra)
 
     _run(score_report, paths, jobs, as_json, report)
     raise typer.Exit(worst)
 
 
+def _file_error(result: FileReport) -> str | None:
+    """Why a file has no answer (unreadable, no match, a moment out of range), or None."""
+    if result.error is not None:
+        return result.error
+    if not result.objects:
+        return f"{result.display}: no match found"
+    return None
+
+
 def _report_problems(result: FileReport) -> int:
     """Write a file's error or problems to stderr; its exit code (0, 1 or 2)."""
-    if result.error is not None:
-        sys.stderr.write(f"bgtools: error: {result.error}\n")
-        return 2
-    for prob in result.problems:
-        where = result.display
-        if prob["line"]:
-            where += f":{prob['line']}" + (f":{prob['column']}" if prob["column"] else "")
-        sys.stderr.write(f"{where}: {prob['severity']}[{prob['rule']}]: {prob['message']}\n")
-    if not result.objects:
-        sys.stderr.write(f"bgtools: error: {result.display}: no match found\n")
+    if result.error is None:
+        for prob in result.problems:
+            where = result.display
+            if prob["line"]:
+                where += f":{prob['line']}" + (f":{prob['column']}" if prob["column"] else "")
+            sys.stderr.write(f"{where}: {prob['severity']}[{prob['rule']}]: "
+                             f"{prob['message']}\n")
+    error = _file_error(result)
+    if error is not None:
+        sys.stderr.write(f"bgtools: error: {error}\n")
         return 2
     return 0 if result.valid else 1
+
+
+def _emit_objects(result: FileReport, *, with_format: bool = False) -> None:
+    """``--json``: the file's objects, or its error object so that every input has a line."""
+    from bgtools.answers import error_json
+
+    error = _file_error(result)
+    if error is not None:
+        _emit_json(error_json(result.display, error, with_format=with_format))
+        return
+    for obj in result.objects:
+        _emit_json(obj)
 
 
 def _run(job: Callable[..., FileReport], paths: list[str], jobs: int | None, as_json: bool,
@@ -232,11 +253,10 @@ def pips(
     def report(result: FileReport) -> None:
         nonlocal worst
         worst = max(worst, _report_problems(result))
-        if not result.objects:
-            return
         if console is None:
-            for obj in result.objects:
-                _emit_json(obj)
+            _emit_objects(result)
+        elif not result.objects:
+            return
         elif all_moves:
             _print_all(console, result.display, list(result.extra))
         else:
@@ -308,12 +328,12 @@ def status(
     def report(result: FileReport) -> None:
         nonlocal worst
         worst = max(worst, _report_problems(result))
+        if console is None:
+            _emit_objects(result)
+            return
         if not result.objects:
             return
         (obj,), (moment,) = result.objects, result.extra
-        if console is None:
-            _emit_json(obj)
-            return
         names = moment["names"]
         length = obj["match_length"]
         owner = obj["cube"]["owner"]
@@ -365,6 +385,11 @@ def _moment_board(match: MatchAnswers, moment: Moment) -> BoardInfo:
         notes.append("Doubles")
     elif moment.action in ("take", "drop", "beaver"):
         notes.append(f"Doubled; {names[o]} {moment.action}s")
+    elif moment.action in ("resign", "accept") and moment.player is not None:
+        resigner = moment.player if moment.action == "resign" else 1 - moment.player
+        level = {2: " a gammon", 3: " a backgammon"}.get(state.resignation, "")
+        notes.append(f"{names[resigner]} resigns{level}"
+                     + (f"; {names[1 - resigner]} accepts" if moment.action == "accept" else ""))
     return BoardInfo(
         position=moment.position,
         x_name=names[x], o_name=names[o],
@@ -435,6 +460,12 @@ def show(
         if game is not None or move is not None:
             _fail("--game and --move apply to match files, not to a position ID")
     else:
+        from itertools import islice
+
+        from bgtools.reports import expand_paths
+
+        if len(list(islice(expand_paths([path]), 2))) > 1:
+            _fail(f"{path} holds several match files; show draws one board: name one of them")
         for display, answers, code in _inputs([path]):
             worst = max(worst, code)
             if not answers:

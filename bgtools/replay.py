@@ -259,6 +259,11 @@ class _Game:
         self.synced = True  # False after a play that could not be applied at all
         self.events = 0
         self.resign_open = False  # a resignation whose level a later 'Wins N' gives
+        # The last roll, when it was not played (rolled, then resigned): (player, dice, before).
+        self.unplayed: tuple[int, tuple[int, int], Position] | None = None
+        # The resignation: (resigner, its record cell, position and state before it); its
+        # events are emitted once the game's level is final (an SGF 'RE' gives it after).
+        self.resigned: tuple[int, Action, Position, ids.MatchState] | None = None
 
     def next_index(self) -> int:
         """The 0-based index of the next event of this game."""
@@ -280,6 +285,22 @@ class _Game:
             dice=dice,
             jacoby=self.jacoby,
         )
+
+    def resignation(self, resigner: int, action: Action) -> None:
+        """Note the state before ``resigner`` resigns as gnubg has it: the state of the game
+        then (the player on roll, with his dice after a roll he did not play; the taker to
+        act while a double awaits an answer), whoever resigns."""
+        if self.unplayed is not None:
+            roller, dice, before = self.unplayed
+            state = self.state(roller, dice=dice)
+        else:
+            on_roll = resigner if self.on_roll is None else self.on_roll
+            before = self.view_of(on_roll)
+            if self.pending is not None:
+                state = self.state(on_roll, doubled=True, turn=1 - self.pending[0])
+            else:
+                state = self.state(on_roll)
+        self.resigned = (resigner, action, before, state)
 
     def view_of(self, player: int) -> Position:
         """The position seen from ``player``."""
@@ -431,6 +452,8 @@ class _Replayer:
             else:
                 self.do_action(g, action, next_action)
         summary.actions += count
+        if g.resigned is not None and g.over == "resign" and self.on_event is not None:
+            self.emit_resignation(g)
         if g.over is None:
             if not is_last:
                 self.problem(
@@ -458,6 +481,7 @@ class _Replayer:
             self.problem("action-after-end", f"{_describe(action)} after the game ended "
                          f"({g.over})", action.line, action.column)
             return
+        g.unplayed = None
         if kind == "roll":
             self.do_roll(g, action, next_action)
         elif kind == "double":
@@ -471,6 +495,7 @@ class _Replayer:
         p = action.player
         line, column = action.line, action.column
         g.beavered_by = None  # a beaver is taken implicitly by the next roll
+        g.unplayed = None
         if g.pending is not None:
             self.problem("cube-unanswered", "the double was never answered before this roll",
                          line, column)
@@ -540,6 +565,7 @@ class _Replayer:
                 next_action is not None and next_action.kind in ("win", "loss", "resign")
             ):
                 play = None  # rolled, then resigned: the result cell follows
+                g.unplayed = (p, (d1, d2), before)
             elif next_action is None and self.last_game:
                 play = None  # the record ends after the roll: rolled, not yet played
             elif written.kind == "cannot_move":
@@ -743,6 +769,7 @@ class _Replayer:
         winner = action.player if action.kind == "win" else 1 - action.player
         if action.kind == "resign" and n is None:
             if g.over is None:
+                g.resignation(1 - winner, action)
                 g.pending = None
                 g.over = "resign"
                 g.winner = winner
@@ -781,6 +808,8 @@ class _Replayer:
             g.points = n
             return
         # The game is still running: a resignation by the other player.
+        if g.over is None:
+            g.resignation(1 - winner, action)
         g.pending = None
         g.over = "resign"
         g.winner = winner
@@ -813,6 +842,17 @@ class _Replayer:
         return computed >= needed and n >= needed and n <= max(computed, self.length)
 
     # --- events ---------------------------------------------------------------------------
+
+    def emit_resignation(self, g: _Game) -> None:
+        """A resignation's two events: ``resign`` by the loser, ``accept`` by the winner (a
+        record holds only accepted resignations), with gnubg's state before each."""
+        assert self.on_event is not None and g.resigned is not None
+        resigner, action, before, state = g.resigned
+        self.on_event(Event(g.number, g.next_index(), action.line, resigner, "resign", None,
+                            None, before, state, source=action))
+        accepted = state.with_(turn=1 - resigner, resignation=g.value)
+        self.on_event(Event(g.number, g.next_index(), action.line, 1 - resigner, "accept",
+                            None, None, before, accepted, source=action))
 
     def emit(self, g: _Game, player: int, kind: str, dice: tuple[int, int] | None,
              play: Play | None, before: Position, action: Action,

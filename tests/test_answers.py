@@ -19,6 +19,7 @@ from bgtools.answers import MatchAnswers, analyse_answers, crawford_status, mome
 from bgtools.cli import app
 from bgtools.render import BoardInfo, ascii_board, rich_board
 from bgtools.position import Position
+from bgtools.reports import expand_paths
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 EXAMPLE = SAMPLES / "example_gnubg.mat"
@@ -92,8 +93,11 @@ def test_status_after_a_take_and_in_the_crawford_game() -> None:
 
 def test_pips_json_default_and_by_move() -> None:
     (last,) = run_json("pips", str(EXAMPLE))
-    assert last == {"schema": "bgtools/1", "file": str(EXAMPLE), "game": 4, "move": 5,
+    # Game 4: four plays, Alice's resignation and Bob's acceptance; then the end (move 7).
+    assert last == {"schema": "bgtools/1", "file": str(EXAMPLE), "game": 4, "move": 7,
                     "pips": [152, 143]}
+    (resign,) = run_json("pips", str(EXAMPLE), "--game", "4", "--move", "5")
+    assert resign["pips"] == [152, 143]
     (opening,) = run_json("pips", str(EXAMPLE), "--game", "1", "--move", "2")
     assert opening["pips"] == [167, 158]  # Bob played 63 first
 
@@ -142,6 +146,64 @@ def test_unreadable_input_exit_2(tmp_path: Path) -> None:
     assert code == 2 and "not a Position ID" in err
 
 
+def _bgtools(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run the real program (worker processes included) with piped output."""
+    return subprocess.run(
+        [sys.executable, "-c", "from bgtools.cli import main; main()", *args],
+        capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL, check=False,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+
+
+@pytest.mark.parametrize("command", ["score", "pips", "status"])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_json_has_one_line_per_input_file_even_unreadable(tmp_path: Path, command: str,
+                                                          jobs: str) -> None:
+    missing = tmp_path / "missing.mat"
+    binary = tmp_path / "binary.mat"
+    binary.write_bytes(b"\x00\x01\x02 not text \xff\xfe")
+    paths = [str(EXAMPLE), str(missing), str(binary), str(MONEY)]
+    proc = _bgtools(command, "--json", "--jobs", jobs, *paths)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    objs = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [o["file"] for o in objs] == paths
+    good = [o for o in objs if "error" not in o]
+    assert [o["file"] for o in good] == [str(EXAMPLE), str(MONEY)]
+    assert all(o["schema"] == "bgtools/1" for o in objs)
+    head = {"schema": "bgtools/1", "file": str(missing)}
+    if command == "score":
+        head["format"] = None
+        assert good[0]["format"] == "mat"
+    else:
+        assert good[0]["game"] == 4
+    assert objs[1] == {**head, "error": f"{missing}: no such file or directory"}
+    assert set(objs[2]) == set(head) | {"error"} and objs[2]["file"] == str(binary)
+    assert "binary" in objs[2]["error"] and "\n" not in objs[2]["error"]
+    # The error lines on stderr are kept, one per unreadable file.
+    assert proc.stderr.splitlines() == [f"bgtools: error: {objs[1]['error']}",
+                                        f"bgtools: error: {objs[2]['error']}"]
+
+
+def test_json_error_object_for_a_moment_out_of_range() -> None:
+    proc = _bgtools("status", "--json", str(EXAMPLE), "--game", "1", "--move", "99")
+    assert proc.returncode == 2
+    (obj,) = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert obj["file"] == str(EXAMPLE) and "moves 1..8" in obj["error"]
+    assert set(obj) == {"schema", "file", "error"}
+
+
+def test_show_draws_one_board_only(tmp_path: Path) -> None:
+    code, out, err = run("show", str(EXAMPLE), str(MONEY))
+    assert code == 2 and "unexpected extra argument" in err and not out
+    code, out, err = run("show", str(SAMPLES))
+    assert code == 2 and "several match files" in err and not out
+    (tmp_path / "only.mat").write_text(EXAMPLE.read_text())
+    code, out, _ = run("show", str(tmp_path), "--ascii")
+    assert code == 0 and out == run("show", str(EXAMPLE), "--ascii")[1]
+    code, out, err = run("show", str(tmp_path / "missing.mat"))
+    assert code == 2 and "no such file" in err and not out
+
+
 def test_crawford_status_names() -> None:
     assert crawford_status(0, False, False) == "money"
     assert crawford_status(5, True, False) == "crawford"
@@ -162,7 +224,14 @@ def test_corpus_score_and_status_never_crash(corpus: Path) -> None:
     assert "Traceback" not in proc.stderr
     objs = [json.loads(line) for line in proc.stdout.splitlines()]
     assert len(objs) > 100
+    # One line per input file, in input order: an error object for an unreadable one.
+    assert [o["file"] for o in objs] == [d for d, _, _ in expand_paths([str(corpus)])]
+    errors = [o for o in objs if "error" in o]
+    assert proc.stderr.count("bgtools: error: ") == len(errors)
+    assert all(set(o) == {"schema", "file", "error"} for o in errors)
     for obj in objs:
+        if "error" in obj:
+            continue
         assert set(obj) == {"schema", "file", "game", "move", "match_length", "score",
                             "crawford", "cube", "on_roll", "pips", "position_id", "match_id",
                             "xgid"}
@@ -250,6 +319,32 @@ def test_positions_and_pips_match_gnubg(gnubg: ModuleType, gnubg_files: list[Pat
                     assert sorted(p) == sorted(m.pips)
             checked += len(theirs)
     assert checked > 200
+
+
+def test_resign_ids_match_gnubg(gnubg: ModuleType, gnubg_files: list[Path]) -> None:
+    """The moment before a resignation (``resign``, also after a roll not played) is the
+    state gnubg shows after the record before its resignation; ``accept`` follows."""
+    checked = 0
+    for path, match, answer in _comparable(gnubg, gnubg_files):
+        for number, game in enumerate(match["games"], 1):
+            records = list(game["game"])
+            kinds = [r.get("action") for r in records]
+            if "resign" not in kinds or not answer.replay.match_length:
+                continue
+            gnubg.command("first game")
+            for _ in range(number - 1):
+                gnubg.command("next game")
+            for _ in range(kinds.index("resign")):
+                gnubg.command("next")
+            theirs = tuple(gnubg.gnubg_id().split(":"))
+            moments = answer.moments[number]
+            actions = [m.action for m in moments]
+            assert actions[-3:] == ["resign", "accept", None], (path, number)
+            resign, accept = moments[-3], moments[-2]
+            assert moment_ids(resign)[:2] == theirs, (path, number)
+            assert accept.position == resign.position and accept.player == 1 - resign.player
+            checked += 1
+    assert checked >= 2
 
 
 def test_end_ids_match_gnubg(gnubg: ModuleType) -> None:

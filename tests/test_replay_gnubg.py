@@ -15,7 +15,9 @@ from typing import Any
 
 import pytest
 
+from bgtools import ids
 from bgtools.formats.mat import parse_mat
+from bgtools.formats.sgf import parse_sgf
 from bgtools.replay import Event, MatchReplay, replay_match
 from bgtools.reports import event_json
 from selfplay import load_cases
@@ -34,11 +36,14 @@ def _ids(cases: list[tuple[Path, dict[str, Any]]]) -> list[str]:
 
 
 def _replay(path: Path) -> tuple[MatchReplay, list[dict[str, Any]]]:
-    """Replay ``path`` and return the replay with the contract's event objects."""
-    records = parse_mat(path.read_text(encoding="utf-8"))
+    """Replay ``path`` (gnubg's ``.mat``, or its ``.sgf`` of the same match) and return the
+    replay with the contract's event objects."""
+    parse = parse_sgf if path.suffix == ".sgf" else parse_mat
+    records = parse(path.read_text(encoding="utf-8"))
     assert len(records) == 1
-    truth = {p: t for p, t in CASES}.get(path)
-    if truth is not None and records[0].match_length == 0 and "jacoby" in truth:
+    truth = {p: t for p, t in CASES}.get(path.with_suffix(".mat"))
+    if (truth is not None and records[0].match_length == 0 and "jacoby" in truth
+            and records[0].tag("Jacoby") is None):
         # A .mat cannot say whether the session played Jacoby: state it as a header tag.
         records[0].tags.append(("Jacoby", "On" if truth["jacoby"] else "Off"))
     events: list[Event] = []
@@ -57,28 +62,31 @@ def replayed(path: Path) -> tuple[MatchReplay, list[dict[str, Any]]]:
 
 
 def truth_actions(truth: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
-    """gnubg's actions as ``(game number, action)``, without resignations.
+    """gnubg's actions as ``(game number, action)``, resignations included."""
+    return [(gi + 1, a) for gi, g in enumerate(truth["games"]) for a in g["actions"]]
 
-    A ``.mat`` file records no resignation offer, only the ``Wins`` cell that results from
-    it, so the replayer emits no event for it; the resignation is checked in the results.
-    """
-    return [(gi + 1, a) for gi, g in enumerate(truth["games"]) for a in g["actions"]
-            if a["action"] != "resign"]
+
+def without_accepts(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Our events but the ``accept`` that follows each ``resign``: gnubg's record holds the
+    resignation only (its acceptance ends the game); :func:`test_accept_follows_resign`
+    checks the accepts."""
+    return [e for e in events if e["action"] != "accept"]
 
 
 def paired(path: Path, truth: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """Our events zipped with gnubg's actions, after checking that they line up."""
     _, events = replayed(path)
+    ours_all = without_accepts(events)
     theirs = truth_actions(truth)
-    assert len(events) == len(theirs)
-    for ours, (game, t) in zip(events, theirs):
+    assert len(ours_all) == len(theirs)
+    for ours, (game, t) in zip(ours_all, theirs):
         where = f"{path.name}:{ours['line']} game {game}"
         assert (ours["game"], ours["action"], ours["player"]) == (game, t["action"],
                                                                    t["player"]), where
         if t["action"] == "move":
             assert ours["dice"] == t["dice"], where
             assert sorted(map(tuple, ours["steps"])) == sorted(map(tuple, t["move"])), where
-    return [(o, t) for o, (_, t) in zip(events, theirs)]
+    return [(o, t) for o, (_, t) in zip(ours_all, theirs)]
 
 
 def mask_money(match_id: str, *, score: bool = True, jacoby: bool = True) -> str:
@@ -177,6 +185,46 @@ def test_money_jacoby_bit_off(path: Path, truth: dict[str, Any]) -> None:
     for ours, theirs in paired(path, truth):
         assert (mask_money(ours["match_id_before"], jacoby=False)[-1]
                 == mask_money(theirs["match_id"], jacoby=False)[-1])
+
+
+@pytest.mark.parametrize("path,truth", CASES, ids=_ids(CASES))
+def test_accept_follows_resign(path: Path, truth: dict[str, Any]) -> None:
+    """Every resignation is a ``resign`` by the loser, then an ``accept`` by the winner from
+    the same position: gnubg's Match ID with the winner to act and the level offered."""
+    _, events = replayed(path)
+    resigns = [(gi + 1, a) for gi, g in enumerate(truth["games"]) for a in g["actions"]
+               if a["action"] == "resign"]
+    pairs = [(e, events[i + 1] if i + 1 < len(events) else None)
+             for i, e in enumerate(events) if e["action"] == "resign"]
+    assert len(pairs) == len(resigns) == sum(e["action"] == "accept" for e in events)
+    for (resign, accept), (game, theirs) in zip(pairs, resigns):
+        where = f"{path.name}:{resign['line']}"
+        assert accept is not None and accept["action"] == "accept", where
+        assert (accept["game"], accept["index"]) == (game, resign["index"] + 1), where
+        assert accept["player"] == 1 - resign["player"], where
+        assert accept["position_id_before"] == resign["position_id_before"], where
+        assert accept["pips_before"] == resign["pips_before"], where
+        state = ids.decode_match_id(theirs["match_id"])
+        offered = state.with_(turn=1 - theirs["player"], resignation=theirs["level"])
+        expected = ids.encode_match_id(offered)
+        if truth["match_length"]:
+            assert accept["match_id_before"] == expected, where
+        else:
+            assert mask_money(accept["match_id_before"]) == mask_money(expected), where
+
+
+@pytest.mark.parametrize("path,truth", CASES, ids=_ids(CASES))
+def test_sgf_events_equal_the_mat_events(path: Path, truth: dict[str, Any]) -> None:
+    """gnubg's SGF of the same match gives the same events, resignations included (SGF
+    ``RE[..R]``, a ``DI`` node before a resignation after rolling)."""
+    sgf = path.with_suffix(".sgf")
+    if not sgf.is_file():  # pragma: no cover - the cache holds both
+        pytest.skip("no SGF in the cache")
+    _, from_mat = replayed(path)
+    _, from_sgf = replayed(sgf)
+    drop = ("line", "file")
+    assert ([{k: v for k, v in e.items() if k not in drop} for e in from_sgf]
+            == [{k: v for k, v in e.items() if k not in drop} for e in from_mat])
 
 
 def test_cache_covers_the_interesting_cases() -> None:
