@@ -261,7 +261,8 @@ def test_summary_counts_a_mixed_directory(tmp_path: Path) -> None:
     (tmp_path / "sub" / "worse.mat").write_text(text.replace("63: 13/7 13/10", "63: 13/7 13/9")
                                                 .replace("41: 25/21 10/9", "41: 25/21 10/8"))
     (tmp_path / "notes.txt").write_text("just some notes\n")
-    done = bgtools("validate", "--jobs", "2", str(tmp_path))
+    # Wide enough that Rich never shortens the long pytest paths in the tables.
+    done = bgtools("validate", "--jobs", "2", str(tmp_path), env={"COLUMNS": "300"})
     assert done.returncode == 2
     out = done.stdout
     assert "4 file(s): 1 valid, 2 invalid, 1 unreadable" in out
