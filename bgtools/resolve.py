@@ -16,10 +16,22 @@ from typing import Sequence
 from bgtools import notation
 from bgtools.errors import IllegalPlayError, NotationError
 from bgtools.notation import WrittenPlay
-from bgtools.position import Play, Position, Step, apply_step, step_error, unchecked_position
+from bgtools.position import (
+    Play,
+    Position,
+    Step,
+    apply_step,
+    step_error,
+    unchecked_position,
+)
 
 __all__ = [
-    "Resolution", "resolve_play", "check_maximal", "RULE_MESSAGES", "parse_play", "play_text",
+    "RULE_MESSAGES",
+    "Resolution",
+    "check_maximal",
+    "parse_play",
+    "play_text",
+    "resolve_play",
 ]
 
 RULE_MESSAGES = {
@@ -477,7 +489,8 @@ def _resolve_text(position: Position, die1: int, die2: int, text: str) -> tuple[
         raise NotationError(f"{written.text!r} marks a resignation, not a play",
                             column=lead + 1, context=text)
     if written.kind == "illegal":
-        raise IllegalPlayError(f"{written.text!r}: the text itself marks the play as illegal",
+        raise IllegalPlayError(f"{roll} played as {written.text!r}: the text itself marks "
+                               "the play as illegal",
                                "illegal-play-line")
     if not written.segments:
         legal = position.legal_results(die1, die2)
