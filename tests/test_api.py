@@ -267,3 +267,13 @@ def test_importing_the_cli_loads_no_heavy_library() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=REPO, env={"PYTHONPATH": str(REPO)})
     assert out.stdout.split() == []
+
+
+def test_readme_library_example_runs() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in readme.split("```python\n")[1:]]
+    example = next(b for b in blocks if "parse_play" in b)
+    names: dict[str, object] = {}
+    exec(compile(example, "README.md", "exec"), names)  # noqa: S102 - our own README
+    assert names["play"] == parse_play(START, 6, 5, "24/13")
+    assert names["after"] == play_text(START, 6, 5, "24/13")
