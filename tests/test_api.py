@@ -9,6 +9,7 @@ GNU Backgammon is the oracle for what is legal and for how a play is written.
 from __future__ import annotations
 
 import doctest
+import os
 import random
 import subprocess
 import sys
@@ -260,13 +261,31 @@ def test_docstring_examples_run() -> None:
 
 # --- start-up: the CLI's first import leaves the heavy libraries alone --------------------
 
+def _modules_loaded_by(code: str, names: tuple[str, ...]) -> list[str]:
+    """Which of ``names`` a fresh interpreter has imported after running ``code``."""
+    probe = (f"import sys\n{code}\n"
+             f"sys.stderr.write('LOADED:' + ' '.join(m for m in {names!r} if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         cwd=REPO, env={"PYTHONPATH": os.pathsep.join(sys.path)}, check=False)
+    marker = [line for line in out.stderr.splitlines() if line.startswith("LOADED:")]
+    assert marker, out.stderr
+    return marker[-1].removeprefix("LOADED:").split()
+
+
 def test_importing_the_cli_loads_no_heavy_library() -> None:
-    code = ("import sys, bgtools.cli; "
-            "print(' '.join(m for m in ('lark', 'rich', 'pydantic', 'bgtools.position') "
-            "if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, cwd=REPO, env={"PYTHONPATH": str(REPO)})
-    assert out.stdout.split() == []
+    loaded = _modules_loaded_by("import bgtools.cli",
+                                ("lark", "rich", "pydantic", "bgtools.position"))
+    assert loaded == []
+
+
+def test_validate_json_loads_neither_rich_nor_pydantic(examples: Path) -> None:
+    """``validate --json`` prints JSON: no Rich; and Typer must not build pydantic
+    validators for its options (typer 0.29 does on every run: pyproject keeps it out)."""
+    code = ("from bgtools.cli import app\nfrom bgtools.cli_errors import run_app\n"
+            "try:\n"
+            f"    run_app(app, ['validate', '--json', {str(examples / 'example.mat')!r}])\n"
+            "except SystemExit:\n    pass")
+    assert _modules_loaded_by(code, ("rich", "pydantic")) == []
 
 
 def test_readme_library_example_runs() -> None:
