@@ -1,6 +1,76 @@
-"""bgtools: validate, replay and convert backgammon match files."""
+"""bgtools: validate, replay and convert backgammon match files.
 
-from bgtools.position import BAR, OFF, Play, Position, PositionError, Step, format_play, parse_id
+The names below are loaded on first use, so that importing a submodule (the command line
+starts with ``bgtools.cli``) does not pay for the rules engine it may not need.
 
-__all__ = ["BAR", "OFF", "Play", "Position", "PositionError", "Step", "format_play", "parse_id"]
+>>> from bgtools import Position, parse_play, play_text
+>>> str(parse_play(Position.initial(), 6, 4, "24/18 13/9"))
+'24/18 13/9'
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bgtools.errors import BgtoolsError, IllegalPlayError, NotationError
+    from bgtools.position import (
+        BAR,
+        OFF,
+        Play,
+        Position,
+        PositionError,
+        Step,
+        format_play,
+        parse_id,
+    )
+    from bgtools.resolve import parse_play, play_text
+
+__all__ = [
+    "BAR",
+    "OFF",
+    "BgtoolsError",
+    "IllegalPlayError",
+    "NotationError",
+    "Play",
+    "Position",
+    "PositionError",
+    "Step",
+    "format_play",
+    "parse_id",
+    "parse_play",
+    "play_text",
+]
 __version__ = "0.1.0"
+
+_HOMES = {
+    "BAR": "bgtools.position",
+    "OFF": "bgtools.position",
+    "Play": "bgtools.position",
+    "Position": "bgtools.position",
+    "PositionError": "bgtools.position",
+    "Step": "bgtools.position",
+    "format_play": "bgtools.position",
+    "parse_id": "bgtools.position",
+    "BgtoolsError": "bgtools.errors",
+    "IllegalPlayError": "bgtools.errors",
+    "NotationError": "bgtools.errors",
+    "parse_play": "bgtools.resolve",
+    "play_text": "bgtools.resolve",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name from its module on first use (PEP 562)."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'bgtools' has no attribute {name!r}")
+    value = getattr(import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """The public names with the module's own."""
+    return sorted(set(globals()) | set(__all__))

@@ -202,8 +202,6 @@ def validate(
     a progress bar runs on stderr; a summary ends the human output. Ctrl-C stops with the
     summary of what was done (exit code 130).
     """
-    from rich.markup import escape
-
     from bgtools.batch import FileReport, validate_report
     from bgtools.progress import INTERRUPTED, print_summary, run_batch, stderr_is_terminal
 
@@ -214,6 +212,8 @@ def validate(
         if console is None:
             _emit_json(result.objects[0])
         elif result.error is not None:
+            from rich.markup import escape  # Rich only for the text output
+
             console.print(f"[bold red]{escape(result.error)}[/]")
         else:
             _print_file_problems(console, result.display, result.problems)

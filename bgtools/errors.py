@@ -74,7 +74,11 @@ class NotationError(RecordSyntaxError):
 
 
 class IllegalPlayError(BgtoolsError):
-    """A play or cube action that the rules forbid; ``rule`` is the validator's rule id."""
+    """A play or cube action that the rules forbid; ``rule`` is the validator's rule id.
+
+    :func:`bgtools.resolve.parse_play` raises it for a well-formed play that is illegal
+    (``blocked-point``, ``max-dice``, ``higher-die``, ``dice-mismatch`` ...).
+    """
 
     exit_code = EXIT_PROBLEMS
 

@@ -133,13 +133,16 @@ def _parse_fast(text: str) -> list[RawPath] | None:
 def _parse_lark(text: str) -> WrittenPlay | list[RawPath]:
     """Parse with the grammar: a special form, or the paths as read; raise NotationError."""
     from lark import Token, Tree
-    from lark.exceptions import LarkError, UnexpectedInput
+    from lark.exceptions import LarkError, UnexpectedEOF, UnexpectedInput
 
     try:
         tree = load_grammar("notation.lark", propagate_positions=True).parse(text)
     except UnexpectedInput as exc:
         column = getattr(exc, "column", None)
         col = column if isinstance(column, int) and column > 0 else None
+        token = getattr(exc, "token", None)
+        if isinstance(exc, UnexpectedEOF) or getattr(token, "type", None) == "$END":
+            col = len(text) + 1  # the play stops short: point just past its end
         raise NotationError(f"cannot read the play {text!r}", column=col, context=text) from None
     except LarkError as exc:  # pragma: no cover - defensive
         raise NotationError(f"cannot read the play {text!r}: {exc}", context=text) from None
