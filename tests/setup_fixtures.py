@@ -29,7 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from selfplay import _current_id, _gnubg, _quiet  # noqa: E402
+from selfplay import _current_id, _gnubg, _quiet
 
 DATA = Path(__file__).resolve().parent / "data" / "setup"
 
@@ -104,7 +104,7 @@ def _play_one(gnubg: Any) -> dict[str, Any] | None:
         from bgtools.position import Position
 
         before = Position.from_id(pos)
-        result, play = min(before.legal_results(dice[0], dice[1]).items(),
+        _, play = min(before.legal_results(dice[0], dice[1]).items(),
                            key=lambda item: (-item[0].mover[0], str(item[1])))
         text = str(play).replace("*", "")
     if text:
