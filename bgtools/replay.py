@@ -715,13 +715,13 @@ class _Replayer:
             self.problem("sgf-setup-invalid", problem, line, column)
             g.synced = False
             g.position = g.position if turn == view else g.position.swapped()
-        else:
+        elif setup.sets_board or turn != view:
             g.position = Position(tuple(mover), tuple(opponent))
-            if setup.sets_board:
-                g.synced = True
-        g.on_roll = turn
-        g.turn_open = True
-        g.set_up = True
+            g.synced = g.synced or setup.sets_board
+        if setup.sets_board or setup.turn is not None:
+            g.on_roll = turn
+            g.turn_open = True
+            g.set_up = True
         g.pending = None
         g.beavered_by = None
         g.unplayed = None

@@ -174,3 +174,14 @@ def test_read_setup_ranges_are_inclusive() -> None:
     setup = read_setup([("AE", ["a:c", "y"]), ("AW", ["b"]), ("CP", ["c"]), ("CV", ["8"])])
     assert setup.emptied == (0, 1, 2, 24) and setup.white == (1,)
     assert (setup.owner, setup.cube, setup.errors) == ("c", 8, ())
+
+
+def test_root_cube_value_keeps_the_opening_roll_rules() -> None:
+    replay, _ = replay_text(HEAD + "CV[2];W[33hehefefe])")
+    assert "opening-double" in rules(replay)
+
+
+def test_setup_of_the_turn_only_keeps_the_board() -> None:
+    replay, events = replay_text(HEAD + ";W[31hefe];PL[W];W[21fdhg])")
+    assert "turn-order" not in rules(replay) and not replay.problems
+    assert events[1]["player"] == 0 and events[1]["steps"] == [[6, 4], [8, 7]]

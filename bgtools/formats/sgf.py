@@ -13,6 +13,9 @@ Design:
 * Nothing is lost: each game keeps its root properties (``extra["sgf_root"]``) and every
   later node's properties (``extra["sgf_nodes"]``), in order, values unescaped; each action
   keeps its node's properties (``extra["sgf_props"]``) so a writer can round-trip analysis.
+* Set-up nodes (``AE``/``AW``/``AB``, ``PL``, ``CV``, ``CP``; a root ``CV`` of automatic
+  doubles) are kept in ``extra["setup"]`` as ``(node index, properties)`` with their
+  locations in ``extra["setup_at"]``; the replay applies them (:func:`read_setup`).
 * The reader never raises on text: unreadable content becomes ``Problem(rule="syntax")``.
 """
 
