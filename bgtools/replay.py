@@ -13,6 +13,7 @@ from typing import Callable
 
 from bgtools import ids
 from bgtools.errors import NotationError
+from bgtools.formats.sgf import read_setup
 from bgtools.notation import WrittenPlay, parse_play
 from bgtools.position import Play, Position, apply_step, step_error, unchecked_position
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
@@ -66,14 +67,14 @@ RULES: dict[str, str] = {
     "match-incomplete": "the match stops before a player reached the match length (warning)",
     "game-number": "games are not numbered on from the first game: 1, 2, 3 ... (warning)",
     "no-games": "the file holds no game",
-    "sgf-setup": "an SGF set-up node (board or cube set by hand) that the replay ignores (warning)",
+    "sgf-setup-invalid": "an SGF set-up node (AE/AW/AB, PL, CV, CP) gives no valid position or cube",
     "encoding-assumed": "the file is not UTF-8: it was read as cp1252 (else latin-1) (warning)",
 }
 """Every rule id the replayer reports, with a one-line description."""
 
 _WARNINGS = {
     "forced-play-omitted", "ambiguous-play", "hit-mark", "illegal-play-line", "cube-dead",
-    "match-incomplete", "game-number", "match-resignation", "sgf-setup", "encoding-assumed",
+    "match-incomplete", "game-number", "match-resignation", "encoding-assumed",
 }
 
 
@@ -264,6 +265,11 @@ class _Game:
         # The resignation: (resigner, its record cell, position and state before it); its
         # events are emitted once the game's level is final (an SGF 'RE' gives it after).
         self.resigned: tuple[int, Action, Position, ids.MatchState] | None = None
+        # After an SGF set-up node: no opening roll rules, and the next actor is on roll
+        # (gnubg's 'set turn' after 'set board' leaves no trace in the SGF it saves).
+        self.set_up = False
+        self.turn_open = False
+        self.setup_next = False  # a set-up node follows the action being replayed
 
     def next_index(self) -> int:
         """The 0-based index of the next event of this game."""
@@ -445,12 +451,21 @@ class _Replayer:
         actions = record.actions
         count = len(actions)
         do_roll = self.do_roll
+        setups = _setups(record)
+        at = [_setup_slot(actions, node) for node, _ in setups]
+        done = 0
         for i, action in enumerate(actions):
+            while done < len(setups) and at[done] <= i:
+                self.apply_setup(g, *setups[done])
+                done += 1
+            g.setup_next = done < len(setups) and at[done] == i + 1
             next_action = actions[i + 1] if i + 1 < count else None
             if action.kind == "roll" and g.over is None:
                 do_roll(g, action, next_action)  # the common case of do_action
             else:
                 self.do_action(g, action, next_action)
+        for node, props in setups[done:]:
+            self.apply_setup(g, node, props)
         summary.actions += count
         if g.resigned is not None and g.over == "resign" and self.on_event is not None:
             self.emit_resignation(g)
@@ -503,10 +518,12 @@ class _Replayer:
         if g.on_roll is None:
             g.on_roll = p
         elif g.on_roll != p:
-            self.problem("turn-order", f"player {p} rolls but it is player {g.on_roll}'s turn",
-                         line, column)
+            if not g.turn_open:
+                self.problem("turn-order", f"player {p} rolls but it is player {g.on_roll}'s "
+                             "turn", line, column)
             g.position = g.position.swapped()
             g.on_roll = p
+        g.turn_open = False
         dice = action.dice
         if dice is None or not (1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
             self.problem("dice-mismatch", f"dice {dice} are not two dice 1-6", line, column)
@@ -514,7 +531,7 @@ class _Replayer:
             return
         d1, d2 = dice
         g.rolls += 1
-        if g.rolls == 1 and d1 == d2:
+        if g.rolls == 1 and d1 == d2 and not g.set_up:
             self.problem("opening-double", f"the opening roll {d1}{d2} is a double", line, column)
         before = g.position
         play_col = action.play_column or column
@@ -566,8 +583,8 @@ class _Replayer:
             ):
                 play = None  # rolled, then resigned: the result cell follows
                 g.unplayed = (p, (d1, d2), before)
-            elif next_action is None and self.last_game:
-                play = None  # the record ends after the roll: rolled, not yet played
+            elif (next_action is None and self.last_game) or g.setup_next:
+                play = None  # the record ends (or the board is set) after the roll
             elif written.kind == "cannot_move":
                 self.problem("max-dice", f"{roll} written as 'Cannot Move' but it can be played "
                              f"(e.g. {sample})", line, play_col)
@@ -669,6 +686,59 @@ class _Replayer:
         assert g.on_roll is not None
         g.on_roll = 1 - g.on_roll
 
+    # --- SGF set-up nodes -----------------------------------------------------------------
+
+    def apply_setup(self, g: _Game, node: int, props: list[tuple[str, list[str]]]) -> None:
+        """Apply an SGF set-up node: the board (absolute letters, FORMATS.md 3.3), the player
+        to move and the cube; like a Snowie ``Illegal play`` cell, the replay goes on from
+        the board it gives. A set-up that gives no valid position is ``sgf-setup-invalid``
+        and leaves the replay unsynced (later plays are not checked)."""
+        setup = read_setup(props)
+        line, column = _setup_location(self.record.games[self.game_no - 1], node)
+        for message in setup.errors:
+            self.problem("sgf-setup-invalid", message, line, column)
+        view = 0 if g.on_roll is None else g.on_roll
+        white = list(g.position.mover if view == 0 else g.position.opponent)
+        black = list(g.position.opponent if view == 0 else g.position.mover)
+        if setup.sets_board:
+            for i in setup.emptied:
+                white[25 if i == 24 else i + 1] = 0
+                black[25 if i == 24 else 24 - i] = 0
+            for i in setup.white:
+                white[25 if i == 24 else i + 1] += 1
+            for i in setup.black:
+                black[25 if i == 24 else 24 - i] += 1
+        turn = view if setup.turn is None else setup.turn
+        mover, opponent = (white, black) if turn == 0 else (black, white)
+        problem = _setup_problem(white, black) if setup.sets_board else None
+        if problem is not None:
+            self.problem("sgf-setup-invalid", problem, line, column)
+            g.synced = False
+            g.position = g.position if turn == view else g.position.swapped()
+        elif setup.sets_board or turn != view:
+            g.position = Position(tuple(mover), tuple(opponent))
+            g.synced = g.synced or setup.sets_board
+        if setup.sets_board or setup.turn is not None:
+            g.on_roll = turn
+            g.turn_open = True
+            g.set_up = True
+        g.pending = None
+        g.beavered_by = None
+        g.unplayed = None
+        if setup.cube is not None:
+            g.cube = setup.cube
+        if setup.owner is not None:
+            g.cube_owner = None if setup.owner == "c" else int(setup.owner)
+            g.cube_turned = g.cube_owner is not None
+        if g.over is None and g.synced and g.position.mover[0] == 15:
+            g.over = "bearoff"
+            g.winner = turn
+            g.value = g.position.game_value()
+            g.points = self.bearoff_points(g)
+        elif g.over is None and g.synced and g.position.opponent[0] == 15:
+            self.problem("sgf-setup-invalid", "the set-up gives a finished game: "
+                         f"player {1 - turn} has no checker left", line, column)
+
     # --- cube -----------------------------------------------------------------------------
 
     def do_double(self, g: _Game, action: Action) -> None:
@@ -684,10 +754,12 @@ class _Replayer:
                          line, column)
             g.on_roll = p
         elif g.on_roll != p:
-            self.problem("cube-timing", f"player {p} doubles but it is player {g.on_roll}'s "
-                         "turn to roll", line, column)
+            if not g.turn_open:
+                self.problem("cube-timing", f"player {p} doubles but it is player "
+                             f"{g.on_roll}'s turn to roll", line, column)
             g.position = g.position.swapped()
             g.on_roll = p
+        g.turn_open = False
         before = g.position
         if self.on_event is not None:
             self.emit(g, p, "double", None, None, before, action)
@@ -899,6 +971,54 @@ def _snowie_board(text: str, near: Position) -> Position | None:
         if best is None or distance < best[0]:
             best = (distance, candidate)
     return best[1] if best else None
+
+
+def _setups(record: GameRecord) -> list[tuple[int, list[tuple[str, list[str]]]]]:
+    """The game's SGF set-up nodes ``(node index, properties)`` in order (none for .mat)."""
+    kept = record.extra.get("setup")
+    if not isinstance(kept, list):
+        return []
+    out: list[tuple[int, list[tuple[str, list[str]]]]] = []
+    for item in kept:
+        node, props = item
+        out.append((int(node), [(str(name), [str(v) for v in values])
+                                for name, values in props]))
+    return out
+
+
+def _setup_slot(actions: list[Action], node: int) -> int:
+    """The index of the first action after SGF node ``node`` (the root is node 0): the
+    set-up applies just before it. Result actions (no node) come after every node."""
+    for i, action in enumerate(actions):
+        at = action.extra.get("sgf_node")
+        if not isinstance(at, int) or at + 1 > node:
+            return i
+    return len(actions)
+
+
+def _setup_location(record: GameRecord, node: int) -> tuple[int | None, int | None]:
+    """Where set-up node ``node`` starts, when the reader kept it (else the game's line)."""
+    located = record.extra.get("setup_at")
+    if isinstance(located, list):
+        for item in located:
+            if isinstance(item, (list, tuple)) and len(item) == 3 and item[0] == node:
+                return int(item[1]), int(item[2])
+    return record.line, None
+
+
+def _setup_problem(white: list[int], black: list[int]) -> str | None:
+    """Why a set-up board (absolute: each side in its own numbering, 25 the bar) is not a
+    position, or None."""
+    for name, side in (("White", white), ("Black", black)):
+        on_board = sum(side[1:])
+        if on_board > 15:
+            return f"the set-up gives {name} {on_board} checkers; at most 15 are allowed"
+    for q in range(1, 25):
+        if white[q] and black[25 - q]:
+            letter = chr(96 + q)
+            return (f"the set-up puts White and Black checkers on the same point "
+                    f"({letter}: White's {q}, Black's {25 - q})")
+    return None
 
 
 def _describe(action: Action) -> str:

@@ -160,15 +160,14 @@ def test_black_coordinates_bar_and_off() -> None:
     assert actions[1].steps == ((6, 0), (5, 0), (4, 0), (3, 0))
 
 
-def test_setup_node_is_a_warning() -> None:
+def test_setup_node_is_kept_for_the_replay() -> None:
     text = ("(;GM[6]MI[length:0][game:0][ws:0][bs:0]RE[W+1]"
             ";PL[B]AE[a:y]AW[a][a][a]AB[s][y];B[double];W[drop])")
     rec = parse_sgf(text)[0]
-    assert [p.rule for p in rec.problems] == ["sgf-setup"]
-    assert rec.problems[0].severity is Severity.WARNING
-    assert rec.problems[0].line == 1
+    assert rec.problems == []  # applied and checked by the replay (tests/test_sgf_setup.py)
     setup = rec.games[0].extra["setup"]
     assert isinstance(setup, list) and setup[0][1][1] == ("AE", ["a:y"])
+    assert rec.games[0].extra["setup_at"] == [[1, 1, 47]]
     assert [a.kind for a in rec.games[0].actions] == ["double", "drop", "win"]
 
 

@@ -18,7 +18,9 @@ What comes from the file and what from the replay:
 * a Snowie ``Illegal play (...)`` cell is written back verbatim after its roll (gnubg and
   bgtools both read it; no legal play describes it);
 * a roll the replay could not follow (an illegal or unreadable play) cannot be written:
-  :class:`UnwritableRecordError`.
+  :class:`UnwritableRecordError`; nor can a game with SGF set-up nodes (a board, turn or
+  cube set by hand): a .mat has no way to say it, and gnubg's own export writes the moves
+  without the set-up (the result does not replay).
 
 The game script built here (:func:`normalise_match`) is shared with the SGF writer.
 """
@@ -208,7 +210,9 @@ def _game_moves(summary: GameSummary, events: list[Event], last_game: bool) -> l
             if event.play is None and not written:
                 resigned = summary.ended_by == "resign" and i == last_move
                 unfinished = summary.ended_by is None and last_game and i == len(events) - 1
-                if resigned or unfinished:
+                # SGF dice shown, then the board set by hand (a set-up node follows).
+                superseded = source is not None and bool(source.extra.get("sgf_dice_only"))
+                if resigned or unfinished or superseded:
                     moves.append(ScriptMove("dice", player, event.dice, source=source))
                     continue
             if event.play is None:
@@ -426,8 +430,16 @@ def write_mat(record: MatchRecord, replay: MatchReplay | None = None,
 
     ``replay`` and ``events`` may be passed to save a second replay: ``events`` must be all
     events of ``replay_match(record, ..., on_event=events.append)``. Raise
-    :class:`UnwritableRecordError` when a roll of the record could not be replayed.
+    :class:`UnwritableRecordError` when a roll of the record could not be replayed or a game
+    has SGF set-up nodes (a .mat cannot set a board, turn or cube).
     """
+    for index, game in enumerate(record.games):
+        if game.extra.get("setup"):
+            # gnubg's own export writes such a game's moves without the set-up (and warns
+            # "this game was edited during play and cannot be exported correctly").
+            raise UnwritableRecordError(
+                f"game {index + 1}: an SGF set-up node (board, turn or cube set by hand) "
+                "has no .mat form; convert to SGF or JSON instead")
     script = normalise_match(record, replay, events)
     return render_mat(script)
 
