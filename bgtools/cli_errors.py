@@ -36,6 +36,11 @@ def silence_stdout() -> None:
         pass
 
 
+def _stdout_pipe_closed() -> bool:
+    """True when Click has seen stdout's pipe close (it then wraps stdout to pacify flushes)."""
+    return type(sys.stdout).__name__ == "PacifyFlushWrapper"
+
+
 def _write_stderr(text: str) -> None:
     try:
         sys.stderr.write(text)
@@ -48,14 +53,19 @@ def run_app(app: Any, args: list[str] | None = None) -> NoReturn:
     """Run the Typer ``app`` (on ``args``, default ``sys.argv[1:]``) and exit with the
     contract's code, whatever happens.
 
-    Typer itself ends usage errors (exit 2), Ctrl-C (exit 130, quietly) and a closed output
-    pipe (``bgtools replay --jsonl | head``: quietly, exit 1); what escapes it ends here.
+    Typer itself ends usage errors (exit 2) and Ctrl-C (exit 130, quietly); a closed output
+    pipe (``bgtools replay --jsonl | head``) ends quietly with 0; what escapes Typer ends here.
     """
     code: int
     try:
         app(args=args)
         code = 0
-    except SystemExit:
+    except SystemExit as exc:
+        if exc.code == 1 and _stdout_pipe_closed():
+            # Click ends a closed pipe (``| head``) with 1, which the contract reserves for
+            # input with errors: the reader simply stopped reading, so end quietly with 0.
+            silence_stdout()
+            sys.exit(0)
         raise
     except KeyboardInterrupt:
         _write_stderr("bgtools: interrupted\n")
