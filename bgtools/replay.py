@@ -14,7 +14,7 @@ from typing import Callable
 from bgtools import ids
 from bgtools.errors import NotationError
 from bgtools.notation import WrittenPlay, parse_play
-from bgtools.position import Play, Position, apply_step, step_error, unchecked_position
+from bgtools.position import Play, Position, Step, apply_step, step_error, unchecked_position
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
 from bgtools.resolve import check_maximal, resolve_play
 
@@ -77,9 +77,15 @@ _WARNINGS = {
 }
 
 
-_KnownPlay = tuple[Position | None, Play | None, tuple[tuple[str, str], ...], Position | None]
-"""A written play resolved: the result (mover's view; None when it cannot be applied), the
-play, its problems ``(rule, message)`` and the result seen by the opponent."""
+_KnownPlay = tuple[
+    tuple[int, ...] | None, tuple[int, ...], tuple[Step, ...] | None, tuple[bool, ...],
+    tuple[tuple[str, str], ...],
+]
+"""A written play resolved, as plain tuples: the sides of the result (mover's view; the
+mover's side None when the play cannot be applied), the play's steps (None when there is
+no play) and hits, and its problems ``(rule, message)``. Tuples of numbers and strings only,
+so the cyclic garbage collector stops tracking the entries of :data:`_RESOLVED` (it would
+otherwise rescan hundreds of thousands of Position and Play objects on a large archive)."""
 
 _RESOLVED: dict[tuple[tuple[int, ...], tuple[int, ...], int, int, str], _KnownPlay] = {}
 """Resolved plays by (position, dice, play text as written): the same play from the same
@@ -102,7 +108,7 @@ def _resolved_play(before: Position, d1: int, d2: int, written: WrittenPlay) -> 
         problems.append((resolution.rule, resolution.message))
     result = resolution.result
     if result is None:
-        return None, None, tuple(problems), None
+        return None, (), None, (), tuple(problems)
     play = resolution.play
     if resolution.ambiguous:
         problems.append(("ambiguous-play", (f"{d1}{d2} {written.text} can be played in "
@@ -115,7 +121,9 @@ def _resolved_play(before: Position, d1: int, d2: int, written: WrittenPlay) -> 
             if extra:
                 points = ", ".join(map(str, sorted(extra)))
                 problems.append(("hit-mark", f"'*' after {points} but nothing is hit there"))
-    return result, play, tuple(problems), result.swapped()
+    if play is None:
+        return result.mover, result.opponent, None, (), tuple(problems)
+    return result.mover, result.opponent, play.steps, play.hits, tuple(problems)
 
 
 def _legal_results(pos: Position, d1: int, d2: int) -> dict[Position, Play]:
@@ -603,18 +611,18 @@ class _Replayer:
     def finish_play(self, g: _Game, action: Action, before: Position, d1: int, d2: int,
                     play_col: int | None, known: _KnownPlay) -> None:
         """Report a resolved play's problems and move on to the position after it."""
-        result, play, problems, swapped = known
+        mover, opponent, steps, hits, problems = known
         line = action.line
         for rule, message in problems:
             self.problem(rule, message, line, play_col)
         p = action.player
-        pos = before
-        if result is None:
+        if mover is None:
             g.synced = False
-            swapped = None
+            pos = before
         else:
-            pos = result
+            pos = unchecked_position(mover, opponent)
         if self.on_event is not None:
+            play = None if steps is None else Play(steps, hits)
             self.emit(g, p, "move", (d1, d2), play, before, action,
                       after=pos if play is not None else None)
         if pos.mover[0] == 15:
@@ -624,7 +632,7 @@ class _Replayer:
             g.points = self.bearoff_points(g)
             g.position = pos
             return
-        g.position = pos.swapped() if swapped is None else swapped
+        g.position = pos.swapped()
         g.on_roll = 1 - p
 
     def bearoff_points(self, g: _Game) -> int:
