@@ -16,7 +16,7 @@ from bgtools.errors import NotationError
 from bgtools.notation import WrittenPlay, parse_play
 from bgtools.position import Play, Position, Step, apply_step, step_error, unchecked_position
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
-from bgtools.resolve import check_maximal, resolve_play
+from bgtools.resolve import check_maximal, every_die_as_written, resolve_play
 
 __all__ = [
     "RULES",
@@ -102,6 +102,17 @@ _LEGAL_MAX = 1 << 12
 
 def _resolved_play(before: Position, d1: int, d2: int, written: WrittenPlay) -> _KnownPlay:
     """Resolve ``written`` and word its problems (see :data:`_KnownPlay`)."""
+    segments = written.segments
+    if len(segments) == (4 if d1 == d2 else 2):
+        # resolve_play tries this first too; here it builds no Resolution, Play or Position.
+        sides = every_die_as_written(before.mover, before.opponent, d1, d2, segments)
+        if sides is not None:
+            mover, opponent, steps, hits = sides
+            for _, dst, mark in segments:
+                if mark:
+                    return mover, opponent, steps, hits, _hit_mark_problems(
+                        segments, steps, hits)
+            return mover, opponent, steps, hits, ()
     resolution = resolve_play(before, d1, d2, written)
     problems: list[tuple[str, str]] = []
     if resolution.rule is not None:
@@ -113,17 +124,24 @@ def _resolved_play(before: Position, d1: int, d2: int, written: WrittenPlay) -> 
     if resolution.ambiguous:
         problems.append(("ambiguous-play", (f"{d1}{d2} {written.text} can be played in "
                                             f"several ways; read as {play}")))
-    if play is not None and resolution.rule is None:
-        marked = {dst for _, dst, mark in written.segments if mark}
-        if marked:
-            hit_points = {dst for (_, dst), hit in zip(play.steps, play.hits) if hit}
-            extra = marked - hit_points
-            if extra:
-                points = ", ".join(map(str, sorted(extra)))
-                problems.append(("hit-mark", f"'*' after {points} but nothing is hit there"))
     if play is None:
         return result.mover, result.opponent, None, (), tuple(problems)
+    if resolution.rule is None:
+        problems.extend(_hit_mark_problems(segments, play.steps, play.hits))
     return result.mover, result.opponent, play.steps, play.hits, tuple(problems)
+
+
+def _hit_mark_problems(segments: tuple[tuple[int, int, bool], ...], steps: tuple[Step, ...],
+                       hits: tuple[bool, ...]) -> tuple[tuple[str, str], ...]:
+    """The ``hit-mark`` problem when a written ``*`` marks a point where nothing is hit."""
+    marked = {dst for _, dst, mark in segments if mark}
+    if marked:
+        hit_points = {dst for (_, dst), hit in zip(steps, hits) if hit}
+        extra = marked - hit_points
+        if extra:
+            points = ", ".join(map(str, sorted(extra)))
+            return (("hit-mark", f"'*' after {points} but nothing is hit there"),)
+    return ()
 
 
 def _legal_results(pos: Position, d1: int, d2: int) -> dict[Position, Play]:
@@ -619,8 +637,12 @@ class _Replayer:
         if mover is None:
             g.synced = False
             pos = before
-        else:
+        elif mover[0] == 15 or self.on_event is not None:
             pos = unchecked_position(mover, opponent)
+        else:  # the usual roll: only the position the opponent sees is needed
+            g.position = unchecked_position(opponent, mover)
+            g.on_roll = 1 - p
+            return
         if self.on_event is not None:
             play = None if steps is None else Play(steps, hits)
             self.emit(g, p, "move", (d1, d2), play, before, action,
