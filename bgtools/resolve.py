@@ -336,6 +336,9 @@ def _two_checkers_either_die(
                              result)
                 elif found[1] != result:
                     return None
+                # The other order moves the same checkers the same way, so it can only
+                # reach this same result: nothing to learn from it.
+                break
     if found is None:
         return None
     return Resolution(found[0], found[1])
