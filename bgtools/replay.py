@@ -547,6 +547,13 @@ class _Replayer:
         if g.synced and action.steps is None and not action.illegal:
             known = _RESOLVED.get((before.mover, before.opponent, d1, d2, action.play_text))
             if known is not None:
+                mover = known[0]
+                if mover is not None and mover[0] != 15 and not known[4] \
+                        and self.on_event is None:
+                    # finish_play's usual case, inline: no problem, no listener, game on.
+                    g.position = unchecked_position(known[1], mover)
+                    g.on_roll = 1 - p
+                    return
                 self.finish_play(g, action, before, d1, d2, play_col, known)
                 return
         pos = before
