@@ -545,7 +545,21 @@ class _Replayer:
         before = g.position
         play_col = action.play_column or column
         if g.synced and action.steps is None and not action.illegal:
-            known = _RESOLVED.get((before.mover, before.opponent, d1, d2, action.play_text))
+            text = action.play_text
+            key = (before.mover, before.opponent, d1, d2, text)
+            known = _RESOLVED.get(key)
+            if known is None:
+                # The general path below, shortened for the usual written play of moves (a
+                # text it cannot read, or a special form, goes on to the general path).
+                try:
+                    parsed: WrittenPlay | None = parse_play(text)
+                except NotationError:
+                    parsed = None
+                if parsed is not None and parsed.kind == "moves" and parsed.paths:
+                    known = _resolved_play(before, d1, d2, parsed)
+                    if len(_RESOLVED) >= _RESOLVED_MAX:
+                        _RESOLVED.clear()
+                    _RESOLVED[key] = known
             if known is not None:
                 mover = known[0]
                 if mover is not None and mover[0] != 15 and not known[4] \
