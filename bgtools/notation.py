@@ -218,5 +218,19 @@ def parse_play(text: str) -> WrittenPlay:
                     column=column + 1,
                     context=stripped,
                 )
-        paths.append(WrittenPath(points, marks, count, column))
+        key = (points, marks, count, column)
+        path = _PATHS.get(key)
+        if path is None:
+            if len(_PATHS) >= _PATHS_MAX:
+                _PATHS.clear()
+            path = _PATHS[key] = WrittenPath(points, marks, count, column)
+        paths.append(path)
     return WrittenPlay("moves", tuple(paths), stripped)
+
+
+_PATHS: dict[RawPath, WrittenPath] = {}
+"""Written paths shared between parsed plays (they are immutable): an archive writes a few
+thousand distinct paths in tens of thousands of plays, and every object kept alive in the
+parse cache is one more for the cyclic garbage collector to rescan."""
+_PATHS_MAX = 1 << 16
+"""Paths kept in _PATHS before it starts afresh."""
