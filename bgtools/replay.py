@@ -14,9 +14,21 @@ from typing import Callable
 from bgtools import ids
 from bgtools.errors import NotationError
 from bgtools.notation import WrittenPlay, parse_play
-from bgtools.position import Play, Position, Step, apply_step, step_error, unchecked_position
+from bgtools.position import (
+    Play,
+    Position,
+    Step,
+    apply_step,
+    step_error,
+    unchecked_position,
+)
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
-from bgtools.resolve import check_maximal, every_die_as_written, resolve_play
+from bgtools.resolve import (
+    check_maximal,
+    every_die_as_written,
+    resolve_play,
+    two_checkers_either_die,
+)
 
 __all__ = [
     "RULES",
@@ -113,6 +125,12 @@ def _resolved_play(before: Position, d1: int, d2: int, written: WrittenPlay) -> 
                     return mover, opponent, steps, hits, _hit_mark_problems(
                         segments, steps, hits)
             return mover, opponent, steps, hits, ()
+        if d1 != d2:
+            # resolve_play's next try for two segments, likewise without objects.
+            sides = two_checkers_either_die(before.mover, before.opponent, d1, d2, segments)
+            if sides is not None:
+                mover, opponent, steps, hits = sides
+                return mover, opponent, steps, hits, _hit_mark_problems(segments, steps, hits)
     resolution = resolve_play(before, d1, d2, written)
     problems: list[tuple[str, str]] = []
     if resolution.rule is not None:

@@ -183,8 +183,7 @@ def test_quick_resolution_equals_the_general_path(pos: Position, roll: tuple[int
 def test_replayer_shortcut_equals_resolve_play(pos: Position, roll: tuple[int, int],
                                                rng: random.Random,
                                                noise: list[tuple[int, int]]) -> None:
-    from bgtools import replay
-    from bgtools import resolve
+    from bgtools import replay, resolve
 
     texts = []
     marks = random.Random(rng.getrandbits(32))  # draws little from Hypothesis's data
@@ -199,6 +198,7 @@ def test_replayer_shortcut_equals_resolve_play(pos: Position, roll: tuple[int, i
     texts.append(" ".join(f"{src}/{max(src - die, 0)}" for src, die in noise))
     texts.append(" ".join(f"{src}/{max(src - roll[k % 2], 0)}*"
                           for k, (src, _) in enumerate(noise)))
+    texts += [f"{1 + src % 6}/off {1 + die % 6}/0" for src, die in noise]  # bear-offs
     for text in texts:
         try:
             written = parse_play(text)
@@ -207,6 +207,7 @@ def test_replayer_shortcut_equals_resolve_play(pos: Position, roll: tuple[int, i
         quick = replay._resolved_play(pos, roll[0], roll[1], written)
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(replay, "every_die_as_written", lambda *args: None)
+            patch.setattr(replay, "two_checkers_either_die", lambda *args: None)
             for quick_path in ("_every_die_as_written", "_one_checker_both_dice",
                                "_two_checkers_either_die"):
                 patch.setattr(resolve, quick_path, lambda *args: None)
