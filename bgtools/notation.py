@@ -103,6 +103,13 @@ _FAST_POINT = re.compile(r"([0-9]+|[bB][aA][rR]|[oO][fF][fF]|[bB]|[oO])(\*?)")
 _FAST_TAIL = re.compile(r"[ \t,]*")
 
 
+_FAST_PATHS: dict[str, tuple[tuple[int, ...], tuple[bool, ...]]] = {}
+"""The points and hit marks of each path text ``_parse_fast`` has read (``13/7*``): a few
+thousand distinct paths make up the plays of a whole archive."""
+_FAST_PATHS_MAX = 1 << 16
+"""Path texts kept in _FAST_PATHS before it starts afresh."""
+
+
 def _parse_fast(text: str) -> list[RawPath] | None:
     """Read the common shape of a play (paths of points joined by ``/``, each with an
     optional ``*`` and ``(N)``, separated by blanks or commas) without Lark.
@@ -119,14 +126,22 @@ def _parse_fast(text: str) -> list[RawPath] | None:
         if m is None:
             tail = _FAST_TAIL.match(text, pos)
             return out if tail is not None and tail.end() == end else None
-        points: list[int] = []
-        marks: list[bool] = []
-        for word, star in _FAST_POINT.findall(m.group(1)):
-            first = word[0]
-            points.append(BAR_POINT if first in "bB" else OFF_POINT if first in "oO" else int(word))
-            marks.append(bool(star))
+        item_text = m.group(1)
+        known = _FAST_PATHS.get(item_text)
+        if known is None:
+            points: list[int] = []
+            marks: list[bool] = []
+            for word, star in _FAST_POINT.findall(item_text):
+                first = word[0]
+                points.append(BAR_POINT if first in "bB" else OFF_POINT if first in "oO"
+                              else int(word))
+                marks.append(bool(star))
+            known = (tuple(points), tuple(marks))
+            if len(_FAST_PATHS) >= _FAST_PATHS_MAX:
+                _FAST_PATHS.clear()
+            _FAST_PATHS[item_text] = known
         repeat = m.group(2)
-        out.append((tuple(points), tuple(marks), 1 if repeat is None else int(repeat), m.start(1)))
+        out.append((known[0], known[1], 1 if repeat is None else int(repeat), m.start(1)))
         pos = m.end()
 
 
@@ -218,5 +233,19 @@ def parse_play(text: str) -> WrittenPlay:
                     column=column + 1,
                     context=stripped,
                 )
-        paths.append(WrittenPath(points, marks, count, column))
+        key = (points, marks, count, column)
+        path = _PATHS.get(key)
+        if path is None:
+            if len(_PATHS) >= _PATHS_MAX:
+                _PATHS.clear()
+            path = _PATHS[key] = WrittenPath(points, marks, count, column)
+        paths.append(path)
     return WrittenPlay("moves", tuple(paths), stripped)
+
+
+_PATHS: dict[RawPath, WrittenPath] = {}
+"""Written paths shared between parsed plays (they are immutable): an archive writes a few
+thousand distinct paths in tens of thousands of plays, and every object kept alive in the
+parse cache is one more for the cyclic garbage collector to rescan."""
+_PATHS_MAX = 1 << 16
+"""Paths kept in _PATHS before it starts afresh."""

@@ -15,9 +15,21 @@ from bgtools import ids
 from bgtools.errors import NotationError
 from bgtools.formats.sgf import read_setup
 from bgtools.notation import WrittenPlay, parse_play
-from bgtools.position import Play, Position, apply_step, step_error, unchecked_position
+from bgtools.position import (
+    Play,
+    Position,
+    Step,
+    apply_step,
+    step_error,
+    unchecked_position,
+)
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
-from bgtools.resolve import check_maximal, resolve_play
+from bgtools.resolve import (
+    check_maximal,
+    every_die_as_written,
+    resolve_play,
+    two_checkers_either_die,
+)
 
 __all__ = [
     "RULES",
@@ -78,9 +90,15 @@ _WARNINGS = {
 }
 
 
-_KnownPlay = tuple[Position | None, Play | None, tuple[tuple[str, str], ...], Position | None]
-"""A written play resolved: the result (mover's view; None when it cannot be applied), the
-play, its problems ``(rule, message)`` and the result seen by the opponent."""
+_KnownPlay = tuple[
+    tuple[int, ...] | None, tuple[int, ...], tuple[Step, ...] | None, tuple[bool, ...],
+    tuple[tuple[str, str], ...],
+]
+"""A written play resolved, as plain tuples: the sides of the result (mover's view; the
+mover's side None when the play cannot be applied), the play's steps (None when there is
+no play) and hits, and its problems ``(rule, message)``. Tuples of numbers and strings only,
+so the cyclic garbage collector stops tracking the entries of :data:`_RESOLVED` (it would
+otherwise rescan hundreds of thousands of Position and Play objects on a large archive)."""
 
 _RESOLVED: dict[tuple[tuple[int, ...], tuple[int, ...], int, int, str], _KnownPlay] = {}
 """Resolved plays by (position, dice, play text as written): the same play from the same
@@ -97,26 +115,52 @@ _LEGAL_MAX = 1 << 12
 
 def _resolved_play(before: Position, d1: int, d2: int, written: WrittenPlay) -> _KnownPlay:
     """Resolve ``written`` and word its problems (see :data:`_KnownPlay`)."""
+    segments = written.segments
+    if len(segments) == (4 if d1 == d2 else 2):
+        # resolve_play tries this first too; here it builds no Resolution, Play or Position.
+        sides = every_die_as_written(before.mover, before.opponent, d1, d2, segments)
+        if sides is not None:
+            mover, opponent, steps, hits = sides
+            for _, dst, mark in segments:
+                if mark:
+                    return mover, opponent, steps, hits, _hit_mark_problems(
+                        segments, steps, hits)
+            return mover, opponent, steps, hits, ()
+        if d1 != d2:
+            # resolve_play's next try for two segments, likewise without objects.
+            sides = two_checkers_either_die(before.mover, before.opponent, d1, d2, segments)
+            if sides is not None:
+                mover, opponent, steps, hits = sides
+                return mover, opponent, steps, hits, _hit_mark_problems(segments, steps, hits)
     resolution = resolve_play(before, d1, d2, written)
     problems: list[tuple[str, str]] = []
     if resolution.rule is not None:
         problems.append((resolution.rule, resolution.message))
     result = resolution.result
     if result is None:
-        return None, None, tuple(problems), None
+        return None, (), None, (), tuple(problems)
     play = resolution.play
     if resolution.ambiguous:
         problems.append(("ambiguous-play", (f"{d1}{d2} {written.text} can be played in "
                                             f"several ways; read as {play}")))
-    if play is not None and resolution.rule is None:
-        marked = {dst for _, dst, mark in written.segments if mark}
-        if marked:
-            hit_points = {dst for (_, dst), hit in zip(play.steps, play.hits) if hit}
-            extra = marked - hit_points
-            if extra:
-                points = ", ".join(map(str, sorted(extra)))
-                problems.append(("hit-mark", f"'*' after {points} but nothing is hit there"))
-    return result, play, tuple(problems), result.swapped()
+    if play is None:
+        return result.mover, result.opponent, None, (), tuple(problems)
+    if resolution.rule is None:
+        problems.extend(_hit_mark_problems(segments, play.steps, play.hits))
+    return result.mover, result.opponent, play.steps, play.hits, tuple(problems)
+
+
+def _hit_mark_problems(segments: tuple[tuple[int, int, bool], ...], steps: tuple[Step, ...],
+                       hits: tuple[bool, ...]) -> tuple[tuple[str, str], ...]:
+    """The ``hit-mark`` problem when a written ``*`` marks a point where nothing is hit."""
+    marked = {dst for _, dst, mark in segments if mark}
+    if marked:
+        hit_points = {dst for (_, dst), hit in zip(steps, hits) if hit}
+        extra = marked - hit_points
+        if extra:
+            points = ", ".join(map(str, sorted(extra)))
+            return (("hit-mark", f"'*' after {points} but nothing is hit there"),)
+    return ()
 
 
 def _legal_results(pos: Position, d1: int, d2: int) -> dict[Position, Play]:
@@ -536,8 +580,29 @@ class _Replayer:
         before = g.position
         play_col = action.play_column or column
         if g.synced and action.steps is None and not action.illegal:
-            known = _RESOLVED.get((before.mover, before.opponent, d1, d2, action.play_text))
+            text = action.play_text
+            key = (before.mover, before.opponent, d1, d2, text)
+            known = _RESOLVED.get(key)
+            if known is None:
+                # The general path below, shortened for the usual written play of moves (a
+                # text it cannot read, or a special form, goes on to the general path).
+                try:
+                    parsed: WrittenPlay | None = parse_play(text)
+                except NotationError:
+                    parsed = None
+                if parsed is not None and parsed.kind == "moves" and parsed.paths:
+                    known = _resolved_play(before, d1, d2, parsed)
+                    if len(_RESOLVED) >= _RESOLVED_MAX:
+                        _RESOLVED.clear()
+                    _RESOLVED[key] = known
             if known is not None:
+                mover = known[0]
+                if mover is not None and mover[0] != 15 and not known[4] \
+                        and self.on_event is None:
+                    # finish_play's usual case, inline: no problem, no listener, game on.
+                    g.position = unchecked_position(known[1], mover)
+                    g.on_roll = 1 - p
+                    return
                 self.finish_play(g, action, before, d1, d2, play_col, known)
                 return
         pos = before
@@ -620,18 +685,22 @@ class _Replayer:
     def finish_play(self, g: _Game, action: Action, before: Position, d1: int, d2: int,
                     play_col: int | None, known: _KnownPlay) -> None:
         """Report a resolved play's problems and move on to the position after it."""
-        result, play, problems, swapped = known
+        mover, opponent, steps, hits, problems = known
         line = action.line
         for rule, message in problems:
             self.problem(rule, message, line, play_col)
         p = action.player
-        pos = before
-        if result is None:
+        if mover is None:
             g.synced = False
-            swapped = None
-        else:
-            pos = result
+            pos = before
+        elif mover[0] == 15 or self.on_event is not None:
+            pos = unchecked_position(mover, opponent)
+        else:  # the usual roll: only the position the opponent sees is needed
+            g.position = unchecked_position(opponent, mover)
+            g.on_roll = 1 - p
+            return
         if self.on_event is not None:
+            play = None if steps is None else Play(steps, hits)
             self.emit(g, p, "move", (d1, d2), play, before, action,
                       after=pos if play is not None else None)
         if pos.mover[0] == 15:
@@ -641,7 +710,7 @@ class _Replayer:
             g.points = self.bearoff_points(g)
             g.position = pos
             return
-        g.position = pos.swapped() if swapped is None else swapped
+        g.position = pos.swapped()
         g.on_roll = 1 - p
 
     def bearoff_points(self, g: _Game) -> int:

@@ -29,9 +29,11 @@ __all__ = [
     "RULE_MESSAGES",
     "Resolution",
     "check_maximal",
+    "every_die_as_written",
     "parse_play",
     "play_text",
     "resolve_play",
+    "two_checkers_either_die",
 ]
 
 RULE_MESSAGES = {
@@ -218,6 +220,24 @@ def _every_die_as_written(
     the order written. The general path would read it the same way (each segment can only
     be its own die, the written order is the first it tries, all dice are used); None for
     any other play."""
+    sides = every_die_as_written(pos.mover, pos.opponent, die1, die2, segments)
+    if sides is None:
+        return None
+    mover, opponent, steps, hits = sides
+    return Resolution(Play(steps, hits), unchecked_position(mover, opponent))
+
+
+def every_die_as_written(
+    mover: tuple[int, ...], opponent: tuple[int, ...], die1: int, die2: int,
+    segments: Sequence[tuple[int, int, bool]],
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[Step, ...], tuple[bool, ...]] | None:
+    """The replayer's hot path: the play of :func:`_every_die_as_written` on the bare sides
+    of a position, as the sides after it, its steps and its hits (no objects built); None
+    when the play is not one segment per die, each legal in the order written.
+
+    ``segments`` must hold one segment per die (two, or four for a double). Each step is
+    checked as :func:`~bgtools.position.step_error` checks a step that is not a bear-off.
+    """
     if die1 != die2:
         (src1, dst1, _), (src2, dst2, _) = segments
         if dst1 <= 0 or dst2 <= 0:
@@ -229,15 +249,28 @@ def _every_die_as_written(
         for src, dst, _ in segments:
             if dst <= 0 or src - dst != die1:
                 return None
-    me = list(pos.mover)
-    opp = list(pos.opponent)
+    me = list(mover)
+    opp = list(opponent)
+    steps: list[Step] = []
     hits: list[bool] = []
     for src, dst, _ in segments:
-        if step_error(me, opp, src, dst, src - dst) is not None:
+        # Every dst > 0 and src - dst is the die, so src is 2..25 at most when the notation
+        # read it (points are 0..25); the bound check stays for any other caller.
+        if src > 25 or not me[src] or (me[25] and src != 25):
             return None
-        hits.append(apply_step(me, opp, src, dst))
-    play = Play(tuple((src, dst) for src, dst, _ in segments), tuple(hits))
-    return Resolution(play, unchecked_position(tuple(me), tuple(opp)))
+        there = 25 - dst
+        if opp[there] >= 2:
+            return None
+        me[src] -= 1
+        me[dst] += 1
+        if opp[there] == 1:
+            opp[there] = 0
+            opp[25] += 1
+            hits.append(True)
+        else:
+            hits.append(False)
+        steps.append((src, dst))
+    return tuple(me), tuple(opp), tuple(steps), tuple(hits)
 
 
 def _one_checker_both_dice(
@@ -278,35 +311,51 @@ def _two_checkers_either_die(
     (``4/off 4/off`` with 54), quickly: the general path's readings in its order (die
     choices, then the first segment first or second), answered when every legal reading
     gives the same result (the general path then keeps the first); None otherwise."""
+    sides = two_checkers_either_die(pos.mover, pos.opponent, die1, die2, segments)
+    if sides is None:
+        return None
+    mover, opponent, steps, hits = sides
+    return Resolution(Play(steps, hits), unchecked_position(mover, opponent))
+
+
+def two_checkers_either_die(
+    mover: tuple[int, ...], opponent: tuple[int, ...], die1: int, die2: int,
+    segments: Sequence[tuple[int, int, bool]],
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[Step, ...], tuple[bool, ...]] | None:
+    """The replayer's hot path for bearing off: the play of :func:`_two_checkers_either_die`
+    on the bare sides of a position, as the sides after it, its steps and its hits; None
+    when that shortcut does not answer. ``segments`` must be two, the dice different."""
     (src1, dst1, _), (src2, dst2, _) = segments
     options1 = _segment_options(src1, dst1, (die1, die2))
     options2 = _segment_options(src2, dst2, (die1, die2))
     if any(len(seq) != 1 for seq in options1) or any(len(seq) != 1 for seq in options2):
         return None
-    found: tuple[Play, Position] | None = None
+    found: tuple[tuple[int, ...], tuple[int, ...], tuple[Step, ...], tuple[bool, ...]] | None
+    found = None
     for (first,), (second,) in product(options1, options2):
         if first == second:
             continue  # both dice must be used
         step1 = (src1, max(src1 - first, 0), first)
         step2 = (src2, max(src2 - second, 0), second)
         for order in ((step1, step2), (step2, step1)):
-            me = list(pos.mover)
-            opp = list(pos.opponent)
+            me = list(mover)
+            opp = list(opponent)
             hits: list[bool] = []
             for src, dst, die in order:
                 if step_error(me, opp, src, dst, die) is not None:
                     break
                 hits.append(apply_step(me, opp, src, dst))
             else:
-                result = unchecked_position(tuple(me), tuple(opp))
                 if found is None:
-                    found = (Play(tuple((src, dst) for src, dst, _ in order), tuple(hits)),
-                             result)
-                elif found[1] != result:
+                    found = (tuple(me), tuple(opp),
+                             ((order[0][0], order[0][1]), (order[1][0], order[1][1])),
+                             tuple(hits))
+                elif found[0] != tuple(me) or found[1] != tuple(opp):
                     return None
-    if found is None:
-        return None
-    return Resolution(found[0], found[1])
+                # The other order moves the same checkers the same way, so it can only
+                # reach this same result: nothing to learn from it.
+                break
+    return found
 
 
 def _single_steps(

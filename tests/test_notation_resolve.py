@@ -172,3 +172,44 @@ def test_quick_resolution_equals_the_general_path(pos: Position, roll: tuple[int
             continue  # noise such as 25/25
         quick = resolve_play(pos, roll[0], roll[1], written)
         assert quick == _general(pos, roll, text, monkeypatch), (pos.position_id, roll, text)
+
+
+# --- the replayer's shortcut past resolve_play words a play as resolve_play does ----------
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions, dice, st.randoms(use_true_random=False),
+       st.lists(st.tuples(st.integers(1, 25), st.integers(0, 6)), min_size=2, max_size=4))
+def test_replayer_shortcut_equals_resolve_play(pos: Position, roll: tuple[int, int],
+                                               rng: random.Random,
+                                               noise: list[tuple[int, int]]) -> None:
+    from bgtools import replay, resolve
+
+    texts = []
+    marks = random.Random(rng.getrandbits(32))  # draws little from Hypothesis's data
+    for play in pos.legal_plays(*roll):
+        steps = list(zip(play.steps, play.hits))
+        marks.shuffle(steps)
+        texts.append(gnubg_mat_style(tuple(s for s, _ in steps), tuple(h for _, h in steps)))
+        # Hit marks anywhere: right, missing or where nothing is hit.
+        texts.append(gnubg_mat_style(tuple(s for s, _ in steps),
+                                     tuple(marks.random() < 0.5 for _ in steps)))
+        texts.append(str(play))
+    texts.append(" ".join(f"{src}/{max(src - die, 0)}" for src, die in noise))
+    texts.append(" ".join(f"{src}/{max(src - roll[k % 2], 0)}*"
+                          for k, (src, _) in enumerate(noise)))
+    texts += [f"{1 + src % 6}/off {1 + die % 6}/0" for src, die in noise]  # bear-offs
+    for text in texts:
+        try:
+            written = parse_play(text)
+        except NotationError:
+            continue
+        quick = replay._resolved_play(pos, roll[0], roll[1], written)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(replay, "every_die_as_written", lambda *args: None)
+            patch.setattr(replay, "two_checkers_either_die", lambda *args: None)
+            for quick_path in ("_every_die_as_written", "_one_checker_both_dice",
+                               "_two_checkers_either_die"):
+                patch.setattr(resolve, quick_path, lambda *args: None)
+            general = replay._resolved_play(pos, roll[0], roll[1], written)
+        assert quick == general, (pos.position_id, roll, text)

@@ -161,3 +161,30 @@ def test_plays_use_maximum_dice_and_are_distinct(pos: Position, roll: tuple[int,
 @given(positions)
 def test_position_id_round_trip(pos: Position) -> None:
     assert Position.from_id(pos.position_id) == pos
+
+
+def _generate_without_shortcut(pos: Position, roll: tuple[int, int]) -> object:
+    from bgtools import position
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(position, "_no_step", lambda *args: False)
+        return position._generate(pos, *roll)
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions, dice)
+def test_no_step_shortcut_changes_no_result(pos: Position, roll: tuple[int, int]) -> None:
+    from bgtools import position
+
+    assert position._generate(pos, *roll) == _generate_without_shortcut(pos, roll)
+
+
+@pytest.mark.parametrize("roll", [(d1, d2) for d1 in range(1, 7) for d2 in range(1, 7)])
+def test_no_step_shortcut_on_the_bar_against_a_closed_board(roll: tuple[int, int]) -> None:
+    from bgtools import position
+
+    closed = Position.from_points({25: 1, 13: 14}, {p: 2 for p in range(1, 7)} | {24: 3})
+    assert position._generate(closed, *roll) == _generate_without_shortcut(closed, roll)
+    assert closed.legal_plays(*roll) == [Play()]
+    half = Position.from_points({25: 1, 13: 14}, {p: 2 for p in range(1, 6)} | {24: 5})
+    assert position._generate(half, *roll) == _generate_without_shortcut(half, roll)
