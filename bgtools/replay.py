@@ -236,6 +236,28 @@ class Event:
     source: Action | None = None
     """The record's cell this event replays (writers need its text and properties)."""
 
+    def action_fields(self) -> dict[str, object]:
+        """The action as JSON fields, in the contract's order: index, line, player, action,
+        dice, (for moves) the canonical play and its steps, the Position ID and Match ID
+        before it (``""`` for a state no Match ID can hold, such as a cube beyond 2**15)."""
+        fields: dict[str, object] = {
+            "index": self.index,
+            "line": self.line,
+            "player": self.player,
+            "action": self.action,
+            "dice": list(self.dice) if self.dice else None,
+        }
+        if self.action == "move":
+            play = self.play
+            fields["play"] = str(play) if play is not None else None
+            fields["steps"] = [list(s) for s in play.steps] if play is not None else None
+        fields["position_id_before"] = self.position_before.position_id
+        try:
+            fields["match_id_before"] = ids.encode_match_id(self.state_before)
+        except ids.IdError:
+            fields["match_id_before"] = ""
+        return fields
+
 
 @dataclass(slots=True)
 class GameSummary:

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from bgtools import ids
 from bgtools.errors import BgtoolsError, describe_error
 from bgtools.record import Problem, Severity
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
@@ -209,25 +208,8 @@ def validate_json(result: FileResult) -> dict[str, Any]:
 def event_json(display: str, event: Event) -> dict[str, Any]:
     """The contract's ``replay --jsonl`` object for one action."""
     before = event.position_before
-    obj: dict[str, Any] = {
-        "schema": SCHEMA,
-        "file": display,
-        "game": event.game,
-        "index": event.index,
-        "line": event.line,
-        "player": event.player,
-        "action": event.action,
-        "dice": list(event.dice) if event.dice else None,
-    }
-    if event.action == "move":
-        play = event.play
-        obj["play"] = str(play) if play is not None else None
-        obj["steps"] = [list(s) for s in play.steps] if play is not None else None
-    obj["position_id_before"] = before.position_id
-    try:
-        obj["match_id_before"] = ids.encode_match_id(event.state_before)
-    except ids.IdError:  # a state no Match ID can hold (a cube beyond 2**15 ...)
-        obj["match_id_before"] = ""
+    obj: dict[str, Any] = {"schema": SCHEMA, "file": display, "game": event.game}
+    obj.update(event.action_fields())
     if event.action == "move":
         after = event.position_after
         obj["position_id_after"] = after.swapped().position_id if after is not None else None

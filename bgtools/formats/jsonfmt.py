@@ -484,23 +484,9 @@ def record_to_json(record: MatchRecord, replay: MatchReplay | None = None,
 
 
 def _derived(replay: MatchReplay, events: Sequence[Event] | None) -> dict[str, Any]:
-    from bgtools import ids
-
     per_game: dict[int, list[dict[str, Any]]] = {}
     for event in events or ():
-        row: dict[str, Any] = {
-            "index": event.index,
-            "line": event.line,
-            "player": event.player,
-            "action": event.action,
-            "dice": list(event.dice) if event.dice else None,
-        }
-        if event.action == "move":
-            play = event.play
-            row["play"] = str(play) if play is not None else None
-            row["steps"] = [list(s) for s in play.steps] if play is not None else None
-        row["position_id_before"] = event.position_before.position_id
-        row["match_id_before"] = ids.encode_match_id(event.state_before)
+        row = event.action_fields()
         per_game.setdefault(event.game, []).append(row)
     games = []
     for summary in replay.games:

@@ -41,6 +41,7 @@ __all__ = [
     "SgfSetup",
     "SgfTree",
     "looks_like_sgf",
+    "match_info",
     "parse_collection",
     "parse_sgf",
     "read_setup",
@@ -217,7 +218,8 @@ def _props(node: SgfNode) -> Props:
     return [(p.name, list(p.values)) for p in node.props]
 
 
-def _match_info(values: list[str]) -> dict[str, str]:
+def match_info(values: list[str]) -> dict[str, str]:
+    """The ``key:value`` pairs of an ``MI`` property (``length``, ``game``, ``ws``, ``bs``)."""
     info: dict[str, str] = {}
     for v in values:
         key, sep, rest = v.partition(":")
@@ -367,7 +369,7 @@ class _Reader:
             return
         root = nodes[0]
         mi = root.get("MI")
-        info = _match_info(mi.values) if mi else {}
+        info = match_info(mi.values) if mi else {}
         length = _int(info.get("length"))
         number0 = _int(info.get("game"))
         pw, pb = root.get("PW"), root.get("PB")

@@ -32,6 +32,7 @@ from bgtools.formats.matwrite import (
     UnwritableRecordError,
     normalise_match,
 )
+from bgtools.formats.sgf import match_info
 from bgtools.position import Step
 from bgtools.record import MatchRecord
 from bgtools.replay import Event, MatchReplay
@@ -120,15 +121,6 @@ def _new_root(script: MatchScript, index: int, game: ScriptGame) -> Props:
     return props
 
 
-def _parse_mi(values: list[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for value in values:
-        key, sep, rest = value.partition(":")
-        if sep:
-            out[key.strip()] = rest.strip()
-    return out
-
-
 def _kept_root(script: MatchScript, index: int, game: ScriptGame, original: Props) -> Props:
     """The root as read, with ``MI`` and ``RE`` recomputed where they disagree."""
     mi = _match_info_values(script, index, game)
@@ -137,8 +129,8 @@ def _kept_root(script: MatchScript, index: int, game: ScriptGame, original: Prop
     seen_re = False
     for name, values in original:
         if name == "MI":
-            wanted = _parse_mi(mi)
-            have = _parse_mi(values)
+            wanted = match_info(mi)
+            have = match_info(values)
             if any(have.get(k) != v for k, v in wanted.items()):
                 values = mi
         elif name == "RE":
