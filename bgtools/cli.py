@@ -153,12 +153,19 @@ def _console(stderr: bool = False) -> Any:
     return Console(stderr=stderr, highlight=False, emoji=False, soft_wrap=True)
 
 
-def _problem_location(display: str, prob: Any) -> str:
-    """``path:line:col`` of a problem (line and column left out when unknown)."""
+def _problem_location(display: str, prob: dict[str, Any]) -> str:
+    """``path:line:col`` of a problem in its JSON form (line and column left out when
+    unknown)."""
     where = display
-    if prob.line:
-        where += f":{prob.line}" + (f":{prob.column}" if prob.column else "")
+    if prob["line"]:
+        where += f":{prob['line']}" + (f":{prob['column']}" if prob["column"] else "")
     return where
+
+
+def _problem_text(display: str, prob: dict[str, Any]) -> str:
+    """One plain line for a problem in its JSON form: ``path:line:col: severity[rule]: msg``."""
+    return (f"{_problem_location(display, prob)}: {prob['severity']}[{prob['rule']}]: "
+            f"{prob['message']}\n")
 
 
 JobsOption = Annotated[
@@ -178,9 +185,7 @@ def _print_file_problems(console: Any, display: str, problems: Iterable[dict[str
     from rich.markup import escape
 
     for prob in problems:
-        where = display
-        if prob["line"]:
-            where += f":{prob['line']}" + (f":{prob['column']}" if prob["column"] else "")
+        where = _problem_location(display, prob)
         colour = "red" if prob["severity"] == "error" else "yellow"
         console.print(
             f"{escape(where)}: [{colour}]{prob['severity']}[/][bold]"

@@ -19,7 +19,7 @@ from bgtools.cli import (
     _emit_json,
     _fail,
     _jobs,
-    _problem_location,
+    _problem_text,
     app,
 )
 
@@ -43,8 +43,7 @@ MoveOption = Annotated[
 def _problems_to_stderr(display: str, answers: list[MatchAnswers]) -> None:
     for match in answers:
         for prob in match.replay.problems:
-            sys.stderr.write(f"{_problem_location(display, prob)}: "
-                             f"{prob.severity.value}[{prob.rule}]: {prob.message}\n")
+            sys.stderr.write(_problem_text(display, prob.to_json()))
 
 
 def _inputs(paths: list[str]) -> Iterator[tuple[str, list[MatchAnswers], int]]:
@@ -116,11 +115,7 @@ def _report_problems(result: FileReport) -> int:
     """Write a file's error or problems to stderr; its exit code (0, 1 or 2)."""
     if result.error is None:
         for prob in result.problems:
-            where = result.display
-            if prob["line"]:
-                where += f":{prob['line']}" + (f":{prob['column']}" if prob["column"] else "")
-            sys.stderr.write(f"{where}: {prob['severity']}[{prob['rule']}]: "
-                             f"{prob['message']}\n")
+            sys.stderr.write(_problem_text(result.display, prob))
     error = _file_error(result)
     if error is not None:
         sys.stderr.write(f"bgtools: error: {error}\n")

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from bgtools.cli import _fail, _problem_location, app
+from bgtools.cli import _fail, _problem_text, app
 
 _SHOWN_PROBLEMS = 10
 
@@ -70,8 +70,7 @@ def convert(
         conversion = convert_file(source, fmt, rules=rules)
     except InvalidRecordError as exc:
         for prob in exc.problems[:_SHOWN_PROBLEMS]:
-            sys.stderr.write(f"{_problem_location(str(source), prob)}: "
-                             f"{prob.severity.value}[{prob.rule}]: {prob.message}\n")
+            sys.stderr.write(_problem_text(str(source), prob.to_json()))
         if len(exc.problems) > _SHOWN_PROBLEMS:
             sys.stderr.write(f"... and {len(exc.problems) - _SHOWN_PROBLEMS} more\n")
         _fail(str(exc), 1)
