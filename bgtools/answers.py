@@ -209,18 +209,7 @@ def _players(replay: MatchReplay) -> list[str] | None:
 
 def score_json(display: str, fmt: str | None, replay: MatchReplay) -> dict[str, Any]:
     """The contract's ``score`` object."""
-    games = []
-    for g in replay.games:
-        games.append({
-            "number": g.number,
-            "score_before": list(g.score_before),
-            "crawford": bool(g.crawford) if replay.match_length else False,
-            "winner": g.winner if g.ended_by is not None else None,
-            "points": g.points,
-            "cube": g.cube,
-            "result": g.result,
-            "ended_by": g.ended_by,
-        })
+    games = [g.score_fields(replay.match_length) for g in replay.games]
     return {
         "schema": SCHEMA,
         "file": display,

@@ -113,6 +113,14 @@ _LEGAL_MAX = 1 << 12
 """Entries kept in _LEGAL: each holds every legal result of a roll, so far fewer."""
 
 
+def _remember(key: tuple[tuple[int, ...], tuple[int, ...], int, int, str],
+              known: _KnownPlay) -> None:
+    """Keep a resolved play in _RESOLVED, starting afresh when it is full."""
+    if len(_RESOLVED) >= _RESOLVED_MAX:
+        _RESOLVED.clear()
+    _RESOLVED[key] = known
+
+
 def _resolved_play(before: Position, d1: int, d2: int, written: WrittenPlay) -> _KnownPlay:
     """Resolve ``written`` and word its problems (see :data:`_KnownPlay`)."""
     segments = written.segments
@@ -277,6 +285,19 @@ class GameSummary:
     actions: int = 0
     final_position: Position | None = None
     final_on_roll: int | None = None
+
+    def score_fields(self, match_length: int) -> dict[str, object]:
+        """The contract's ``score`` game object (``match_length`` 0: money, never Crawford)."""
+        return {
+            "number": self.number,
+            "score_before": list(self.score_before),
+            "crawford": bool(self.crawford) if match_length else False,
+            "winner": self.winner if self.ended_by is not None else None,
+            "points": self.points,
+            "cube": self.cube,
+            "result": self.result,
+            "ended_by": self.ended_by,
+        }
 
 
 @dataclass(slots=True)
@@ -614,9 +635,7 @@ class _Replayer:
                     parsed = None
                 if parsed is not None and parsed.kind == "moves" and parsed.paths:
                     known = _resolved_play(before, d1, d2, parsed)
-                    if len(_RESOLVED) >= _RESOLVED_MAX:
-                        _RESOLVED.clear()
-                    _RESOLVED[key] = known
+                    _remember(key, known)
             if known is not None:
                 mover = known[0]
                 if mover is not None and mover[0] != 15 and not known[4] \
@@ -687,19 +706,13 @@ class _Replayer:
                 play = None
         else:
             known = _resolved_play(before, d1, d2, written)
-            if len(_RESOLVED) >= _RESOLVED_MAX:
-                _RESOLVED.clear()
-            _RESOLVED[(before.mover, before.opponent, d1, d2, action.play_text)] = known
+            _remember((before.mover, before.opponent, d1, d2, action.play_text), known)
             self.finish_play(g, action, before, d1, d2, play_col, known)
             return
         self.emit(g, p, "move", (d1, d2), play, before, action,
                   after=pos if play is not None else None)
         if pos.mover[0] == 15:
-            g.over = "bearoff"
-            g.winner = p
-            g.value = pos.game_value()
-            g.points = self.bearoff_points(g)
-            g.position = pos
+            self.end_by_bearoff(g, p, pos)
             return
         g.position = pos
         self.pass_turn(g)
@@ -726,14 +739,18 @@ class _Replayer:
             self.emit(g, p, "move", (d1, d2), play, before, action,
                       after=pos if play is not None else None)
         if pos.mover[0] == 15:
-            g.over = "bearoff"
-            g.winner = p
-            g.value = pos.game_value()
-            g.points = self.bearoff_points(g)
-            g.position = pos
+            self.end_by_bearoff(g, p, pos)
             return
         g.position = pos.swapped()
         g.on_roll = 1 - p
+
+    def end_by_bearoff(self, g: _Game, winner: int, pos: Position) -> None:
+        """``winner`` has borne off his last checker in ``pos`` (his view): the game ends."""
+        g.over = "bearoff"
+        g.winner = winner
+        g.value = pos.game_value()
+        g.points = self.bearoff_points(g)
+        g.position = pos
 
     def bearoff_points(self, g: _Game) -> int:
         value = g.value
@@ -822,10 +839,7 @@ class _Replayer:
             g.cube_owner = None if setup.owner == "c" else int(setup.owner)
             g.cube_turned = g.cube_owner is not None
         if g.over is None and g.synced and g.position.mover[0] == 15:
-            g.over = "bearoff"
-            g.winner = turn
-            g.value = g.position.game_value()
-            g.points = self.bearoff_points(g)
+            self.end_by_bearoff(g, turn, g.position)
         elif g.over is None and g.synced and g.position.opponent[0] == 15:
             self.problem("sgf-setup-invalid", "the set-up gives a finished game: "
                          f"player {1 - turn} has no checker left", line, column)

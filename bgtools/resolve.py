@@ -213,6 +213,18 @@ def resolve_play(pos: Position, die1: int, die2: int, written: WrittenPlay) -> R
     return resolution
 
 
+_Sides = tuple[tuple[int, ...], tuple[int, ...], tuple[Step, ...], tuple[bool, ...]]
+"""A play found on bare sides: the sides after it, its steps and its hits."""
+
+
+def _resolution_of(sides: _Sides | None) -> Resolution | None:
+    """The Resolution of a play found by a bare-sides shortcut (None stays None)."""
+    if sides is None:
+        return None
+    mover, opponent, steps, hits = sides
+    return Resolution(Play(steps, hits), unchecked_position(mover, opponent))
+
+
 def _every_die_as_written(
     pos: Position, die1: int, die2: int, segments: Sequence[tuple[int, int, bool]],
 ) -> Resolution | None:
@@ -220,17 +232,13 @@ def _every_die_as_written(
     the order written. The general path would read it the same way (each segment can only
     be its own die, the written order is the first it tries, all dice are used); None for
     any other play."""
-    sides = every_die_as_written(pos.mover, pos.opponent, die1, die2, segments)
-    if sides is None:
-        return None
-    mover, opponent, steps, hits = sides
-    return Resolution(Play(steps, hits), unchecked_position(mover, opponent))
+    return _resolution_of(every_die_as_written(pos.mover, pos.opponent, die1, die2, segments))
 
 
 def every_die_as_written(
     mover: tuple[int, ...], opponent: tuple[int, ...], die1: int, die2: int,
     segments: Sequence[tuple[int, int, bool]],
-) -> tuple[tuple[int, ...], tuple[int, ...], tuple[Step, ...], tuple[bool, ...]] | None:
+) -> _Sides | None:
     """The replayer's hot path: the play of :func:`_every_die_as_written` on the bare sides
     of a position, as the sides after it, its steps and its hits (no objects built); None
     when the play is not one segment per die, each legal in the order written.
@@ -311,17 +319,14 @@ def _two_checkers_either_die(
     (``4/off 4/off`` with 54), quickly: the general path's readings in its order (die
     choices, then the first segment first or second), answered when every legal reading
     gives the same result (the general path then keeps the first); None otherwise."""
-    sides = two_checkers_either_die(pos.mover, pos.opponent, die1, die2, segments)
-    if sides is None:
-        return None
-    mover, opponent, steps, hits = sides
-    return Resolution(Play(steps, hits), unchecked_position(mover, opponent))
+    return _resolution_of(
+        two_checkers_either_die(pos.mover, pos.opponent, die1, die2, segments))
 
 
 def two_checkers_either_die(
     mover: tuple[int, ...], opponent: tuple[int, ...], die1: int, die2: int,
     segments: Sequence[tuple[int, int, bool]],
-) -> tuple[tuple[int, ...], tuple[int, ...], tuple[Step, ...], tuple[bool, ...]] | None:
+) -> _Sides | None:
     """The replayer's hot path for bearing off: the play of :func:`_two_checkers_either_die`
     on the bare sides of a position, as the sides after it, its steps and its hits; None
     when that shortcut does not answer. ``segments`` must be two, the dice different."""

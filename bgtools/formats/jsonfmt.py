@@ -490,16 +490,7 @@ def _derived(replay: MatchReplay, events: Sequence[Event] | None) -> dict[str, A
         per_game.setdefault(event.game, []).append(row)
     games = []
     for summary in replay.games:
-        game: dict[str, Any] = {
-            "number": summary.number,
-            "score_before": list(summary.score_before),
-            "crawford": bool(summary.crawford) if replay.match_length else False,
-            "winner": summary.winner if summary.ended_by is not None else None,
-            "points": summary.points,
-            "cube": summary.cube,
-            "result": summary.result,
-            "ended_by": summary.ended_by,
-        }
+        game = summary.score_fields(replay.match_length)
         if events is not None:
             game["events"] = per_game.get(summary.number, [])
         games.append(game)
