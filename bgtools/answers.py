@@ -179,7 +179,7 @@ def _final_moment(summary: GameSummary, events: list[Event], move: int, length: 
 
 
 def analyse_answers(display: str, path: Path | None, error: str | None = None,
-                    rules: str = "standard") -> tuple[Any, list[MatchAnswers]]:
+                    rules: str = "auto") -> tuple[Any, list[MatchAnswers]]:
     """Read and replay one file, collecting moments: ``(FileResult, [MatchAnswers])``."""
     from bgtools.reports import analyse_file
 

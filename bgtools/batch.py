@@ -343,6 +343,8 @@ class FileReport:
     error: str | None = None
     valid: bool = False
     rolls: int = 0
+    rules: str | None = None
+    """The rule profile the file was replayed under (None: not replayed)."""
     objects: tuple[dict[str, Any], ...] = ()
     problems: tuple[dict[str, Any], ...] = ()
     extra: tuple[dict[str, Any], ...] = ()
@@ -360,17 +362,18 @@ def failed_report(display: str, failure: str) -> FileReport:
     return FileReport(display, error=f"{display}: cannot be processed ({failure})")
 
 
-def validate_report(item: Input, rules: str = "standard") -> FileReport:
+def validate_report(item: Input, rules: str = "auto") -> FileReport:
     """The ``validate`` job: read and replay one file, keep its JSON object."""
     display, path, error = item
     result = analyse_file(display, path, error, rules)
     obj = validate_json(result)
     return FileReport(display, error=result.error, valid=result.valid,
-                      rolls=sum(r.rolls for r in result.replays), objects=(obj,),
+                      rolls=sum(r.rolls for r in result.replays), rules=result.rules,
+                      objects=(obj,),
                       problems=tuple(obj["problems"]) if result.error is None else ())
 
 
-def score_report(item: Input, rules: str = "standard") -> FileReport:
+def score_report(item: Input, rules: str = "auto") -> FileReport:
     """The ``score`` job: one ``score`` object per match of the file, with what the
     human table needs besides (header names, post-Crawford games, running totals)."""
     from bgtools.answers import header_names, running_totals, score_json
@@ -418,7 +421,7 @@ def _moment_extra(match: Any, moment: Any) -> dict[str, Any]:
             "pips": list(moment.pips)}
 
 
-def pips_report(item: Input, rules: str = "standard", game: int | None = None,
+def pips_report(item: Input, rules: str = "auto", game: int | None = None,
                 move: int | None = None, all_moves: bool = False) -> FileReport:
     """The ``pips`` job: the ``pips`` object of one moment of the last match of the file
     (``--move`` alone: of its last game), or with ``all_moves`` of every moment of a game.
@@ -443,7 +446,7 @@ def pips_report(item: Input, rules: str = "standard", game: int | None = None,
                    extra=tuple(_moment_extra(match, m) for m in moments))
 
 
-def status_report(item: Input, rules: str = "standard", game: int | None = None,
+def status_report(item: Input, rules: str = "auto", game: int | None = None,
                   move: int | None = None) -> FileReport:
     """The ``status`` job: the ``status`` object of one moment of the last match of the
     file (``--move`` alone: of its last game). A moment out of range is the file's error."""
@@ -481,6 +484,8 @@ class BatchSummary:
     interrupted: bool = False
     by_rule: Counter[tuple[str, str]] = field(default_factory=Counter)
     """``(rule, severity) -> count``."""
+    by_profile: Counter[str] = field(default_factory=Counter)
+    """Files replayed under each rule profile."""
     _slowest: list[tuple[float, int, str, int]] = field(default_factory=list)
     _started: float = field(default_factory=time.perf_counter)
     _elapsed: float | None = None
@@ -508,6 +513,8 @@ class BatchSummary:
                 else:
                     self.warnings += 1
         self.rolls += report.rolls
+        if report.rules is not None:
+            self.by_profile[report.rules] += 1
         entry = (seconds, -self.done, report.display, report.rolls)
         if len(self._slowest) < self.keep_slowest:
             heapq.heappush(self._slowest, entry)
@@ -547,6 +554,7 @@ class BatchSummary:
             "warnings": self.warnings, "rolls": self.rolls, "seconds": round(self.elapsed, 3),
             "interrupted": self.interrupted,
             "rules": [{"rule": r, "severity": s, "count": c} for r, s, c in self.rules],
+            "profiles": dict(self.by_profile.most_common()),
             "slowest": [{"file": f, "rolls": n, "seconds": round(t, 3)}
                         for f, n, t in self.slowest],
         }

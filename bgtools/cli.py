@@ -136,15 +136,18 @@ Paths = Annotated[
 ]
 RulesOption = Annotated[
     str,
-    typer.Option("--rules", help="Rule profile: standard, nocube, cube3 or match-resign."),
+    typer.Option("--rules", help="House rules: auto (the site named in the file, else "
+                 "standard), standard, galaxy, studio, megammon, pieceofcake, nocube, cube3 "
+                 "or match-resign."),
 ]
 
 
-def _check_rules(rules: str) -> None:
-    from bgtools.replay import PROFILES
+def check_rules(rules: str) -> None:
+    """Exit with a usage error unless ``rules`` names a rule profile (or ``auto``)."""
+    from bgtools.replay import PROFILE_NAMES
 
-    if rules not in PROFILES:
-        _fail(f"unknown rule profile {rules!r}; choose one of {', '.join(PROFILES)}")
+    if rules not in PROFILE_NAMES:
+        _fail(f"unknown rule profile {rules!r}; choose one of {', '.join(PROFILE_NAMES)}")
 
 
 def _console(stderr: bool = False) -> Any:
@@ -197,7 +200,7 @@ def _print_file_problems(console: Any, display: str, problems: Iterable[dict[str
 def validate(
     paths: Paths,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per file.")] = False,
-    rules: RulesOption = "standard",
+    rules: RulesOption = "auto",
     jobs: JobsOption = None,
 ) -> None:
     """Check every roll, play, cube action and score of match files against the rules.
@@ -210,7 +213,7 @@ def validate(
     from bgtools.batch import FileReport, validate_report
     from bgtools.progress import INTERRUPTED, print_summary, run_batch, stderr_is_terminal
 
-    _check_rules(rules)
+    check_rules(rules)
     console = None if as_json else _console()
 
     def report(result: FileReport) -> None:
@@ -249,13 +252,13 @@ def validate(
 def replay(
     paths: Paths,
     jsonl: Annotated[bool, typer.Option("--jsonl", help="One JSON object per action.")] = False,
-    rules: RulesOption = "standard",
+    rules: RulesOption = "auto",
 ) -> None:
     """Replay match files action by action, with IDs, pips and cube at every step."""
     from bgtools.replay import Event
     from bgtools.reports import analyse_file, event_json, expand_paths
 
-    _check_rules(rules)
+    check_rules(rules)
     worst = 0
     console = None if jsonl else _console()
     seen = False

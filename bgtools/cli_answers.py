@@ -15,12 +15,14 @@ import typer
 from bgtools.cli import (
     JobsOption,
     Paths,
+    RulesOption,
     _console,
     _emit_json,
     _fail,
     _jobs,
     _problem_text,
     app,
+    check_rules,
 )
 
 if TYPE_CHECKING:
@@ -46,7 +48,8 @@ def _problems_to_stderr(display: str, answers: list[MatchAnswers]) -> None:
             sys.stderr.write(_problem_text(display, prob.to_json()))
 
 
-def _inputs(paths: list[str]) -> Iterator[tuple[str, list[MatchAnswers], int]]:
+def _inputs(paths: list[str], rules: str = "auto"
+            ) -> Iterator[tuple[str, list[MatchAnswers], int]]:
     """Yield ``(display, answers, code)`` per readable file; report unreadable ones."""
     from bgtools.answers import analyse_answers
     from bgtools.reports import expand_paths
@@ -54,7 +57,7 @@ def _inputs(paths: list[str]) -> Iterator[tuple[str, list[MatchAnswers], int]]:
     seen = False
     for display, path, error in expand_paths(paths):
         seen = True
-        result, answers = analyse_answers(display, path, error)
+        result, answers = analyse_answers(display, path, error, rules)
         if result.error is not None:
             sys.stderr.write(f"bgtools: error: {result.error}\n")
             yield display, [], 2
@@ -77,7 +80,8 @@ def _names(replay: MatchReplay) -> tuple[str, str]:
 
 
 @app.command()
-def score(paths: Paths, as_json: JsonOption = False, jobs: JobsOption = None) -> None:
+def score(paths: Paths, as_json: JsonOption = False, rules: RulesOption = "auto",
+          jobs: JobsOption = None) -> None:
     """The score of matches: players, length, final score, winner and every game.
 
     Directories are read recursively and quoted globs expanded; files are spread over
@@ -85,6 +89,7 @@ def score(paths: Paths, as_json: JsonOption = False, jobs: JobsOption = None) ->
     """
     from bgtools.batch import score_report
 
+    check_rules(rules)
     worst = 0
     console: Any = None if as_json else _console()
 
@@ -98,7 +103,7 @@ def score(paths: Paths, as_json: JsonOption = False, jobs: JobsOption = None) ->
         for obj, extra in zip(result.objects, result.extra):
             _print_score(console, obj, extra)
 
-    _run(score_report, paths, jobs, as_json, report)
+    _run(score_report, paths, jobs, as_json, report, rules=rules)
     raise typer.Exit(worst)
 
 
@@ -236,12 +241,14 @@ def pips(
     as_json: JsonOption = False,
     all_moves: Annotated[bool, typer.Option("--all", help="A table of every move of the game.")]
     = False,
+    rules: RulesOption = "auto",
     jobs: JobsOption = None,
 ) -> None:
     """Pip counts of both players at one moment (default: the end of the last game)."""
     from bgtools.batch import pips_report
 
     _check_numbers(game, move)
+    check_rules(rules)
     worst = 0
     console: Any = None if as_json else _console()
 
@@ -266,7 +273,8 @@ def pips(
             console.print(f"{result.display}: {_where(moment)}: {names[0]} {p0}, "
                           f"{names[1]} {p1} (difference {p1 - p0:+d}; {lead})", markup=False)
 
-    _run(pips_report, paths, jobs, as_json, report, game=game, move=move, all_moves=all_moves)
+    _run(pips_report, paths, jobs, as_json, report, game=game, move=move, all_moves=all_moves,
+         rules=rules)
     raise typer.Exit(worst)
 
 
@@ -311,12 +319,14 @@ def status(
     game: GameOption = None,
     move: MoveOption = None,
     as_json: JsonOption = False,
+    rules: RulesOption = "auto",
     jobs: JobsOption = None,
 ) -> None:
     """Score, Crawford status, cube, player on roll, pips and IDs at one moment."""
     from bgtools.batch import status_report
 
     _check_numbers(game, move)
+    check_rules(rules)
     worst = 0
     console: Any = None if as_json else _console()
 
@@ -351,7 +361,7 @@ def status(
         for key, value in rows:
             console.print(f"{key.ljust(width)}  {value}", markup=False)
 
-    _run(status_report, paths, jobs, as_json, report, game=game, move=move)
+    _run(status_report, paths, jobs, as_json, report, game=game, move=move, rules=rules)
     raise typer.Exit(worst)
 
 
@@ -441,11 +451,13 @@ def show(
     game: GameOption = None,
     move: MoveOption = None,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="A plain text board.")] = False,
+    rules: RulesOption = "auto",
 ) -> None:
     """Draw the board of a moment of a match, or of a bare position ID."""
     from bgtools.render import ascii_board, rich_board
 
     _check_numbers(game, move)
+    check_rules(rules)
     info: BoardInfo | None = None
     worst = 0
     if not Path(path).exists():
@@ -461,7 +473,7 @@ def show(
 
         if len(list(islice(expand_paths([path]), 2))) > 1:
             _fail(f"{path} holds several match files; show draws one board: name one of them")
-        for display, answers, code in _inputs([path]):
+        for display, answers, code in _inputs([path], rules):
             worst = max(worst, code)
             if not answers:
                 continue

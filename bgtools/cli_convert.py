@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from bgtools.cli import _fail, _problem_text, app
+from bgtools.cli import RulesOption, _fail, _problem_text, app, check_rules
 
 _SHOWN_PROBLEMS = 10
 
@@ -27,8 +27,7 @@ def convert(
     to: Annotated[str | None, typer.Option("--to", help="Target format: mat, sgf or json "
                                            "(default: from OUT's extension).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
-    rules: Annotated[str, typer.Option("--rules", help="Rule profile used to check the input: "
-                                       "standard, nocube, cube3 or match-resign.")] = "standard",
+    rules: RulesOption = "auto",
 ) -> None:
     """Convert a match file to .mat (as GNU Backgammon exports it), SGF or JSON.
 
@@ -43,10 +42,7 @@ def convert(
     )
     from bgtools.errors import BgtoolsError
     from bgtools.formats.matwrite import UnwritableRecordError
-    from bgtools.replay import PROFILES
-
-    if rules not in PROFILES:
-        _fail(f"unknown rule profile {rules!r}; choose one of {', '.join(PROFILES)}")
+    check_rules(rules)
     to_stdout = output == "-"
     if to_stdout and to is None:
         _fail("writing to standard output needs --to mat|sgf|json")

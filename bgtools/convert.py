@@ -96,7 +96,7 @@ def render(replay: MatchReplay, events: list[Event], fmt: TargetFormat) -> str:
     return dumps_match(replay.record, replay, events)
 
 
-def convert_file(source: Path, fmt: TargetFormat, *, rules: str = "standard") -> Conversion:
+def convert_file(source: Path, fmt: TargetFormat, *, rules: str = "auto") -> Conversion:
     """Read ``source``, replay it strictly and render it as ``fmt`` (nothing is written).
 
     Raises :class:`InvalidRecordError` when the record has errors, :class:`ConversionError`

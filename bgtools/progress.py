@@ -160,6 +160,9 @@ def print_summary(summary: BatchSummary, console: Any) -> None:
         f"{summary.errors} error(s), {summary.warnings} warning(s); "
         f"{summary.rolls:,} rolls in {elapsed:.2f} s ({rate} rolls/s)"
     )
+    if summary.by_profile:
+        profiles = ", ".join(f"{name} {count}" for name, count in summary.by_profile.most_common())
+        console.print(f"house rules (files): {escape(profiles)}")
     rules = summary.rules
     if rules:
         table = Table(title="problems by rule", show_edge=False, pad_edge=False)

@@ -8,8 +8,8 @@ does not cascade into fifty errors. See ``RULES`` for every rule id.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable
+from dataclasses import dataclass, field, replace
+from typing import Callable, Literal
 
 from bgtools import ids
 from bgtools.errors import NotationError
@@ -35,6 +35,12 @@ __all__ = [
     "RULES",
     "RuleProfile",
     "PROFILES",
+    "PROFILE_NAMES",
+    "ResignationRule",
+    "STUDIO_FORFEIT_FACTOR",
+    "is_money_session",
+    "is_xg_dialect",
+    "site_profile_name",
     "profile_for",
     "Event",
     "GameSummary",
@@ -66,6 +72,7 @@ RULES: dict[str, str] = {
     "cube-disabled": "the cube is not in use under these rules",
     "cube-dead": "a double with the cube already dead (doubler's score plus cube reaches the length) (warning)",
     "crawford-double": "no doubling in the Crawford game",
+    "crawford-unknown": "a double in the first game of a file that starts with a player 1-away: it cannot be told whether that game is the Crawford game (warning)",
     "cube-answer": "a take, drop or beaver must answer a double",
     "cube-unanswered": "a double must be answered before play goes on",
     "beaver-not-allowed": "beavers only in money play where the rules allow them",
@@ -73,6 +80,8 @@ RULES: dict[str, str] = {
     "wins-mismatch": "the 'Wins N' points differ from the game's result",
     "resign-value": "a resignation must be worth 1, 2 or 3 times the cube",
     "match-resignation": "the match was resigned: the winner got the points still needed (note)",
+    "forfeit": "the site's forfeit marker ('Wins' 1004 times the cube, Backgammon Studio): the match is read as resigned (warning)",
+    "match-length": "the site does not offer matches of this length (warning)",
     "game-unfinished": "a game stops before it is over while later games follow",
     "score-mismatch": "a game's score line differs from the running score",
     "game-after-match": "a game follows the end of the match",
@@ -87,6 +96,7 @@ RULES: dict[str, str] = {
 _WARNINGS = {
     "forced-play-omitted", "ambiguous-play", "hit-mark", "illegal-play-line", "cube-dead",
     "match-incomplete", "game-number", "match-resignation", "encoding-assumed",
+    "crawford-unknown", "match-length", "forfeit",
 }
 
 
@@ -183,30 +193,125 @@ def _legal_results(pos: Position, d1: int, d2: int) -> dict[Position, Play]:
     return legal
 
 
+ResignationRule = Literal["game", "game-or-match", "match", "match-at-cube"]
+"""What a resignation is worth in match play.
+
+``game``: 1, 2 or 3 times the cube (the rules of backgammon). ``game-or-match``: that, or the
+points the winner still needs (a resignation of the whole match). ``match``: resigning ends
+the match and the winner gets the points still needed. ``match-at-cube``: resigning ends the
+match; the winner is credited with the game's points at the cube (1, 2 or 3 times it), and
+the match is over even when that falls short of its length.
+"""
+
+
 @dataclass(frozen=True, slots=True)
 class RuleProfile:
-    """Site-dependent rules: Crawford, cube use, Jacoby, beavers, match resignations."""
+    """Site-dependent rules: Crawford, cube use, Jacoby, beavers, resignations, lengths.
+
+    ``money_session``: the file's nominal length is not a match length but the heading of a
+    money session (Backgammon Galaxy's one-game sessions), so the file is replayed as money
+    play. ``lengths``: the match lengths the site offers (None: any); another length is a
+    ``match-length`` warning. ``forfeit_factor``: a site's forfeit marker, a ``Wins N`` of
+    exactly this many times the cube after a resignation (read as a resignation of the match).
+    ``wins_at_length``: the site writes the match length as the ``Wins N`` of the game that
+    ends the match; ``resign_at_length``: so it does for a resignation that ends the match.
+    """
 
     name: str
     crawford: bool = True
     cube: str = "on"  # "on", "off", or "min3" (the cube is used only in matches of 3+)
     jacoby: bool | None = None  # None: unknown, accept results with or without it
     beavers: bool = True
-    match_resignation: bool = False
+    resignation: ResignationRule = "game"
+    money_session: bool = False
+    lengths: frozenset[int] | None = None
+    forfeit_factor: int | None = None
+    wins_at_length: bool = False
+    resign_at_length: bool = False
 
+    @property
+    def match_resignation(self) -> bool:
+        """True when a resignation may be credited with the points the winner still needs."""
+        return self.resignation in ("game-or-match", "match")
+
+
+STUDIO_FORFEIT_FACTOR = 1004
+"""Backgammon Studio ends a match that a player abandons with ``DD: ????`` and then
+``Wins N`` where N is 1004 times the cube (4016 at 4, 1004 at 1): no game is worth that, so
+it is read as the forfeit of the match (see README, "How site files are read")."""
 
 PROFILES: dict[str, RuleProfile] = {
     "standard": RuleProfile("standard"),
     "nocube": RuleProfile("nocube", cube="off"),
     "cube3": RuleProfile("cube3", cube="min3"),
-    "match-resign": RuleProfile("match-resign", match_resignation=True),
+    "match-resign": RuleProfile("match-resign", resignation="game-or-match"),
+    # Backgammon Galaxy: a resignation may give the points still needed (match1988690: Wins 4
+    # at 2-1 of 5, cube 1); its money sessions are headed with an even nominal length.
+    "galaxy": RuleProfile("galaxy", resignation="game-or-match", wins_at_length=True),
+    # eXtreme Gammon's .mat export: the rules of backgammon; a resignation that ends the
+    # match may be written as the match length (Moriuchi-Kawauchi 2022: 'Wins 9' at 7-7).
+    "xg": RuleProfile("xg", resign_at_length=True),
+    # Backgammon Studio: the rules of backgammon, plus its forfeit marker.
+    "studio": RuleProfile("studio", forfeit_factor=STUDIO_FORFEIT_FACTOR),
+    # MeGammon: ranked 1, 3, 5, 7; friendly 1 to 13, with or without the cube; resigning ends
+    # the match with the points still needed; no beavers and no Jacoby in match play.
+    "megammon": RuleProfile("megammon", resignation="match", beavers=False,
+                            lengths=frozenset(range(1, 14))),
+    # Piece of Cake: a single game or a match to 3, 5 or 7; resigning or leaving ends the
+    # match, the winner credited with the game's points at the cube; Crawford applies.
+    "pieceofcake": RuleProfile("pieceofcake", resignation="match-at-cube",
+                               lengths=frozenset({0, 1, 3, 5, 7})),
 }
-"""The rule profiles selectable with ``--rules``."""
+"""The rule profiles selectable with ``--rules`` (``auto``, the default, picks one per file)."""
+
+PROFILE_NAMES = ("auto", *PROFILES)
+"""Every value ``--rules`` takes."""
+
+_SITE_PROFILES = (
+    ("backgammongalaxy", "galaxy"), ("backgammon galaxy", "galaxy"),
+    ("backgammon studio", "studio"), ("backgammonstudio", "studio"),
+    ("megammon", "megammon"), ("piece of cake", "pieceofcake"), ("pieceofcake", "pieceofcake"),
+)
 
 
-def profile_for(record: MatchRecord, name: str = "standard") -> RuleProfile:
+def site_profile_name(record: MatchRecord) -> str:
+    """The profile ``--rules auto`` picks for ``record``: the site named by its ``Site``
+    header tag (SGF: ``PC``, read as ``Place``) when bgtools knows its house rules; else
+    ``xg`` for eXtreme Gammon's dialect (:func:`is_xg_dialect`); else ``standard``."""
+    site = record.tag("Site") or record.tag("Place")
+    if site is not None:
+        wanted = " ".join(site.lower().split())
+        for needle, name in _SITE_PROFILES:
+            if needle in wanted:
+                return name
+    if is_xg_dialect(record):
+        return "xg"
+    return "standard"
+
+
+def is_xg_dialect(record: MatchRecord) -> bool:
+    """True when the record's last game writes plays in eXtreme Gammon's own way, with a
+    capitalised ``Bar`` or ``Off`` (``Bar/24``, ``6/Off``): no other producer in the corpus
+    does (its ``Site`` tag names the venue, not the program)."""
+    if not record.games:
+        return False
+    return any("Off" in a.play_text or "Bar/" in a.play_text
+               for a in record.games[-1].actions if a.play_text)
+
+
+def is_money_session(record: MatchRecord) -> bool:
+    """A Backgammon Galaxy money session: one game under an even nominal length of 4 or
+    more (Galaxy heads its sessions ``16 point match``, also 4 and 8; the length is never
+    reached and an uncubed gammon is worth 1, the Jacoby rule of money play)."""
+    length = record.match_length or 0
+    return len(record.games) == 1 and length >= 4 and length % 2 == 0
+
+
+def profile_for(record: MatchRecord, name: str = "auto") -> RuleProfile:
     """The profile ``name`` refined by the file's header tags (Crawford, CubeLimit, Jacoby,
-    Beaver)."""
+    Beaver); ``auto`` first picks the site's profile (:func:`site_profile_name`)."""
+    if name == "auto":
+        name = site_profile_name(record)
     base = PROFILES[name]
     crawford = base.crawford
     cube = base.cube
@@ -224,7 +329,9 @@ def profile_for(record: MatchRecord, name: str = "standard") -> RuleProfile:
     tag = record.tag("Beaver")
     if tag is not None:
         beavers = tag.strip().lower() == "on"
-    return RuleProfile(base.name, crawford, cube, jacoby, beavers, base.match_resignation)
+    session = base.name == "galaxy" and is_money_session(record)
+    return replace(base, crawford=crawford, cube=cube, jacoby=jacoby, beavers=beavers,
+                   money_session=session)
 
 
 @dataclass(slots=True)
@@ -329,6 +436,9 @@ class _Game:
         self.number = number
         self.score = score
         self.crawford = crawford
+        # The file starts in the middle of a match with a player 1-away: this game may be
+        # the Crawford game or come after it (set by the match loop).
+        self.crawford_unknown = False
         self.length = length
         self.jacoby = jacoby
         # ``position`` is seen from ``on_roll``; None until the first roll tells who opened.
@@ -349,6 +459,8 @@ class _Game:
         self.resign_open = False  # a resignation whose level a later 'Wins N' gives
         # The last roll, when it was not played (rolled, then resigned): (player, dice, before).
         self.unplayed: tuple[int, tuple[int, int], Position] | None = None
+        # The player who wrote a resignation after rolling (``DD: ????``, ``DD: Concedes``).
+        self.resign_marked_by: int | None = None
         # The resignation: (resigner, its record cell, position and state before it); its
         # events are emitted once the game's level is final (an SGF 'RE' gives it after).
         self.resigned: tuple[int, Action, Position, ids.MatchState] | None = None
@@ -367,7 +479,7 @@ class _Game:
               doubled: bool = False, turn: int | None = None) -> ids.MatchState:
         return ids.MatchState(
             match_length=self.length,
-            score=self.score if self.length else (0, 0),  # gnubg: money IDs carry no score
+            score=self.score,  # gnubg: a money session's IDs carry its running score
             cube_value=self.cube,
             cube_owner=self.cube_owner,
             on_roll=actor,
@@ -414,7 +526,7 @@ def replay_match(
     only when needed).
     """
     profile = profile or profile_for(record)
-    length = record.match_length or 0
+    length = 0 if profile.money_session else record.match_length or 0
     out = MatchReplay(record, profile, length, record.names)
     out.problems.extend(record.problems)
     replayer = _Replayer(record, profile, out, on_event)
@@ -430,11 +542,13 @@ class _Replayer:
         self.profile = profile
         self.out = out
         self.on_event = on_event
-        self.length = record.match_length or 0
+        self.length = 0 if profile.money_session else record.match_length or 0
         # gnubg plays and imports money sessions with the Jacoby rule unless told otherwise.
         self.jacoby_for_ids = (profile.jacoby is not False) if self.length == 0 else False
         self.game_no = 0
         self.last_game = False
+        # Under a house rule where resigning ends the match (Piece of Cake, MeGammon).
+        self.match_ended_by_resignation = False
 
     def problem(self, rule: str, message: str, line: int | None, column: int | None,
                 severity: Severity | None = None) -> None:
@@ -452,6 +566,11 @@ class _Replayer:
         if not record.games:
             self.problem("no-games", "the file holds no game", record.length_line, None)
             return
+        offered = self.profile.lengths
+        if offered is not None and length not in offered:
+            shown = ", ".join("money" if n == 0 else str(n) for n in sorted(offered))
+            self.problem("match-length", f"a {length}-point match: the {self.profile.name} "
+                         f"rules offer {shown}", record.length_line, None)
         score: tuple[int, int] | None = None
         crawford_done = False
         match_over_at: int | None = None
@@ -500,14 +619,19 @@ class _Replayer:
                 elif score[0] == length - 1 and score[1] == length - 1:
                     crawford_done = True
                     post = True
+            # A file that starts at a score with a player 1-away (a log continued from an
+            # earlier file) cannot tell whether its first game is the Crawford game.
+            unknown = is_crawford and index == 0 and score != (0, 0)
             summary = self.play_game(game, index + 1, score, is_crawford, post,
-                                     is_last=index == len(record.games) - 1)
+                                     is_last=index == len(record.games) - 1,
+                                     crawford_unknown=unknown)
             self.out.games.append(summary)
             if summary.winner is not None and summary.points is not None:
                 s = list(score)
                 s[summary.winner] += summary.points
                 score = (s[0], s[1])
-            if length and max(score) >= length and match_over_at is None:
+            if length and match_over_at is None and (
+                    max(score) >= length or self.match_ended_by_resignation):
                 match_over_at = index + 1
         self.out.final_score = score or (0, 0)
         if length:
@@ -515,6 +639,9 @@ class _Replayer:
             if self.out.complete:
                 a, b = self.out.final_score
                 self.out.winner = 0 if a > b else 1
+            elif self.match_ended_by_resignation:
+                self.out.complete = True
+                self.out.winner = self.out.games[-1].winner
             else:
                 last = record.games[-1]
                 self.game_no = len(record.games)
@@ -531,8 +658,10 @@ class _Replayer:
     # --- one game -------------------------------------------------------------------------
 
     def play_game(self, record: GameRecord, number: int, score: tuple[int, int],
-                  crawford: bool, post: bool, is_last: bool) -> GameSummary:
+                  crawford: bool, post: bool, is_last: bool,
+                  crawford_unknown: bool = False) -> GameSummary:
         g = _Game(number, score, crawford, self.length, self.jacoby_for_ids)
+        g.crawford_unknown = crawford_unknown
         self.last_game = is_last
         summary = GameSummary(number, record.line, score, crawford, post)
         actions = record.actions
@@ -563,6 +692,9 @@ class _Replayer:
                     f"game {number} stops before it is over but game {number + 1} follows",
                     record.line, None,
                 )
+        if g.crawford_unknown and not g.crawford:  # a double showed it is post-Crawford
+            summary.crawford = False
+            summary.post_crawford = True
         summary.winner = g.winner
         summary.points = g.points if g.over else None
         summary.cube = g.cube
@@ -584,6 +716,7 @@ class _Replayer:
                          f"({g.over})", action.line, action.column)
             return
         g.unplayed = None
+        g.resign_marked_by = None
         if kind == "roll":
             self.do_roll(g, action, next_action)
         elif kind == "double":
@@ -598,6 +731,7 @@ class _Replayer:
         line, column = action.line, action.column
         g.beavered_by = None  # a beaver is taken implicitly by the next roll
         g.unplayed = None
+        g.resign_marked_by = p if action.resign_marker else None
         if g.pending is not None:
             self.problem("cube-unanswered", "the double was never answered before this roll",
                          line, column)
@@ -866,6 +1000,12 @@ class _Replayer:
             g.on_roll = p
         g.turn_open = False
         before = g.position
+        if g.crawford and g.crawford_unknown:
+            self.problem("crawford-unknown", f"a double at {g.score[0]}-{g.score[1]} in the "
+                         "file's first game: the file starts in the middle of the match, so "
+                         "whether this is the Crawford game cannot be told; read as "
+                         "post-Crawford", line, column)
+            g.crawford = False
         if self.on_event is not None:
             self.emit(g, p, "double", None, None, before, action)
         cube_rule = self.profile.cube
@@ -965,7 +1105,6 @@ class _Replayer:
                 if (not self.length and self.profile.jacoby is None and g.over == "bearoff"
                         and not g.cube_turned and n == g.cube):
                     g.points = n  # the session played the Jacoby rule without saying so
-                    g.value = 1
                     return
                 self.problem("wins-mismatch", f"'Wins {n}' but the game is worth {g.points} "
                              f"({_how(g)})", line, column)
@@ -973,6 +1112,10 @@ class _Replayer:
         if g.over is not None and winner != g.winner:
             self.problem("wins-mismatch", f"player {winner} is credited but player {g.winner} "
                          "resigned... the other player won", line, column)
+            return
+        if g.over is None and g.resign_marked_by == winner:
+            self.problem("wins-mismatch", f"player {winner} is credited but wrote a "
+                         "resignation after rolling", line, column)
             return
         g.resign_open = False
         cube = g.cube
@@ -994,14 +1137,44 @@ class _Replayer:
             g.value = 1
             g.points = cube
             return
-        if self.profile.match_resignation and self.length:
-            needed = self.length - g.score[winner]
-            if n == needed and n not in (cube, 2 * cube, 3 * cube):
-                g.value = 1
-                g.points = n
+        self.resignation_value(g, winner, n, line, column)
+
+    def resignation_value(self, g: _Game, winner: int, n: int, line: int | None,
+                          column: int | None) -> None:
+        """Check ``Wins n`` as the value of a resignation, under the profile's house rule."""
+        cube = g.cube
+        profile = self.profile
+        rule = profile.resignation if self.length else "game"
+        needed = self.length - g.score[winner]
+        if profile.forfeit_factor and self.length and n == profile.forfeit_factor * cube:
+            # The match is over: the points needed, or the cube when that covers them.
+            g.value = 1
+            g.points = max(needed, cube)
+            self.problem("forfeit", f"'Wins {n}' is {profile.forfeit_factor} times the cube "
+                         f"({cube}), the site's mark of a forfeited match: read as a "
+                         f"resignation of the match, player {winner} gets the {needed} points "
+                         "still needed", line, column)
+            return
+        if rule == "match":
+            g.value = 1
+            g.points = needed
+            self.match_ended_by_resignation = True
+            if n != needed:
+                self.problem("resign-value", f"'Wins {n}' as a resignation: under the "
+                             f"{profile.name} rules resigning gives the {needed} points still "
+                             "needed", line, column)
+            return
+        # Only a value no resignation of the game explains (more than 3 times the cube; a
+        # smaller one is the game's value capped at the points needed) resigns the match.
+        if rule == "game-or-match" and n == needed and n > 3 * cube:
+            g.value = 1
+            g.points = n
+            if profile.name == "match-resign":  # a site's own rule is not worth a note
                 self.problem("match-resignation", f"the match was resigned: player {winner} "
                              f"gets the {n} points still needed", line, column)
-                return
+            return
+        if rule == "match-at-cube":
+            self.match_ended_by_resignation = True
         level = 1 if n <= cube else 2 if n <= 2 * cube else 3
         g.value = level
         g.points = cube * level
@@ -1012,11 +1185,25 @@ class _Replayer:
                          f"must be {cube}, {2 * cube} or {3 * cube}", line, column)
 
     def capped_ok(self, g: _Game, winner: int, n: int, computed: int) -> bool:
-        """Some writers cap the match-winning 'Wins N' at the points needed or the length."""
+        """A match-winning 'Wins N' that real writers write instead of the game's value.
+
+        The value capped at the points still needed (DailyGammon, Galaxy, Studio, others);
+        the match length after a resignation that ends the match, in eXtreme Gammon's files
+        ('Wins 9 point and the match' for a resignation worth 2 at 7-7 of 9); the match length
+        for any game that ends the match under Galaxy's profile ('Wins 7 point and the match'
+        for a backgammon at 5-4 of 7). Anything else is the wrong value.
+        """
         if not self.length:
             return False
         needed = self.length - g.score[winner]
-        return computed >= needed and n >= needed and n <= max(computed, self.length)
+        if computed < needed:
+            return False
+        if n == needed:
+            return True
+        if n != self.length:
+            return False
+        return self.profile.wins_at_length or (
+            g.over == "resign" and self.profile.resign_at_length)
 
     # --- events ---------------------------------------------------------------------------
 

@@ -49,6 +49,12 @@ class FileResult:
         return out
 
     @property
+    def rules(self) -> str | None:
+        """The name of the rule profile the file was replayed under (of its first match;
+        ``auto`` picks one per match), or None when nothing was replayed."""
+        return self.replays[0].profile.name if self.replays else None
+
+    @property
     def valid(self) -> bool:
         """Readable and without errors."""
         return self.error is None and all(r.valid for r in self.replays)
@@ -129,7 +135,7 @@ def _expand_glob(pattern: str) -> Iterator[tuple[str, Path | None, str | None]]:
 
 
 def analyse_file(display: str, path: Path | None, error: str | None = None,
-                 rules: str = "standard", on_event: Callable[[Event], None] | None = None,
+                 rules: str = "auto", on_event: Callable[[Event], None] | None = None,
                  keep_events: bool = False) -> FileResult:
     """Read and replay one file; unreadable input becomes ``FileResult.error``.
 
@@ -187,8 +193,8 @@ def validate_json(result: FileResult) -> dict[str, Any]:
     """The contract's ``validate`` object for one file."""
     if result.error is not None:
         return {
-            "schema": SCHEMA, "file": result.display, "format": result.format, "valid": False,
-            "games": 0, "complete": False,
+            "schema": SCHEMA, "file": result.display, "format": result.format, "rules": None,
+            "valid": False, "games": 0, "complete": False,
             "problems": [{"severity": "error", "rule": "unreadable", "line": None,
                           "column": None, "game": None, "message": result.error}],
         }
@@ -198,6 +204,7 @@ def validate_json(result: FileResult) -> dict[str, Any]:
         "schema": SCHEMA,
         "file": result.display,
         "format": result.format,
+        "rules": result.rules,
         "valid": result.valid,
         "games": games,
         "complete": complete,

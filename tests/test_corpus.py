@@ -49,6 +49,11 @@ GUILTY: dict[tuple[str, str, int], str] = {
 }
 
 
+# (file, rule, line): a new real file (issue 11) not yet read right, with the issue's case
+# number. Never a true defect (those go to GUILTY). Empty: every case of the issue is read.
+PENDING: dict[tuple[str, str, int], int] = {}
+
+
 def _corpus_results(corpus: Path) -> list[tuple[str, object]]:
     out = []
     for display, path, error in expand_paths([str(corpus)]):
@@ -71,7 +76,20 @@ def test_every_error_is_in_the_hand_checked_table(results: list[tuple[str, objec
         for problem in result.problems:
             if problem.severity.value == "error":
                 found.add((name, problem.rule, problem.line))
-    assert found == set(GUILTY)
+    assert found - set(PENDING) == set(GUILTY)
+    # A pending entry that is already read right must leave the table.
+    assert set(PENDING) <= found, sorted(set(PENDING) - found)
+    assert not set(PENDING) & set(GUILTY)
+
+
+def test_warnings_are_worth_reading(results: list[tuple[str, object]]) -> None:
+    """No noise: ``match-incomplete`` only where a match really stops before its end."""
+    incomplete = sorted(name for name, (result, _) in results  # type: ignore[misc]
+                        for p in result.problems if p.rule == "match-incomplete")
+    # FIBS logs end where the session's log ends (py199-nori ...1407 stops at 6-3 and
+    # ...1420 starts there); the fixtures are written to stop early.
+    assert all(name.startswith(("synthetic/BgMatchFormat_", "fibs/")) for name in incomplete), \
+        incomplete
 
 
 def test_every_mat_file_is_read(results: list[tuple[str, object]]) -> None:
@@ -102,5 +120,5 @@ def test_every_accepted_play_is_legal_by_legal_plays(results: list[tuple[str, ob
 
 def test_valid_and_complete_counts(results: list[tuple[str, object]]) -> None:
     valid = sum(1 for _, (r, _) in results if not r.error and r.valid)  # type: ignore[misc]
-    guilty_files = {name for name, _, _ in GUILTY}
+    guilty_files = {name for name, _, _ in GUILTY} | {name for name, _, _ in PENDING}
     assert valid == len(results) - 1 - len(guilty_files)

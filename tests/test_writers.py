@@ -311,8 +311,11 @@ def test_gnubg_imports_our_mat_to_the_same_score(
     compared = 0
     for index, match in enumerate(corpus_records):
         path, record, replay = match.path, match.record, match.replay
-        if record.match_length == 0:
+        if record.match_length == 0 or replay.match_length == 0:
             continue  # gnubg applies its own Jacoby default to imported sessions
+        if any(g.ended_by == "resign" and g.points is not None and g.points > 3 * g.cube
+               for g in replay.games):
+            continue  # a site's match resignation: gnubg caps a resignation at 3 x cube
         target = tmp_path / f"{index}.mat"
         target.write_text(write_mat(record, replay, match.events), encoding="utf-8")
         gnubg.command(f"import mat {target}")

@@ -158,7 +158,8 @@ class ScanError(NamedTuple):
 _CUBE_KINDS = {"DOUBLES": "double", "BEAVERS": "beaver", "RACCOONS": "raccoon"}
 _BARE_KINDS = {"TAKES": "take", "DROPS": "drop", "RESIGNS": "resign"}
 _RESULT_KINDS = {"WINS": "win", "LOSSES": "loss"}
-_ROLL_MARKERS = {"CANNOT_MOVE": "cannot_move", "RESIGN_MARK": "resign_mark", "ILLEGAL": "illegal"}
+_ROLL_MARKERS = {"CANNOT_MOVE": "cannot_move", "RESIGN_MARK": "resign_mark", "RESIGNS": "resign_mark",
+                 "ILLEGAL": "illegal"}
 
 
 def _tokens(line: str) -> list[tuple[str, int, int]]:
@@ -480,6 +481,10 @@ class _GameState:
     left_column: int = _DEFAULT_LEFT_COLUMN
     right_column: int = _DEFAULT_RIGHT_COLUMN
     awaiting_score: bool = True
+    flush_result: Action | None = None
+    """A ``Losses N`` cell on an unnumbered row written left of the left column (Galaxy):
+    its column says nothing, so it is the loser's, i.e. of the player the next ``Wins`` cell
+    does not name."""
 
 
 class _Reader:
@@ -610,18 +615,32 @@ class _Reader:
             return
         row = scanned.row[2] if scanned.row is not None else None
         actions = state.game.actions
+        flush = state.flush_result
+        state.flush_result = None
         for cell, player in zip(cells, players):
             action = self.make_action(lineno, line, cell, player)
             if action is not None:
                 if row is not None:
                     action.extra["row"] = row
+                if (flush is not None and action.kind == "win" and actions
+                        and actions[-1] is flush and flush.player == action.player):
+                    flush.player = 1 - action.player
                 actions.append(action)
+        if (scanned.row is None and len(cells) == 1 and cells[0].kind == "loss"
+                and cells[0].start + 1 < left and actions and actions[-1].kind == "loss"):
+            state.flush_result = actions[-1]
 
     def make_action(self, lineno: int, line: str, cell: LineCell, player: int) -> Action | None:
         kind = cell.kind
         column = cell.start + 1
         if kind == "roll":
             d1, d2 = ord(cell.dice[0]) - 48, ord(cell.dice[1]) - 48
+            if cell.dice == "00" and cell.rest == "resign_mark":
+                # Backgammon Studio's resignation before rolling: no dice, then the marker.
+                action = Action(kind="resign", player=player, line=lineno, column=column,
+                                resign_marker=True)
+                action.extra["marker"] = line[cell.start:cell.text_end]
+                return action
             if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
                 self.problem(f"roll {cell.dice!r}: dice must be 1 to 6", lineno, column)
                 return None

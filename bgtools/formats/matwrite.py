@@ -64,7 +64,8 @@ class ScriptMove:
     ``marks``; ``dice``: rolled and not played (then resigned, or the record stops);
     ``illegal``: a Snowie illegal-play cell (``text``); ``double``/``beaver``: ``cube`` is
     the value offered; ``take``/``drop``; ``resign``: ``player`` resigned ``level``
-    (1-3) with the cube at ``cube``.
+    (1-3) with the cube at ``cube``, worth ``points`` when that is not ``level`` times the
+    cube (a resignation of the match: the points the winner still needed).
     """
 
     kind: MoveKind
@@ -74,6 +75,7 @@ class ScriptMove:
     marks: tuple[bool, ...] = ()
     cube: int = 1
     level: int = 0
+    points: int | None = None
     text: str = ""
     source: Action | None = None
     executable: tuple[Step, ...] = ()
@@ -188,6 +190,8 @@ def normalise_match(record: MatchRecord, replay: MatchReplay | None = None,
                           summary, game_record)
         if summary.ended_by == "bearoff" and summary.final_position is not None:
             game.bearoff_value = summary.final_position.game_value()
+            if script.jacoby and summary.cube == 1:
+                game.bearoff_value = 1  # the Jacoby rule: no gammon on a centred cube
         script.games.append(game)
     return script
 
@@ -235,7 +239,9 @@ def _game_moves(summary: GameSummary, events: list[Event], last_game: bool) -> l
             moves.append(ScriptMove(kind, player, cube=cube, source=source))  # type: ignore[arg-type]
     if summary.ended_by == "resign" and summary.winner is not None:
         level = {"single": 1, "gammon": 2, "backgammon": 3}.get(summary.result or "", 1)
-        moves.append(ScriptMove("resign", 1 - summary.winner, cube=cube, level=level))
+        points = summary.points if summary.points != level * cube else None
+        moves.append(ScriptMove("resign", 1 - summary.winner, cube=cube, level=level,
+                                points=points))
     return moves
 
 
@@ -355,7 +361,7 @@ def _write_game(out: list[str], game: ScriptGame, names: tuple[str, str]) -> Non
             gap = "\n      " if i & 1 else " " * 23
             sz = f" Drops{gap}Wins {n} point{_plural(n)}"
         elif kind == "resign":
-            n = move.level * file_cube
+            n = move.level * file_cube if move.points is None else move.points
             if dice_rolled and roller != move.player:
                 # The opponent of the player who rolled resigns: gnubg would write the
                 # 'Wins' on the roll's line, where no reader finds it; end the line first.
