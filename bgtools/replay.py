@@ -435,13 +435,19 @@ class _Replayer:
         self.jacoby_for_ids = (profile.jacoby is not False) if self.length == 0 else False
         self.game_no = 0
         self.last_game = False
+        self.action: Action | None = None  # the action being replayed (binary formats'
+        # problems are located by its extra["move"])
 
     def problem(self, rule: str, message: str, line: int | None, column: int | None,
                 severity: Severity | None = None) -> None:
         if severity is None:
             severity = Severity.WARNING if rule in _WARNINGS else Severity.ERROR
+        move = None
+        if line is None and self.action is not None:
+            at = self.action.extra.get("move")
+            move = at if isinstance(at, int) else None
         self.out.problems.append(
-            Problem(rule, message, line, column, self.game_no or None, severity)
+            Problem(rule, message, line, column, self.game_no or None, severity, move)
         )
 
     # --- the match ------------------------------------------------------------------------
@@ -542,6 +548,7 @@ class _Replayer:
         at = [_setup_slot(actions, node) for node, _ in setups]
         done = 0
         for i, action in enumerate(actions):
+            self.action = action
             while done < len(setups) and at[done] <= i:
                 self.apply_setup(g, *setups[done])
                 done += 1
@@ -551,6 +558,7 @@ class _Replayer:
                 do_roll(g, action, next_action)  # the common case of do_action
             else:
                 self.do_action(g, action, next_action)
+        self.action = None
         for node, props in setups[done:]:
             self.apply_setup(g, node, props)
         summary.actions += count
