@@ -452,6 +452,7 @@ def _problem_json(problem: Problem) -> dict[str, Any]:
         "line": _LOCATION.encode(problem.line),
         "column": _LOCATION.encode(problem.column),
         "game": _LOCATION.encode(problem.game),
+        **({"move": _LOCATION.encode(problem.move)} if problem.move is not None else {}),
         "message": _STR.encode(problem.message),
     }
 
@@ -556,7 +557,7 @@ def _game_from(data: Any, path: JsonPath) -> GameRecord:
 
 
 def _problem_from(data: Any, path: JsonPath) -> Problem:
-    data = _check_keys(data, path, _PROBLEM_KEYS, _PROBLEM_KEYS, "a problem")
+    data = _check_keys(data, path, _PROBLEM_KEYS, set(_PROBLEM_KEYS) | {"move"}, "a problem")
     severity = data["severity"]
     if not isinstance(severity, str) or severity not in _SEVERITIES:
         raise _Invalid(path + ("severity",), f"expected \"error\" or \"warning\", found "
@@ -568,6 +569,7 @@ def _problem_from(data: Any, path: JsonPath) -> Problem:
         column=_LOCATION.decode(data["column"], path + ("column",)),
         game=_LOCATION.decode(data["game"], path + ("game",)),
         severity=_SEVERITIES[severity],
+        move=_LOCATION.decode(data.get("move"), path + ("move",)),
     )
 
 
