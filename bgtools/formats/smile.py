@@ -196,8 +196,9 @@ class _Decoder:
         return (value >> extra).to_bytes(size, "big") if size else b""
 
     def document(self) -> object:
-        if self.take(3) != SMILE_MAGIC:
+        if not self.data.startswith(SMILE_MAGIC):
             raise SmileError("not Smile: it does not start with ':)\\n'")
+        self.pos = 3
         flags = self.byte()
         if flags >> 4:
             raise self.fail(f"Smile version {flags >> 4} is not 0")
