@@ -144,11 +144,11 @@ class _Reader:
         games = doc.get("games")
         if not isinstance(games, list):
             raise _bad(self.name, "the match has no list of games")
-        scores: list[tuple[int, int] | None] = []
-        for g in games:
-            scores.append(self.score(g))
-        nxt = scores[1:] + [record.extra.get("final_score")]  # type: ignore[list-item]
-        for g, after in zip(games, nxt):
+        scores: list[tuple[int, int] | None] = [self.score(g) for g in games]
+        last: tuple[int, int] | None = None
+        if final[0] is not None and final[1] is not None:
+            last = (final[0], final[1])
+        for g, after in zip(games, scores[1:] + [last]):
             self.play_game(g, after)
 
     @staticmethod
