@@ -30,6 +30,9 @@ __all__ = ["looks_like_bgf", "parse_bgf", "read_bgf_document"]
 
 _START = [2, 0, 0, 0, 0, -5, 0, -3, 0, 0, 0, 5, -5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2, 0, 0]
 _HEAD_LIMIT = 4096
+_ANALYSIS = frozenset({"moveAnalysis", "equity", "luck", "pr", "prGreen", "prRed",
+                       "dancingEquity"})
+"""Members holding BGBlitz's analysis: read past, never built (bgtools invents none)."""
 
 
 def looks_like_bgf(data: bytes) -> bool:
@@ -76,7 +79,7 @@ def read_bgf_document(data: bytes, name: str = "<input>") -> tuple[dict[str, Any
         body = _inflate(body, name)
     if header.get("useSmile"):
         try:
-            document = decode_smile(body)
+            document = decode_smile(body, _ANALYSIS)
         except SmileError as exc:
             raise _bad(name, f"the Smile body is damaged ({exc})") from None
     else:
