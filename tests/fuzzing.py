@@ -340,6 +340,7 @@ def build_bgf(body: bytes, smile: bool = True) -> bytes:
 def _inner(data: bytes) -> tuple[str, bytes] | None:
     """("xg", temp.xg) or ("bgf", the Smile body) of a readable binary file, else None."""
     import gzip
+    import zlib
 
     from bgtools.formats.xg import read_game_file
 
@@ -352,7 +353,7 @@ def _inner(data: bytes) -> tuple[str, bytes] | None:
     if line.startswith(b'{"format":"BGF"'):
         try:
             return "bgf", gzip.decompress(body)
-        except (OSError, EOFError):
+        except (OSError, EOFError, zlib.error):
             return None
     return None
 
