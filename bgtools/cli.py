@@ -158,10 +158,12 @@ def _console(stderr: bool = False) -> Any:
 
 def _problem_location(display: str, prob: dict[str, Any]) -> str:
     """``path:line:col`` of a problem in its JSON form (line and column left out when
-    unknown)."""
+    unknown); ``path: game G, move M`` for a binary record's problem."""
     where = display
     if prob["line"]:
         where += f":{prob['line']}" + (f":{prob['column']}" if prob["column"] else "")
+    elif prob.get("move") is not None:  # a binary record (.xg, .bgf): no lines
+        where += f": game {prob['game']}, move {prob['move']}"
     return where
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 __all__ = [
     "MAX_ACTIONS",
+    "MAX_DECOMPRESSED_BYTES",
     "MAX_FILE_BYTES",
     "MAX_GAMES",
     "MAX_LINE_CHARS",
@@ -18,6 +19,11 @@ __all__ = [
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 """Largest input file read, in bytes (checked with ``stat`` before reading)."""
+
+MAX_DECOMPRESSED_BYTES = 4 * MAX_FILE_BYTES
+"""Most bytes a compressed binary record (``.xg``, ``.bgf``) may decompress to. An ``.xg``
+holds 2,560 bytes per action (the real ones decompress about 11 to 1, the largest to 1.2 MB),
+so this is about 26,000 actions; a zlib bomb stops here instead of filling memory."""
 
 MAX_LINE_CHARS = 2000
 """Longest ``.mat`` line read, in characters; a longer line is reported and skipped."""

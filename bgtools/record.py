@@ -30,7 +30,12 @@ class Severity(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One problem found in a record, with a stable rule id and a 1-based location."""
+    """One problem found in a record, with a stable rule id and a 1-based location.
+
+    Text formats locate a problem by ``line``/``column``; binary formats (``.xg``, ``.bgf``)
+    have no lines, so ``line``/``column`` are None and ``game`` and ``move`` (the action's
+    1-based position in its game) locate it.
+    """
 
     rule: str
     message: str
@@ -38,17 +43,21 @@ class Problem:
     column: int | None = None
     game: int | None = None
     severity: Severity = Severity.ERROR
+    move: int | None = None
 
     def to_json(self) -> dict[str, object]:
-        """The contract's JSON form of a problem."""
-        return {
+        """The contract's JSON form of a problem (``move`` only when known: binary formats)."""
+        out: dict[str, object] = {
             "severity": self.severity.value,
             "rule": self.rule,
             "line": self.line,
             "column": self.column,
             "game": self.game,
-            "message": self.message,
         }
+        if self.move is not None:
+            out["move"] = self.move
+        out["message"] = self.message
+        return out
 
 
 ActionKind = Literal["roll", "double", "take", "drop", "beaver", "raccoon", "win", "loss", "resign"]
@@ -86,6 +95,9 @@ class Action:
     cannot_move: bool = False
     resign_marker: bool = False
     illegal: bool = False
+    move: int | None = None
+    """For records without lines (``.xg``, ``.bgf``): the 1-based number of the action in
+    its game, which locates its problems."""
     extra: dict[str, object] = field(default_factory=dict)
 
 

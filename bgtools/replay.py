@@ -549,13 +549,18 @@ class _Replayer:
         self.last_game = False
         # Under a house rule where resigning ends the match (Piece of Cake, MeGammon).
         self.match_ended_by_resignation = False
+        self.action: Action | None = None  # the action being replayed (binary formats'
+        # problems are located by its ``move``)
 
     def problem(self, rule: str, message: str, line: int | None, column: int | None,
                 severity: Severity | None = None) -> None:
         if severity is None:
             severity = Severity.WARNING if rule in _WARNINGS else Severity.ERROR
+        move = None
+        if line is None and self.action is not None:
+            move = self.action.move
         self.out.problems.append(
-            Problem(rule, message, line, column, self.game_no or None, severity)
+            Problem(rule, message, line, column, self.game_no or None, severity, move)
         )
 
     # --- the match ------------------------------------------------------------------------
@@ -671,6 +676,7 @@ class _Replayer:
         at = [_setup_slot(actions, node) for node, _ in setups]
         done = 0
         for i, action in enumerate(actions):
+            self.action = action
             while done < len(setups) and at[done] <= i:
                 self.apply_setup(g, *setups[done])
                 done += 1
@@ -680,6 +686,7 @@ class _Replayer:
                 do_roll(g, action, next_action)  # the common case of do_action
             else:
                 self.do_action(g, action, next_action)
+        self.action = None
         for node, props in setups[done:]:
             self.apply_setup(g, node, props)
         summary.actions += count

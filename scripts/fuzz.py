@@ -4,7 +4,9 @@
 
 Uses the mutators of ``tests/fuzzing.py`` (byte flips, cuts, shuffled, deleted, duplicated
 and moved lines, inserted NUL/BOM/CR/tab/punctuation, huge and negative numbers, random
-digits ...) on the samples, the test data and the shared corpus when present. Every mangled
+digits ...) on the samples, the test data and the shared corpus when present, and for
+``.xg``/``.bgf`` seeds the binary mutators (record fields, cuts and repeated records inside
+a container whose checksums stay valid). Every mangled
 file goes through reading, replay and every JSON builder of the CLI contract, and every Nth
 through a CLI command (Typer's CliRunner); anything but the typed errors, a traceback, an
 exit code other than 0/1/2 or a bad JSON line is a crash. Each crashing input is saved in the crash directory with the
@@ -28,8 +30,11 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
 from fuzzing import (
+    BINARY_MUTATORS,
     CLI_COMMANDS,
+    apply_binary_edits,
     apply_edits,
+    binary_seed_files,
     check_bytes,
     check_cli,
     random_edits,
@@ -52,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else int(time.time())
     rng = random.Random(seed)
-    files = seed_files(args.max_bytes)
+    files = seed_files(args.max_bytes) + binary_seed_files(args.max_bytes)
     if not files:
         print("no seed files found", file=sys.stderr)
         return 2
@@ -66,8 +71,14 @@ def main(argv: list[str] | None = None) -> int:
     next_report = start + 60
     while time.monotonic() - start < args.duration:
         path, data = rng.choice(seeds)
-        edits = random_edits(rng, rng.randint(1, args.max_edits))
-        mangled = apply_edits(data, edits)
+        if path.suffix.lower() in (".xg", ".bgf"):  # edited inside the container
+            kinds = sorted(BINARY_MUTATORS)
+            edits = [(rng.choice(kinds), rng.randrange(1 << 30), rng.randrange(64),
+                      rng.randrange(1 << 16)) for _ in range(rng.randint(1, 3))]
+            mangled = apply_binary_edits(data, edits)
+        else:
+            edits = random_edits(rng, rng.randint(1, args.max_edits))
+            mangled = apply_edits(data, edits)
         cases += 1
         try:
             codes[check_bytes(mangled, path.name)] += 1

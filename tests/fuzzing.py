@@ -302,3 +302,145 @@ def _board(replay: Any, moment: Any) -> None:
                      "x" if moment.state.cube_owner == x else "o", position_id=position_id,
                      match_id=match_id, xgid=xgid)
     ascii_board(info).encode("utf-8")
+
+
+# --- binary records (.xg, .bgf): mutate inside the container, keep it readable ------------
+
+XG_PREFIX = b"RGMH" + bytes(8228)
+"""An 8,232-byte rich-game header with no thumbnail (the reader checks only the magic)."""
+
+
+def build_xg(body: bytes, osize: int | None = None, prefix: bytes = XG_PREFIX) -> bytes:
+    """An ``.xg`` file whose archive holds ``body`` as ``temp.xg``, with valid checksums;
+    ``osize`` overrides the size the index declares (a zlib bomb claims a small one)."""
+    import struct
+    import zlib
+
+    packed = zlib.compress(body)
+    entry = bytearray(532)
+    entry[0] = 7
+    entry[1:8] = b"temp.xg"
+    struct.pack_into("<iiiI", entry, 512, len(body) if osize is None else osize, len(packed),
+                     0, zlib.crc32(body))
+    index = zlib.compress(bytes(entry))
+    archive = packed + index
+    trailer = struct.pack("<Iiiiii12x", zlib.crc32(archive), 1, 1, len(index), len(packed), 1)
+    return prefix + archive + trailer
+
+
+def build_bgf(body: bytes, smile: bool = True) -> bytes:
+    """A ``.bgf`` file: the header line, then ``body`` (Smile or JSON text) gzipped."""
+    import gzip
+
+    header = ('{"format":"BGF","version":"1.0","compress":true,"useSmile":%s}'
+              % ("true" if smile else "false")).encode()
+    return header + b"\n" + gzip.compress(body)
+
+
+def _inner(data: bytes) -> tuple[str, bytes] | None:
+    """("xg", temp.xg) or ("bgf", the Smile body) of a readable binary file, else None."""
+    import gzip
+    import zlib
+
+    from bgtools.formats.xg import read_game_file
+
+    if data[:4] == b"RGMH":
+        try:
+            return "xg", read_game_file(data)
+        except BgtoolsError:
+            return None
+    line, _, body = data.partition(b"\n")
+    if line.startswith(b'{"format":"BGF"'):
+        try:
+            return "bgf", gzip.decompress(body)
+        except (OSError, EOFError, zlib.error):
+            return None
+    return None
+
+
+def _rewrap(kind: str, body: bytes) -> bytes:
+    return build_xg(body) if kind == "xg" else build_bgf(body)
+
+
+def _record_field(data: bytes, where: int, size: int, choice: int) -> bytes:
+    """XG: overwrite a field of one record (dice, moves, player, cube, scores, type) with
+    an odd value; BGF: overwrite bytes of the Smile body. The container stays valid."""
+    import struct
+
+    inner = _inner(data)
+    if inner is None:
+        return _flip(data, where, size, choice)
+    kind, body = inner
+    buf = bytearray(body)
+    if kind == "xg" and len(buf) >= 2560:
+        rec = (where % (len(buf) // 2560)) * 2560
+        offsets = [8, 12, 16, 20, 24, 28, 32, 48, 64, 68, 72, 76, 100, 104, 108, 2480, 92]
+        value = [-1, 0, 1, 2, 6, 7, 24, 25, -2, 99999, 1 << 30, -(1 << 31), 255][choice % 13]
+        at = rec + offsets[size % len(offsets)]
+        if at == rec + 8:
+            buf[at] = value & 0xFF
+        else:
+            struct.pack_into("<i", buf, at, value)
+    else:
+        at = _pos(bytes(buf), where)
+        for i in range(min(1 + size % 4, len(buf) - at)):
+            buf[at + i] = (choice >> (i * 3)) & 0xFF
+    return _rewrap(kind, bytes(buf))
+
+
+def _cut_records(data: bytes, where: int, size: int, choice: int) -> bytes:
+    """Cut the decompressed body (XG: possibly mid-record) and rewrap it."""
+    inner = _inner(data)
+    if inner is None:
+        return _cut(data, where, size, choice)
+    kind, body = inner
+    return _rewrap(kind, body[:_pos(body, where)])
+
+
+def _duplicate_record(data: bytes, where: int, size: int, choice: int) -> bytes:
+    """XG: repeat or drop one record; BGF: repeat a span of the Smile body."""
+    inner = _inner(data)
+    if inner is None:
+        return data + data[:size]
+    kind, body = inner
+    if kind == "xg" and len(body) >= 2 * 2560:
+        n = len(body) // 2560
+        at = (where % (n - 1) + 1) * 2560
+        rec = body[at:at + 2560]
+        body = body[:at] + (rec + rec if choice % 2 else b"") + body[at + 2560:]
+    else:
+        at = _pos(body, where)
+        body = body[:at] + body[at:at + size + 1] + body[at:]
+    return _rewrap(kind, body)
+
+
+BINARY_MUTATORS: dict[str, Callable[[bytes, int, int, int], bytes]] = {
+    "record-field": _record_field,
+    "cut-records": _cut_records,
+    "duplicate-record": _duplicate_record,
+    "flip": _flip,
+    "cut": _cut,
+}
+"""Mutators for ``.xg`` and ``.bgf`` seeds: most edit inside the container and keep its
+checksums valid, so the readers (not only the checksum) meet the damage."""
+
+
+def apply_binary_edits(data: bytes, edits: Iterable[Edit]) -> bytes:
+    """``data`` after every binary edit in turn."""
+    for kind, where, size, choice in edits:
+        data = BINARY_MUTATORS[kind](data, where, size, choice)
+    return data
+
+
+def binary_seed_files(max_bytes: int | None = None, corpus: bool = True) -> list[Path]:
+    """``.xg`` and ``.bgf`` files to mangle: the test data and (when present) the corpus."""
+    roots = [REPO / "tests" / "data"]
+    if corpus:
+        roots.append(SHARED / "corpus")
+    found: list[Path] = []
+    for root in roots:
+        if root.is_dir():
+            found += [p for p in sorted(root.rglob("*"))
+                      if p.suffix.lower() in (".xg", ".bgf") and p.is_file()
+                      and (max_bytes is None or p.stat().st_size <= max_bytes)]
+    return found

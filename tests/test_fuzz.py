@@ -14,10 +14,13 @@ from pathlib import Path
 
 import pytest
 from fuzzing import (
+    BINARY_MUTATORS,
     CLI_COMMANDS,
     MUTATORS,
     Edit,
+    apply_binary_edits,
     apply_edits,
+    binary_seed_files,
     check_bytes,
     check_cli,
     seed_files,
@@ -83,3 +86,23 @@ def test_mangled_files_through_the_cli(tmp_path_factory: pytest.TempPathFactory,
     code = check_cli(data, target, command)
     if command[0] == "validate":
         assert code == check_bytes(data, str(target))
+
+
+BINARY_SEEDS = binary_seed_files(max_bytes=70_000)
+BINARY_BYTES = {path: path.read_bytes() for path in BINARY_SEEDS}
+binary_edits = st.lists(
+    st.tuples(st.sampled_from(sorted(BINARY_MUTATORS)), st.integers(0, 1 << 30),
+              st.integers(0, 63), st.integers(0, 1 << 16)),
+    min_size=1, max_size=3,
+)
+
+
+def test_there_are_binary_seed_files() -> None:
+    assert {p.suffix for p in BINARY_SEEDS} >= {".xg", ".bgf"}
+
+
+@settings(FUZZ, max_examples=60)
+@given(seed=st.sampled_from(BINARY_SEEDS), edits=binary_edits)
+def test_mangled_binary_files_never_crash_the_library(seed: Path, edits: list[Edit]) -> None:
+    data = apply_binary_edits(BINARY_BYTES[seed], edits)
+    assert check_bytes(data, seed.name, boards=False) in (0, 1, 2)

@@ -703,7 +703,7 @@ def test_records_are_plain_dataclasses() -> None:
     other = parse_json(dumps_match(record))[0]
     other.games[0].actions[0].extra["row"] = 99
     assert other != record
-    assert astuple(Problem("a", "b")) == ("a", "b", None, None, None, Severity.ERROR)
+    assert astuple(Problem("a", "b")) == ("a", "b", None, None, None, Severity.ERROR, None)
 
 
 def test_any_unicode_survives_and_the_text_is_always_utf8() -> None:

@@ -38,7 +38,7 @@ __all__ = [
     "read_records",
 ]
 
-RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".gam", ".json")
+RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".gam", ".json", ".xg", ".xgp", ".bgf")
 """Extensions taken when a directory is walked."""
 
 _UTF8_ENCODINGS = ("utf-8", "utf-8-sig")
@@ -124,7 +124,9 @@ def _check_records(records: list[MatchRecord], name: str) -> None:
 def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
     """Decode ``data``, recognise its format and read it.
 
-    Raises UnsupportedFormatError (empty, binary or unrecognised input) and
+    eXtreme Gammon and BGBlitz files are recognised by their magic bytes before anything
+    else (``RGMH``; a ``{"format":"BGF"`` header line). Raises UnsupportedFormatError
+    (empty, other binary or unrecognised input, an unreadable binary record) and
     LimitExceededError (beyond a limit of :mod:`bgtools.limits`). A file that is not UTF-8
     is read as cp1252 (else latin-1), with an ``encoding-assumed`` warning in every record.
     """
@@ -132,6 +134,10 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
         raise _too_big(name, len(data))
     if not data.strip():
         raise UnsupportedFormatError(f"{name} is empty, not a match record")
+    binary = _read_binary(data, name)
+    if binary is not None:
+        _check_records(binary.records, name)
+        return binary
     if b"\x00" in data[:4096]:
         raise UnsupportedFormatError(f"{name} is a binary file, not a match record")
     from bgtools.formats.source import decode_text
@@ -153,8 +159,8 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
         records = parse_json(decoded.text, name)
     else:
         raise UnsupportedFormatError(
-            f"{name} is not a match record bgtools recognises (.mat, GNU Backgammon SGF or "
-            "bgtools JSON)"
+            f"{name} is not a match record bgtools recognises (.mat, GNU Backgammon SGF, "
+            "bgtools JSON, eXtreme Gammon .xg or BGBlitz .bgf)"
         )
     _check_records(records, name)
     if decoded.encoding not in _UTF8_ENCODINGS:
@@ -167,6 +173,23 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
         for record in records:
             record.problems.insert(0, warning)
     return LoadedRecords(fmt, decoded.encoding, records)
+
+
+def _read_binary(data: bytes, name: str) -> LoadedRecords | None:
+    """The records of an eXtreme Gammon (``.xg``/``.xgp``) or BGBlitz (``.bgf``) file,
+    recognised by their magic bytes; None for any other input."""
+    from bgtools.formats.bgf import looks_like_bgf
+    from bgtools.formats.xg import looks_like_xg
+
+    if looks_like_xg(data):
+        from bgtools.formats.xg import parse_xg
+
+        return LoadedRecords("xg", "binary", parse_xg(data, name))
+    if looks_like_bgf(data):
+        from bgtools.formats.bgf import parse_bgf
+
+        return LoadedRecords("bgf", "binary", parse_bgf(data, name))
+    return None
 
 
 def read_input_bytes(path: Path, name: str | None = None) -> bytes:

@@ -405,6 +405,7 @@ _ACTION_OPTIONAL: tuple[tuple[str, _Codec, Any], ...] = (
     ("cannot_move", _BOOL, False),
     ("resign_marker", _BOOL, False),
     ("illegal", _BOOL, False),
+    ("move", _COUNT, None),
 )
 _ACTION_KEYS = {"kind", "player", "line", "column", "extra"} | {k for k, _, _ in _ACTION_OPTIONAL}
 _GAME_KEYS = ("number", "line", "names", "score", "score_line", "score_columns", "extra",
@@ -452,6 +453,7 @@ def _problem_json(problem: Problem) -> dict[str, Any]:
         "line": _LOCATION.encode(problem.line),
         "column": _LOCATION.encode(problem.column),
         "game": _LOCATION.encode(problem.game),
+        **({"move": _LOCATION.encode(problem.move)} if problem.move is not None else {}),
         "message": _STR.encode(problem.message),
     }
 
@@ -556,7 +558,7 @@ def _game_from(data: Any, path: JsonPath) -> GameRecord:
 
 
 def _problem_from(data: Any, path: JsonPath) -> Problem:
-    data = _check_keys(data, path, _PROBLEM_KEYS, _PROBLEM_KEYS, "a problem")
+    data = _check_keys(data, path, _PROBLEM_KEYS, set(_PROBLEM_KEYS) | {"move"}, "a problem")
     severity = data["severity"]
     if not isinstance(severity, str) or severity not in _SEVERITIES:
         raise _Invalid(path + ("severity",), f"expected \"error\" or \"warning\", found "
@@ -568,6 +570,7 @@ def _problem_from(data: Any, path: JsonPath) -> Problem:
         column=_LOCATION.decode(data["column"], path + ("column",)),
         game=_LOCATION.decode(data["game"], path + ("game",)),
         severity=_SEVERITIES[severity],
+        move=_LOCATION.decode(data.get("move"), path + ("move",)),
     )
 
 

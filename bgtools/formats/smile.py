@@ -1,0 +1,346 @@
+"""A small decoder of Smile, the binary JSON of the Jackson project (BGBlitz ``.bgf`` bodies).
+
+Written from the Smile format specification (version 1.0): a ``:)\\n`` header with a
+version/flags byte, then one value. Supported: every value token (shared and literal
+strings, small/32/64-bit/big integers, float, double, big decimal, arrays, objects, 7-bit
+binary) and every key token, with the shared-name and shared-value tables (1,024 entries,
+reset when full). Raw (unescaped) binary is refused.
+
+:func:`decode_smile` raises :class:`SmileError` (a ``ValueError``) on any malformed input:
+truncation, an unknown token, a back reference to a string never seen, nesting deeper than
+:data:`MAX_DEPTH`. It never recurses, so hostile input cannot exhaust the stack.
+"""
+
+from __future__ import annotations
+
+import struct
+from decimal import Decimal
+
+__all__ = ["MAX_DEPTH", "SMILE_MAGIC", "SmileError", "decode_smile"]
+
+SMILE_MAGIC = b":)\n"
+"""The first three bytes of a Smile document."""
+
+MAX_DEPTH = 200
+"""Deepest nesting of arrays and objects accepted."""
+
+_TABLE = 1024
+_SHARED_MAX = 64  # strings up to 64 bytes go into the shared tables
+
+
+class SmileError(ValueError):
+    """Malformed Smile input, with the byte offset where reading stopped."""
+
+
+class _Decoder:
+    __slots__ = ("data", "pos", "names", "values", "share_names", "share_values", "skip")
+
+    def __init__(self, data: bytes, skip: frozenset[str] = frozenset()) -> None:
+        self.data = data
+        self.skip = skip
+        self.pos = 0
+        self.names: list[str] = []
+        self.values: list[str] = []
+        self.share_names = True
+        self.share_values = False
+
+    def fail(self, why: str) -> SmileError:
+        return SmileError(f"{why} at byte {self.pos}")
+
+    def byte(self) -> int:
+        pos = self.pos
+        if pos >= len(self.data):
+            raise self.fail("the Smile data ends early")
+        self.pos = pos + 1
+        return self.data[pos]
+
+    def take(self, n: int) -> bytes:
+        pos = self.pos
+        end = pos + n
+        if end > len(self.data):
+            raise self.fail("the Smile data ends early")
+        self.pos = end
+        return self.data[pos:end]
+
+    def vint(self) -> int:
+        """An unsigned variable-length integer: 7 bits a byte, the last byte 6 bits with
+        its high bit set."""
+        value = 0
+        for _ in range(20):
+            b = self.byte()
+            if b & 0x80:
+                return (value << 6) | (b & 0x3F)
+            value = (value << 7) | b
+        raise self.fail("a variable-length integer is too long")
+
+    def zigzag(self) -> int:
+        n = self.vint()
+        return (n >> 1) ^ -(n & 1)
+
+    def packed(self, nbytes: int) -> int:
+        """``nbytes`` 7-bit groups, big-endian (floats, doubles, 7-bit binary)."""
+        value = 0
+        for b in self.take(nbytes):
+            if b & 0x80:
+                raise self.fail("a 7-bit group has its high bit set")
+            value = (value << 7) | b
+        return value
+
+    def until_end_marker(self) -> bytes:
+        end = self.data.find(b"\xfc", self.pos)
+        if end < 0:
+            raise self.fail("a long string has no end marker 0xFC")
+        out = self.data[self.pos:end]
+        self.pos = end + 1
+        return out
+
+    def text(self, raw: bytes) -> str:
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise self.fail("a string is not UTF-8") from None
+
+    def remember(self, table: list[str], value: str) -> None:
+        if len(table) >= _TABLE:
+            table.clear()
+        table.append(value)
+
+    def key(self, b: int) -> str:
+        if b >= 0x80:
+            if b <= 0xBF:
+                name = self.text(self.take((b & 0x3F) + 1))
+            elif b <= 0xF7:
+                name = self.text(self.take((b - 0xC0) + 2))
+            else:
+                raise self.fail(f"unknown key token 0x{b:02x}")
+            if self.share_names:
+                self.remember(self.names, name)
+            return name
+        if b >= 0x40:
+            return self.shared(self.names, b & 0x3F, "name")
+        if b == 0x20:
+            return ""
+        if 0x30 <= b <= 0x33:
+            return self.shared(self.names, ((b & 0x03) << 8) | self.byte(), "name")
+        if b == 0x34:
+            name = self.text(self.until_end_marker())
+            return name
+        raise self.fail(f"unknown key token 0x{b:02x}")
+
+    def shared(self, table: list[str], index: int, what: str) -> str:
+        if index >= len(table):
+            raise self.fail(f"a reference to shared {what} {index} never defined")
+        return table[index]
+
+    def scalar(self, b: int) -> object:
+        """A value token that is not an array or object start."""
+        if b >= 0xC0:
+            if b <= 0xDF:
+                n = b & 0x1F
+                return (n >> 1) ^ -(n & 1)
+            if b == 0xE0 or b == 0xE4:
+                return self.text(self.until_end_marker())
+            if b == 0xE8:
+                return self.binary7(self.vint())
+            if 0xEC <= b <= 0xEF:
+                return self.shared(self.values, ((b & 0x03) << 8) | self.byte(), "value")
+            raise self.fail(f"unknown value token 0x{b:02x}")
+        if b >= 0x40:
+            if b < 0x60:
+                raw = self.take((b & 0x1F) + 1)
+            elif b < 0x80:
+                raw = self.take((b & 0x1F) + 33)
+            elif b < 0xA0:
+                raw = self.take((b & 0x1F) + 2)
+            else:
+                raw = self.take((b & 0x1F) + 34)
+            value = self.text(raw)
+            if self.share_values and len(raw) <= _SHARED_MAX:
+                self.remember(self.values, value)
+            return value
+        if b >= 0x20:
+            if b == 0x20:
+                return ""
+            if b == 0x21:
+                return None
+            if b == 0x22:
+                return False
+            if b == 0x23:
+                return True
+            if b == 0x24 or b == 0x25:
+                return self.zigzag()
+            if b == 0x26:
+                size = self.vint()
+                return int.from_bytes(self.binary7(size), "big", signed=True)
+            if b == 0x28:
+                bits = self.packed(5) & 0xFFFFFFFF
+                return float(struct.unpack(">f", bits.to_bytes(4, "big"))[0])
+            if b == 0x29:
+                bits = self.packed(10) & 0xFFFFFFFFFFFFFFFF
+                return float(struct.unpack(">d", bits.to_bytes(8, "big"))[0])
+            if b == 0x2A:
+                scale = self.zigzag()
+                size = self.vint()
+                unscaled = int.from_bytes(self.binary7(size), "big", signed=True)
+                return Decimal(unscaled).scaleb(-scale)
+            raise self.fail(f"unknown value token 0x{b:02x}")
+        if b >= 0x01:
+            return self.shared(self.values, b - 1, "value")
+        raise self.fail("unknown value token 0x00")
+
+    def binary7(self, size: int) -> bytes:
+        if size > len(self.data):
+            raise self.fail("a binary value is longer than the data")
+        groups = (size * 8 + 6) // 7
+        value = self.packed(groups)
+        extra = groups * 7 - size * 8
+        return (value >> extra).to_bytes(size, "big") if size else b""
+
+    def document(self) -> object:
+        if not self.data.startswith(SMILE_MAGIC):
+            raise SmileError("not Smile: it does not start with ':)\\n'")
+        self.pos = 3
+        flags = self.byte()
+        if flags >> 4:
+            raise self.fail(f"Smile version {flags >> 4} is not 0")
+        self.share_names = bool(flags & 0x01)
+        self.share_values = bool(flags & 0x02)
+        if flags & 0x04:
+            raise self.fail("raw binary Smile content is not supported")
+        root: list[object] = []
+        # Containers being filled: (container, pending key) with the root as a 1-element list.
+        stack: list[list[object] | dict[str, object]] = [root]
+        key: list[str | None] = [None]
+        while True:
+            top = stack[-1]
+            if isinstance(top, dict):
+                b = self.byte()
+                if b == 0xFB:
+                    stack.pop()
+                    key.pop()
+                    if len(stack) == 1:
+                        break
+                    continue
+                name = self.key(b)
+                if name in self.skip:
+                    self.skip_value()
+                    continue
+                key[-1] = name
+            b = self.byte()
+            if isinstance(top, list) and b == 0xF9 and len(stack) > 1:
+                stack.pop()
+                key.pop()
+                if len(stack) == 1:
+                    break
+                continue
+            if b == 0xF8 or b == 0xFA:
+                child: list[object] | dict[str, object] = [] if b == 0xF8 else {}
+                self.put(top, key[-1], child)
+                if len(stack) > MAX_DEPTH:
+                    raise self.fail(f"nesting deeper than {MAX_DEPTH}")
+                stack.append(child)
+                key.append(None)
+                continue
+            self.put(top, key[-1], self.scalar(b))
+            if len(stack) == 1:
+                break
+        if self.pos < len(self.data) and self.data[self.pos] != 0xFF:
+            raise self.fail("data after the end of the Smile document")
+        return root[0]
+
+    def skip_value(self) -> None:
+        """Read past one value without building it (only the shared tables grow)."""
+        try:
+            self.pos = self._skip(self.data, self.pos)
+        except IndexError:
+            raise self.fail("the Smile data ends early") from None
+
+    def _skip(self, data: bytes, pos: int) -> int:
+        kinds: list[bool] = []  # open containers: True for an object
+        names = self.names
+        while True:
+            if kinds and kinds[-1]:
+                b = data[pos]
+                pos += 1
+                if b == 0xFB:
+                    kinds.pop()
+                    if not kinds:
+                        return pos
+                    continue
+                if b >= 0x80:
+                    if b > 0xF7:
+                        self.pos = pos
+                        raise self.fail(f"unknown key token 0x{b:02x}")
+                    size = (b & 0x3F) + 1 if b <= 0xBF else b - 0xBE
+                    if pos + size > len(data):
+                        raise IndexError
+                    if self.share_names:
+                        self.remember(names, self.text(data[pos:pos + size]))
+                    pos += size
+                elif b >= 0x40:
+                    if b & 0x3F >= len(names):
+                        self.pos = pos
+                        raise self.fail(f"a reference to shared name {b & 0x3F} never defined")
+                elif 0x30 <= b <= 0x33:
+                    pos += 1
+                elif b == 0x34:
+                    self.pos = pos
+                    self.until_end_marker()
+                    pos = self.pos
+                elif b != 0x20:
+                    self.pos = pos
+                    raise self.fail(f"unknown key token 0x{b:02x}")
+            b = data[pos]
+            pos += 1
+            if b == 0xF8 or b == 0xFA:
+                kinds.append(b == 0xFA)
+                if len(kinds) > MAX_DEPTH:
+                    self.pos = pos
+                    raise self.fail(f"nesting deeper than {MAX_DEPTH}")
+                continue
+            if b == 0xF9 and kinds and not kinds[-1]:
+                kinds.pop()
+                if not kinds:
+                    return pos
+                continue
+            if 0x40 <= b < 0xC0:
+                size = (b & 0x1F) + (1, 33, 2, 34)[(b - 0x40) >> 5]
+                if self.share_values and size <= _SHARED_MAX:
+                    if pos + size > len(data):
+                        raise IndexError
+                    self.remember(self.values, self.text(data[pos:pos + size]))
+                pos += size
+                if pos > len(data):
+                    raise IndexError
+            elif 0xC0 <= b <= 0xDF or 0x20 <= b <= 0x23:
+                pass
+            elif b == 0x24 or b == 0x25:
+                while not data[pos] & 0x80:
+                    pos += 1
+                pos += 1
+            elif b == 0x28 or b == 0x29:
+                pos += 5 if b == 0x28 else 10
+                if pos > len(data):
+                    raise IndexError
+            else:
+                self.pos = pos
+                self.scalar(b)
+                pos = self.pos
+            if not kinds:
+                return pos
+
+    @staticmethod
+    def put(top: list[object] | dict[str, object], key: str | None, value: object) -> None:
+        if isinstance(top, dict):
+            assert key is not None
+            top[key] = value
+        else:
+            top.append(value)
+
+
+def decode_smile(data: bytes, skip: frozenset[str] = frozenset()) -> object:
+    """Decode one Smile document (header included) into Python values: dict, list, str,
+    int, float, Decimal, bytes, bool or None. Members of any object named in ``skip`` are
+    read past without being built (and left out): a reader that needs no analysis skips
+    it at a fraction of the cost."""
+    return _Decoder(data, skip).document()
