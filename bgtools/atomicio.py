@@ -11,11 +11,9 @@ import os
 import tempfile
 from pathlib import Path
 
+from bgtools.errors import OutputRefusedError
+
 __all__ = ["OutputRefusedError", "write_atomically", "write_bytes_atomically"]
-
-
-class OutputRefusedError(Exception):
-    """The output path may not be written: it exists (without overwrite) or is the input."""
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -23,6 +23,7 @@ __all__ = [
     "IllegalPlayError",
     "LimitExceededError",
     "NotationError",
+    "OutputRefusedError",
     "RecordSyntaxError",
     "UnreadableInputError",
     "UnsupportedFormatError",
@@ -42,6 +43,11 @@ class BgtoolsError(Exception):
 
     exit_code: int = EXIT_UNUSABLE
     """The contract's exit code when this error ends the reading of an input."""
+
+
+class OutputRefusedError(BgtoolsError):
+    """The output path may not be written: it exists (without overwrite), is a directory, or
+    is the input itself (also through a link)."""
 
 
 class RecordSyntaxError(BgtoolsError):

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from bgtools.errors import BgtoolsError, describe_error
-from bgtools.record import Problem, Severity
+from bgtools.record import Problem
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
 
 __all__ = [
@@ -226,9 +226,3 @@ def event_json(display: str, event: Event) -> dict[str, Any]:
     obj["cube_before"] = event.state_before.cube_value
     obj["cube_owner_before"] = event.state_before.cube_owner
     return obj
-
-
-def severity_counts(problems: list[Problem]) -> tuple[int, int]:
-    """(errors, warnings)."""
-    errors = sum(1 for p in problems if p.severity is Severity.ERROR)
-    return errors, len(problems) - errors

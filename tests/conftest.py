@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from types import ModuleType
 
@@ -39,8 +38,3 @@ def examples() -> Path:
     if not EXAMPLES.is_dir():
         pytest.skip("../shared/docs/examples is not present")
     return EXAMPLES
-
-
-def slow_enabled() -> bool:
-    """Long differential runs are opt-in via BGTOOLS_SLOW=1."""
-    return os.environ.get("BGTOOLS_SLOW") == "1"

@@ -267,7 +267,7 @@ def check_bytes(data: bytes, display: str = "fuzz.mat", boards: bool = True) -> 
     result.format, result.encoding = loaded.format, loaded.encoding
     for record in loaded.records:
         events: list[Event] = []
-        replay = replay_match(record, profile_for(record, "standard"), on_event=events.append)
+        replay = replay_match(record, profile_for(record), on_event=events.append)
         result.replays.append(replay)
         result.events.append(events)
         for event in events:

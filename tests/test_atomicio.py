@@ -86,3 +86,24 @@ def test_a_missing_directory_is_an_oserror_and_creates_nothing(tmp_path: Path) -
     with pytest.raises(FileNotFoundError):
         write_atomically(tmp_path / "no" / "out.mat", "x")
     assert _names(tmp_path) == set()
+
+
+def test_convert_onto_a_hard_link_of_its_input_is_a_clean_refusal(tmp_path: Path) -> None:
+    """Issue 12: a hard link of IN as OUT (with --force) is refused with a one-line error and
+    exit 2, never 'internal error'; IN is unchanged."""
+    from typer.testing import CliRunner
+
+    from bgtools.cli import app
+    from bgtools.errors import BgtoolsError
+
+    assert issubclass(OutputRefusedError, BgtoolsError)
+    source = tmp_path / "in.mat"
+    source.write_bytes((Path(__file__).parent / "data" / "selfplay" / "m3_s1.mat").read_bytes())
+    before = source.read_bytes()
+    link = tmp_path / "link.mat"
+    os.link(source, link)
+    result = CliRunner().invoke(app, ["convert", str(source), "-o", str(link), "--force"])
+    assert result.exit_code == 2
+    assert "internal error" not in result.output
+    assert "is the input file" in result.output
+    assert source.read_bytes() == before
