@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from bgtools.batch import FileReport, Input
 from bgtools.probability import chi_square_test, poisson_binomial_test
 from bgtools.replay import Event, MatchReplay
 
@@ -399,8 +400,8 @@ def _games_once(tallies: dict[str, Tally]) -> dict[str, Any]:
 # --- the per-file job ---------------------------------------------------------------------
 
 
-def stats_report(item: Any, rules: str = "standard", by: str = "player",
-                 include_invalid: bool = False) -> Any:
+def stats_report(item: Input, rules: str = "standard", by: str = "player",
+                 include_invalid: bool = False) -> FileReport:
     """The ``stats`` job: read one file; for a used file, its tallies as the payload
     (``{"tallies": {group: Tally}, "matches": n}``)."""
     from bgtools.datajobs import read_usable, with_payload
