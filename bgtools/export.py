@@ -1,7 +1,8 @@
 """One row per replayed action, for analysis and training data (``bgtools export``).
 
-The rows are built from :func:`bgtools.reports.event_json`, the very object of ``replay
---jsonl``, so the export and the replay cannot drift apart; the export adds the match's
+The rows are built from :meth:`bgtools.replay.Event.action_fields`, the action's fields in
+``replay --jsonl``, so the export and the replay cannot drift apart (the tests compare them
+row for row); the export adds the match's
 index in the file, the XGID, the score and Crawford flag of the game and, on each game's
 last row, its result. :data:`COLUMNS` lists the columns in order.
 
@@ -15,14 +16,14 @@ Parquet needs pyarrow (``pip install 'bgtools[parquet]'``).
 from __future__ import annotations
 
 import csv
+import gc
 import io
-import json
+from operator import mul
 from typing import Any, BinaryIO, Iterator
 
 from bgtools import ids
 from bgtools.batch import FileReport, Input
 from bgtools.replay import Event, MatchReplay
-from bgtools.reports import event_json
 
 __all__ = [
     "COLUMNS",
@@ -48,9 +49,6 @@ COLUMNS: tuple[str, ...] = (
 )
 """The export's columns, in order (docs/CONTRACT-data.md describes each)."""
 
-LIST_COLUMNS = frozenset({"dice", "steps", "pips", "score"})
-"""Columns holding lists: JSON arrays in CSV (``[5,2]``), lists in Parquet."""
-
 FORMATS = ("csv", "parquet")
 """The formats of ``export --to``."""
 
@@ -73,62 +71,82 @@ def _xgid(event: Event) -> str:
         return ""
 
 
+_WEIGHTS = tuple(range(26))
+"""Pips per checker on each slot of a side (off 0 ... bar 25), as Position.pips counts."""
+
+
 def match_rows(display: str, match: int, replay: MatchReplay,
-               events: list[Event]) -> Iterator[dict[str, Any]]:
-    """The rows of one replayed match (``events``: all its events, in order), each a dict
-    with the :data:`COLUMNS` as keys."""
+               events: list[Event]) -> Iterator[tuple[Any, ...]]:
+    """The rows of one replayed match (``events``: all its events, in order), each a tuple
+    of Python values in :data:`COLUMNS` order (lists for the list columns, None for none).
+
+    The action's own fields come from :meth:`Event.action_fields`, as in ``replay
+    --jsonl``; the rest is what :func:`bgtools.reports.event_json` adds (the Position ID
+    after a move, pips, cube before), reusing the next action's Position ID when it is the
+    position after the move (it nearly always is: encoding is the costly part)."""
     games = {summary.number: summary for summary in replay.games}
     last_of_game: dict[int, int] = {}
     for i, event in enumerate(events):
         last_of_game[event.game] = i
+    fields = [event.action_fields() for event in events]
+    count = len(events)
     for i, event in enumerate(events):
-        obj = event_json(display, event)
+        own = fields[i]
+        after_id: str | None = None
+        if event.action == "move":
+            after = event.position_after
+            if after is not None:
+                nxt = events[i + 1].position_before if i + 1 < count else None
+                if nxt is not None and nxt.mover == after.opponent \
+                        and nxt.opponent == after.mover:
+                    after_id = str(fields[i + 1]["position_id_before"])
+                else:
+                    after_id = after.swapped().position_id
+        before = event.position_before
+        mover = sum(map(mul, before.mover, _WEIGHTS))
+        opponent = sum(map(mul, before.opponent, _WEIGHTS))
+        state = event.state_before
         summary = games.get(event.game)
-        last = summary is not None and last_of_game[event.game] == i
-        finished = last and summary is not None and summary.ended_by is not None
-        yield {
-            "file": display,
-            "match": match,
-            "game": obj["game"],
-            "index": obj["index"],
-            "player": obj["player"],
-            "action": obj["action"],
-            "dice": obj["dice"],
-            "play": obj.get("play"),
-            "steps": obj.get("steps"),
-            "position_id_before": obj["position_id_before"],
-            "position_id_after": obj.get("position_id_after"),
-            "match_id_before": obj["match_id_before"],
-            "xgid": _xgid(event),
-            "pips": obj["pips_before"],
-            "cube_value": obj["cube_before"],
-            "cube_owner": obj["cube_owner_before"],
-            "score": list(summary.score_before) if summary is not None else None,
-            "crawford": bool(summary.crawford) if summary is not None else None,
-            "winner": summary.winner if finished and summary is not None else None,
-            "points": summary.points if finished and summary is not None else None,
-            "result": summary.result if finished and summary is not None else None,
-            "ended_by": summary.ended_by if finished and summary is not None else None,
-        }
+        finished = (summary is not None and summary.ended_by is not None
+                    and last_of_game[event.game] == i)
+        yield (
+            display, match, event.game, own["index"], own["player"], own["action"],
+            own["dice"], own.get("play"), own.get("steps"), own["position_id_before"],
+            after_id, own["match_id_before"], _xgid(event),
+            [mover, opponent] if state.on_roll == 0 else [opponent, mover],
+            state.cube_value, state.cube_owner,
+            list(summary.score_before) if summary is not None else None,
+            bool(summary.crawford) if summary is not None else None,
+            summary.winner if finished and summary is not None else None,
+            summary.points if finished and summary is not None else None,
+            summary.result if finished and summary is not None else None,
+            summary.ended_by if finished and summary is not None else None,
+        )
 
 
-def _csv_cell(name: str, value: Any) -> Any:
+def _pair(value: Any) -> str:
+    return "" if value is None else f"[{value[0]},{value[1]}]"
+
+
+def _steps(value: Any) -> str:
     if value is None:
         return ""
-    if name in LIST_COLUMNS:
-        return json.dumps(value, separators=(",", ":"))
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return value
+    return "[" + ",".join([f"[{a},{b}]" for a, b in value]) + "]"
 
 
-def csv_text(rows: Iterator[dict[str, Any]]) -> tuple[str, int]:
-    """The rows as CSV lines (no header) and their number."""
+def csv_text(rows: Iterator[tuple[Any, ...]]) -> tuple[str, int]:
+    """The rows as CSV lines (no header) and their number: lists as JSON arrays (``[5,2]``),
+    booleans as ``true``/``false``, None as an empty cell."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     count = 0
-    for row in rows:
-        writer.writerow([_csv_cell(name, row[name]) for name in COLUMNS])
+    for (file, match, game, index, player, action, dice, play, steps, pid, pid_after, mid,
+         xgid, pips, cube, owner, score, crawford, winner, points, result, ended) in rows:
+        writer.writerow((
+            file, match, game, index, player, action, _pair(dice), play, _steps(steps), pid,
+            pid_after, mid, xgid, _pair(pips), cube, owner, _pair(score),
+            "" if crawford is None else "true" if crawford else "false",
+            winner, points, result, ended))
         count += 1
     return out.getvalue(), count
 
@@ -138,14 +156,11 @@ def csv_header() -> str:
     return ",".join(COLUMNS) + "\n"
 
 
-def _columns(rows: Iterator[dict[str, Any]]) -> tuple[dict[str, list[Any]], int]:
-    columns: dict[str, list[Any]] = {name: [] for name in COLUMNS}
-    count = 0
-    for row in rows:
-        for name in COLUMNS:
-            columns[name].append(row[name])
-        count += 1
-    return columns, count
+def _columns(rows: Iterator[tuple[Any, ...]]) -> tuple[dict[str, list[Any]], int]:
+    table = list(rows)
+    if not table:
+        return {name: [] for name in COLUMNS}, 0
+    return {name: list(values) for name, values in zip(COLUMNS, zip(*table))}, len(table)
 
 
 def export_report(item: Input, rules: str = "standard", include_invalid: bool = False,
@@ -162,11 +177,19 @@ def export_report(item: Input, rules: str = "standard", include_invalid: bool = 
         for match, (replay, events) in enumerate(zip(result.replays, result.events)):
             yield from match_rows(report.display, match, replay, events)
 
-    if to == "csv":
-        text, count = csv_text(rows())
-        return with_payload(report, {"rows": count, "csv": text})
-    columns, count = _columns(rows())
-    return with_payload(report, {"rows": count, "columns": columns})
+    # Rows make many small objects and no reference cycles: the cyclic collector would only
+    # rescan them, and the file's events, again and again (as in analyse_file).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        if to == "csv":
+            text, count = csv_text(rows())
+            return with_payload(report, {"rows": count, "csv": text})
+        columns, count = _columns(rows())
+        return with_payload(report, {"rows": count, "columns": columns})
+    finally:
+        if collecting:
+            gc.enable()
 
 
 # --- the sinks ----------------------------------------------------------------------------
