@@ -249,65 +249,65 @@ def _p(value: float | None) -> str:
     return f"{value:.3g}" if value >= 0.001 else f"{value:.1e}"
 
 
-def _print_stats(console: Any, obj: dict[str, Any]) -> None:
-    from rich.markup import escape
+def _table(title: str, by: str, columns: list[str]) -> Any:
     from rich.table import Table
 
-    key = {"player": "players", "site": "sites", "file": "files"}[obj["by"]]
+    table = Table(title=title, title_justify="left", pad_edge=False)
+    table.add_column(by, overflow="fold")
+    for col in columns:
+        table.add_column(col, justify="right", no_wrap=True)
+    return table
+
+
+def _print_stats(console: Any, obj: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    by = obj["by"]
+    key = {"player": "players", "site": "sites", "file": "files"}[by]
     groups: dict[str, Any] = dict(obj[key])
     if len(groups) > 1:
         groups["(all)"] = obj["all"]
-    dice = Table(title=f"rolls by {obj['by']}: kinds and faces against fair dice "
-                       "(opening rolls left out of the tests)")
-    for col, justify in ((obj["by"], "left"), ("rolls", "right"), ("doubles", "right"),
-                         ("p", "right"), ("21 kinds χ²", "right"), ("p", "right"),
-                         ("faces χ²", "right"), ("p", "right"), ("ordered", "right"),
-                         ("36 outcomes p", "right")):
-        dice.add_column(col, justify=justify)  # type: ignore[arg-type]
+    dice = _table("Dice: p-values against fair dice (opening rolls left out)", by,
+                  ["rolls", "doubles", "p", "21 kinds", "faces", "ordered", "36 ord."])
+    faces = _table("Faces of both dice, every roll", by, ["1", "2", "3", "4", "5", "6"])
+    bar = _table("From the bar, and hits", by,
+                 ["rolls", "dances", "expected", "p", "hits"])
+    cube = _table("The cube", by, ["doubled", "took", "dropped", "beavered", "top cube"])
+    games_table = _table("Games", by, ["games", "won-lost", "single", "gammon", "backgammon",
+                                       "resigned"])
     for name, g in groups.items():
-        chi, faces, ordered = g["chi_square"], g["dice_chi_square"], g["ordered"]
+        label = escape(name)
         rate = g["doubles_rate"]
         dice.add_row(
-            escape(name), str(g["rolls"]),
-            f"{g['doubles']} ({rate:.1%})" if rate is not None else str(g["doubles"]),
+            label, str(g["rolls"]),
+            f"{g['doubles']} {rate:.1%}" if rate is not None else str(g["doubles"]),
             _p(g["doubles_test"]["p_value"]) if g["doubles_test"] else "-",
-            f"{chi['statistic']:.1f}" if chi else "-", _p(chi["p_value"]) if chi else "-",
-            f"{faces['statistic']:.1f}" if faces else "-",
-            _p(faces["p_value"]) if faces else "-",
-            str(ordered["rolls"]),
-            _p(ordered["chi_square"]["p_value"]) if ordered["chi_square"] else "-",
-        )
-    console.print(dice)
-    faces_table = Table(title="faces of both dice (every roll)")
-    faces_table.add_column(obj["by"])
-    for face in range(1, 7):
-        faces_table.add_column(str(face), justify="right")
-    for name, g in groups.items():
-        faces_table.add_row(escape(name), *(str(g["dice"][str(f)]) for f in range(1, 7)))
-    console.print(faces_table)
-    play = Table(title="bar, hits, cube and games")
-    for col in (obj["by"], "bar rolls", "dances", "expected", "p", "hits", "doubles",
-                "takes", "drops", "beavers", "top cube", "games", "W-L", "S/G/B",
-                "resigned"):
-        play.add_column(col, justify="left" if col == obj["by"] else "right")
-    for name, g in groups.items():
-        test, cube, games = g["dance_test"], g["cube"], g["games"]
-        won, lost = games["won"], games["lost"]
-        results = games["results"]
-        play.add_row(
-            escape(name), str(g["bar_rolls"]), str(g["dances"]), f"{g['expected_dances']:.1f}",
-            _p(test["p_value"]) if test else "-", str(g["hits"]), str(cube["doubles"]),
-            str(cube["takes"]), str(cube["drops"]), str(cube["beavers"]),
-            str(cube["highest"]), str(games["played"]),
+            _p(g["chi_square"]["p_value"]) if g["chi_square"] else "-",
+            _p(g["dice_chi_square"]["p_value"]) if g["dice_chi_square"] else "-",
+            str(g["ordered"]["rolls"]),
+            _p(g["ordered"]["chi_square"]["p_value"]) if g["ordered"]["chi_square"] else "-")
+        faces.add_row(label, *(str(g["dice"][str(f)]) for f in range(1, 7)))
+        test = g["dance_test"]
+        bar.add_row(label, str(g["bar_rolls"]), str(g["dances"]),
+                    f"{g['expected_dances']:.1f}", _p(test["p_value"]) if test else "-",
+                    str(g["hits"]))
+        c, games = g["cube"], g["games"]
+        won, lost, results = games["won"], games["lost"], games["results"]
+        cube.add_row(label, str(c["doubles"]), str(c["takes"]), str(c["drops"]),
+                     str(c["beavers"]), str(c["highest"]))
+        games_table.add_row(
+            label, str(games["played"]),
             f"{sum(won.values())}-{sum(lost.values())}" if won is not None and lost is not None
             else "-",
-            f"{results['single']}/{results['gammon']}/{results['backgammon']}",
+            str(results["single"]), str(results["gammon"]), str(results["backgammon"]),
             str(games["resigned"]) if games["resigned"] is not None
-            else str(games["ended_by"]["resign"]),
-        )
-    console.print(play)
+            else str(games["ended_by"]["resign"]))
+    for table in (dice, faces, bar, cube, games_table):
+        console.print(table)
     console.print(f"{obj['files_read']} file(s) read, {obj['files_skipped']} left out as "
-                  "invalid")
+                  "invalid. p: two-sided for doubles and dances, chi-square for the 21 kinds, "
+                  "the faces and the 36 ordered outcomes (only records that keep the order "
+                  "rolled).")
 
 
 # --- standings ------------------------------------------------------------------------------

@@ -91,6 +91,8 @@ def chi_square_sf(x: float, dof: int) -> float:
     if math.isinf(x):
         return 0.0
     half = x / 2.0
+    if half == 0.0:  # x so small that x / 2 underflows
+        return 1.0
     log_half = math.log(half)
     if dof % 2 == 0:
         # Q(n, h) = exp(-h) * sum_{i<n} h^i / i!

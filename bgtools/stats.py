@@ -332,6 +332,10 @@ def group_json(tally: Tally) -> dict[str, Any]:
             else None,
             "first_die": {str(face): first[face - 1] for face in range(1, 7)},
             "second_die": {str(face): second[face - 1] for face in range(1, 7)},
+            "first_die_chi_square": _chi(first, [ordered_total / 6] * 6) if ordered_total
+            else None,
+            "second_die_chi_square": _chi(second, [ordered_total / 6] * 6) if ordered_total
+            else None,
         },
         "bar_rolls": bar_rolls,
         "dances": dances,
