@@ -49,10 +49,12 @@ class ExportFormat(str, Enum):
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    """End the command with one error line on stderr and exit code ``code``."""
+    """End the command with one error line on stderr (none for an empty ``message``: the
+    error was reported already) and exit code ``code``."""
     from bgtools.cli_errors import error_line
 
-    sys.stderr.write(error_line(message))
+    if message:
+        sys.stderr.write(error_line(message))
     raise typer.Exit(code)
 
 
@@ -154,9 +156,10 @@ def _run_data(job: Callable[..., FileReport], paths: list[str], jobs: int | None
     if summary.done == 0:
         raise _Abort("no match files found", 2)
     if run.used == 0:
-        why = f"{run.skipped} invalid, left out (--include-invalid keeps them)" \
-            if run.skipped else f"{run.unreadable} unreadable"
-        raise _Abort(f"no match file to use ({why})", max(run.code, 1))
+        # Unreadable files have had their error line; invalid ones only a note.
+        message = (f"no match file to use ({run.skipped} invalid, left out; "
+                   "--include-invalid keeps them)") if run.skipped else ""
+        raise _Abort(message, max(run.code, 1))
     return run
 
 

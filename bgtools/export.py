@@ -173,7 +173,7 @@ def export_report(item: Input, rules: str = "standard", include_invalid: bool = 
     if result is None:
         return report
 
-    def rows() -> Iterator[dict[str, Any]]:
+    def rows() -> Iterator[tuple[Any, ...]]:
         for match, (replay, events) in enumerate(zip(result.replays, result.events)):
             yield from match_rows(report.display, match, replay, events)
 

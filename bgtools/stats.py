@@ -44,10 +44,12 @@ __all__ = [
     "Tally",
     "keeps_dice_order",
     "file_tallies",
+    "match_tallies",
     "group_json",
     "stats_json",
     "player_names",
     "site_of",
+    "stats_report",
 ]
 
 SCHEMA = "bgtools/1"
