@@ -23,6 +23,7 @@ from typing import Any, BinaryIO, Iterator
 
 from bgtools import ids
 from bgtools.batch import FileReport, Input
+from bgtools.position import Position
 from bgtools.replay import Event, MatchReplay
 
 __all__ = [
@@ -60,15 +61,30 @@ class ExportUnavailableError(Exception):
     """The export format needs an optional dependency that is not installed."""
 
 
+_XGIDS: dict[tuple[Position, ids.MatchState], str] = {}
+"""XGIDs by (position, state): the openings of an archive's games recur (and whole games
+in archives of copies); both keys are immutable."""
+_XGIDS_MAX = 1 << 14
+"""Entries kept in _XGIDS before it starts afresh, so memory stays bounded."""
+
+
 def _xgid(event: Event) -> str:
     """The XGID of the moment before the event (``""`` when no XGID can hold it)."""
+    key = (event.position_before, event.state_before)
+    known = _XGIDS.get(key)
+    if known is not None:
+        return known
     state = event.state_before
     mover, opponent = event.position_before.mover[1:], event.position_before.opponent[1:]
     sides = (mover, opponent) if state.on_roll == 0 else (opponent, mover)
     try:
-        return ids.encode_xgid(sides, state)
+        xgid = ids.encode_xgid(sides, state)
     except ids.IdError:
-        return ""
+        xgid = ""
+    if len(_XGIDS) >= _XGIDS_MAX:
+        _XGIDS.clear()
+    _XGIDS[key] = xgid
+    return xgid
 
 
 _WEIGHTS = tuple(range(26))
@@ -233,7 +249,8 @@ def parquet_schema() -> Any:
 
 class ParquetSink:
     """Streams column chunks into a Parquet file, one row group per
-    :data:`ROW_GROUP_ROWS` rows (needs pyarrow)."""
+    :data:`ROW_GROUP_ROWS` rows (needs pyarrow). Each file's columns become an Arrow record
+    batch at once, so what waits for the next row group is compact Arrow memory."""
 
     def __init__(self, handle: BinaryIO) -> None:
         try:
@@ -242,16 +259,18 @@ class ParquetSink:
             raise ExportUnavailableError(_PARQUET_MISSING) from exc
         self.schema = parquet_schema()
         self.writer = pq.ParquetWriter(handle, self.schema, compression="zstd")
-        self.pending: dict[str, list[Any]] = {name: [] for name in COLUMNS}
+        self.pending: list[Any] = []
         self.pending_rows = 0
         self.rows = 0
 
     def write(self, payload: dict[str, Any]) -> None:
         """Append one file's columns; write a row group when enough rows are gathered."""
-        columns = payload["columns"]
-        for name in COLUMNS:
-            self.pending[name].extend(columns[name])
+        import pyarrow as pa
+
         count = int(payload["rows"])
+        if not count:
+            return
+        self.pending.append(pa.RecordBatch.from_pydict(payload["columns"], schema=self.schema))
         self.pending_rows += count
         self.rows += count
         if self.pending_rows >= ROW_GROUP_ROWS:
@@ -262,9 +281,9 @@ class ParquetSink:
 
         if not self.pending_rows:
             return
-        table = pa.Table.from_pydict(self.pending, schema=self.schema)
-        self.writer.write_table(table)
-        self.pending = {name: [] for name in COLUMNS}
+        table = pa.Table.from_batches(self.pending, schema=self.schema)
+        self.writer.write_table(table, row_group_size=max(ROW_GROUP_ROWS, table.num_rows))
+        self.pending = []
         self.pending_rows = 0
 
     def close(self) -> None:
