@@ -78,6 +78,8 @@ def _check_rules(rules: str) -> None:
 
 def _check_output(output: Path, force: bool, paths: list[str], what: str) -> None:
     """Refuse an output that is a directory, exists without ``--force`` or is an input."""
+    if str(output) == "-":
+        fail(f"{what} needs a file name: the output is written to a file, atomically")
     if output.is_dir():
         fail(f"{what} {output} is a directory")
     if output.exists():
@@ -180,7 +182,7 @@ def stats(
     plot: Annotated[Path | None, typer.Option("--plot", metavar="FILE",
                                               help="Also draw observed against expected "
                                               "rolls to FILE (.png or .svg; needs "
-                                              "bgtools[plot]).", show_default=False)] = None,
+                                              "bgtools\\[plot]).", show_default=False)] = None,
     force: Force = False,
     include_invalid: IncludeInvalid = False,
     rules: DataRules = "standard",
@@ -392,7 +394,7 @@ def _print_standings(console: Any, table: Any) -> None:
 def export(
     paths: Paths,
     to: Annotated[ExportFormat, typer.Option("--to", help="csv, or parquet (needs "
-                                             "bgtools[parquet]).", show_default=False)],
+                                             "bgtools\\[parquet]).", show_default=False)],
     output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE",
                                          help="The file to write.", show_default=False)],
     force: Force = False,
