@@ -16,11 +16,11 @@ from typing import Any
 
 from bgtools.batch import FileReport, Input
 from bgtools.replay import MatchReplay
+from bgtools.reports import SCHEMA
 
 __all__ = ["MatchOutcome", "Record", "Standings", "outcome_of", "standings_report",
            "CSV_COLUMNS"]
 
-SCHEMA = "bgtools/1"
 
 CSV_COLUMNS = ("player", "opponent", "matches", "wins", "losses", "unfinished",
                "points_for", "points_against")

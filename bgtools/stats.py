@@ -36,6 +36,7 @@ from typing import Any, Iterable
 from bgtools.batch import FileReport, Input
 from bgtools.probability import chi_square_test, poisson_binomial_test
 from bgtools.replay import Event, MatchReplay
+from bgtools.reports import SCHEMA
 
 __all__ = [
     "GROUPINGS",
@@ -52,7 +53,6 @@ __all__ = [
     "stats_report",
 ]
 
-SCHEMA = "bgtools/1"
 
 GROUPINGS = ("player", "site", "file")
 """What ``stats --by`` groups the counts by."""

@@ -344,3 +344,45 @@ def test_position_helpers_used_by_the_dance_count() -> None:
         tally.add_roll(Event(1, 0, None, 0, "move", dice, None, pos, state), False, False)
     assert tally.bar_rolls[3] == 3 and tally.dances[3] == 2
     assert group_json(tally)["expected_dances"] == pytest.approx(3 * 0.25)
+
+
+_TALLIES: list[dict[str, Tally]] = []
+
+
+def _file_tallies_once() -> list[dict[str, Tally]]:
+    """Tallies of three small random matches, made once for the property below."""
+    if not _TALLIES:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            for seed in (21, 22, 23):
+                path = Path(tmp) / f"m{seed}.mat"
+                path.write_text(random_match(seed, length=1), encoding="utf-8")
+                result = analyse_file(str(path), path, keep_events=True)
+                _TALLIES.append(file_tallies(result.replays, result.events, "player",
+                                             str(path)))
+    return _TALLIES
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.permutations([0, 1, 2]))
+def test_merging_is_order_free_and_counts_add_up(order: list[int]) -> None:
+    per_file = _file_tallies_once()
+
+    def merged(indices: list[int]) -> dict[str, Any]:
+        tallies: dict[str, Tally] = {}
+        for i in indices:
+            for name, tally in per_file[i].items():
+                copy = Tally()
+                copy.merge(tally)
+                tallies.setdefault(name, Tally()).merge(copy)
+        return stats_json(tallies, "player", len(indices), 0, len(indices))
+
+    obj = merged(order)
+    assert obj == merged([0, 1, 2])
+    for group in [*obj["players"].values(), obj["all"]]:
+        assert sum(group["kinds"].values()) == group["tested_rolls"]
+        assert sum(group["ordered"]["outcomes"].values()) == group["ordered"]["rolls"]
+        assert sum(group["dice"].values()) == 2 * group["rolls"]
+        assert group["dances"] <= group["bar_rolls"]
+        assert sum(c["rolls"] for c in group["bar_by_closed_points"]) == group["bar_rolls"]
