@@ -65,8 +65,9 @@ def test_chi_square_sf_recurrence(x: float, dof: int) -> None:
 @given(st.floats(0.0, 200.0), st.floats(0.0, 50.0), st.integers(1, 60))
 def test_chi_square_sf_is_a_survival_function(x: float, dx: float, dof: int) -> None:
     low, high = chi_square_sf(x, dof), chi_square_sf(x + dx, dof)
-    assert 0.0 <= high <= low <= 1.0
-    assert chi_square_sf(x, dof + 1) >= low - 1e-15  # more freedom, fatter tail
+    # Monotone up to rounding (near 1 the sum of terms may round either way by an ulp).
+    assert 0.0 <= high <= low + 1e-14 and low <= 1.0
+    assert chi_square_sf(x, dof + 1) >= low - 1e-14  # more freedom, fatter tail
 
 
 def test_chi_square_test() -> None:
