@@ -107,12 +107,12 @@ class _Abort(Exception):
 
 @dataclass(slots=True)
 class DataRun:
-    """How a data command's run went: files used, skipped and unreadable, the exit code."""
+    """How a data command's run went: files used, skipped (invalid) and unreadable, and
+    the exit code so far."""
 
     used: int = 0
     skipped: int = 0
     unreadable: int = 0
-    invalid_used: int = 0
     code: int = 0
 
 
@@ -143,8 +143,7 @@ def _run_data(job: Callable[..., FileReport], paths: list[str], jobs: int | None
             run.code = max(run.code, 1)
             return
         run.used += 1
-        if not result.valid:
-            run.invalid_used += 1
+        if not result.valid:  # kept by --include-invalid
             run.code = max(run.code, 1)
         on_payload(payload)
 

@@ -69,6 +69,29 @@ def truth_counts(truth: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def truth_board_counts(truth: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """Per player, from gnubg's own Position IDs before and after every move: checkers hit,
+    rolls made from the bar, dances and the dances expected."""
+    names = truth["players"]
+    out = {name: {"hits": 0, "bar_rolls": 0, "dances": 0, "expected": 0.0} for name in names}
+    for game in truth["games"]:
+        for action in game["actions"]:
+            if action["action"] != "move":
+                continue
+            mine = out[names[action["player"]]]
+            before = Position.from_id(action["position_id"])  # the mover's view
+            if "position_id_after" in action:
+                after = Position.from_id(action["position_id_after"])  # the opponent's view
+                mine["hits"] += after.mover[25] - before.opponent[25]
+            if before.mover[25]:
+                d1, d2 = action["dice"]
+                held = [q for q in range(1, 7) if before.opponent[q] >= 2]
+                mine["bar_rolls"] += 1
+                mine["dances"] += d1 in held and d2 in held
+                mine["expected"] += (len(held) / 6) ** 2
+    return out
+
+
 def stats_of(paths: list[Path], by: str = "player") -> dict[str, Any]:
     tallies: dict[str, Tally] = {}
     matches = used = 0
@@ -102,6 +125,12 @@ def test_counts_equal_gnubgs_record(mat: Path, truth: dict[str, Any], suffix: st
         assert sum(got["games"]["lost"].values()) == want["games"] - want["won"]
         assert got["opening_rolls"] + got["tested_rolls"] == got["rolls"]
         assert sum(got["kinds"].values()) == got["tested_rolls"]
+    for name, want in truth_board_counts(truth).items():
+        got = obj["players"][name]
+        assert got["hits"] == want["hits"]
+        assert got["bar_rolls"] == want["bar_rolls"]
+        assert got["dances"] == want["dances"]
+        assert got["expected_dances"] == pytest.approx(want["expected"])
     # gnubg writes the higher die first: no record keeps the order rolled.
     assert obj["all"]["ordered"]["rolls"] == 0
     assert obj["all"]["games"]["played"] == len(truth["games"])
