@@ -3,17 +3,20 @@
 :func:`write_atomically` writes to a temporary file in the target's directory, flushes it
 to disk, and renames it over the target (``os.replace``, atomic on POSIX). On any error,
 Ctrl-C included, the temporary file is removed and the target is left as it was.
+:func:`open_atomically` does the same for output streamed through a ``with`` block.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO, Iterator
 
 from bgtools.errors import OutputRefusedError
 
-__all__ = ["OutputRefusedError", "write_atomically", "write_bytes_atomically"]
+__all__ = ["OutputRefusedError", "open_atomically", "write_atomically", "write_bytes_atomically"]
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -31,6 +34,20 @@ def write_bytes_atomically(path: Path, data: bytes, *, overwrite: bool = False,
     refuses a ``path`` that is the same file as ``protect`` (the input: never overwritten,
     even through another name or a link). The new file gets the usual permissions (umask).
     """
+    with open_atomically(path, overwrite=overwrite, protect=protect) as handle:
+        handle.write(data)
+
+
+@contextmanager
+def open_atomically(path: Path, *, overwrite: bool = False,
+                    protect: Path | None = None) -> Iterator[BinaryIO]:
+    """A binary file to stream into; it becomes ``path`` only when the ``with`` block ends
+    without an exception (then flushed to disk and renamed into place). On any exception,
+    Ctrl-C included, the temporary file is removed and ``path`` is left as it was.
+
+    The refusals are those of :func:`write_bytes_atomically`, checked before the block
+    runs (and again at the rename without ``overwrite``, against a race).
+    """
     path = Path(path)
     if protect is not None and _same_file(path, Path(protect)):
         raise OutputRefusedError(f"{path} is the input file; it is never overwritten")
@@ -43,7 +60,7 @@ def write_bytes_atomically(path: Path, data: bytes, *, overwrite: bool = False,
     temp = Path(temp_name)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         umask = os.umask(0)

@@ -322,8 +322,9 @@ def main() -> None:
     run_app(app)
 
 
-# The answer commands (score, pips, status, show) and convert register themselves on ``app``.
-from bgtools import cli_answers, cli_convert  # noqa: E402,F401
+# The answer commands (score, pips, status, show), convert and the data commands (stats,
+# standings, export) register themselves on ``app``.
+from bgtools import cli_answers, cli_convert, cli_data  # noqa: E402,F401
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,265 @@
+"""``bgtools export``: the rows equal ``replay --jsonl``'s actions row for row, the extra
+columns agree with ``status`` and ``score``, Parquet equals CSV, the README's DuckDB query
+runs, and bad input leaves no output file."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from bgtools import atomicio
+from bgtools.cli import app
+from bgtools.export import COLUMNS, ParquetSink
+from selfplay import load_cases
+from synthetic_matches import random_match
+
+DATA = Path(__file__).resolve().parent / "data"
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+README = Path(__file__).resolve().parents[1] / "README.md"
+CASES = load_cases()
+runner = CliRunner()
+
+LISTS = ("dice", "steps", "pips", "score")
+INTS = ("match", "game", "index", "player", "cube_value", "cube_owner", "winner", "points")
+
+# replay --jsonl key -> export column
+SAME = {"file": "file", "game": "game", "index": "index", "player": "player",
+        "action": "action", "dice": "dice", "play": "play", "steps": "steps",
+        "position_id_before": "position_id_before", "position_id_after": "position_id_after",
+        "match_id_before": "match_id_before", "pips_before": "pips",
+        "cube_before": "cube_value", "cube_owner_before": "cube_owner"}
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def read_csv(path: Path) -> list[dict[str, Any]]:
+    """The export's CSV with its cells decoded (lists, numbers, booleans, None)."""
+    with path.open(newline="", encoding="utf-8") as handle:
+        reader = csv.DictReader(handle)
+        assert tuple(reader.fieldnames or ()) == COLUMNS
+        rows = []
+        for raw in reader:
+            row: dict[str, Any] = {}
+            for name, cell in raw.items():
+                if cell == "":
+                    row[name] = None
+                elif name in LISTS:
+                    row[name] = json.loads(cell)
+                elif name in INTS:
+                    row[name] = int(cell)
+                elif name == "crawford":
+                    row[name] = {"true": True, "false": False}[cell]
+                else:
+                    row[name] = cell
+            rows.append(row)
+    return rows
+
+
+def inputs() -> list[str]:
+    paths = [str(p) for p in sorted(DATA.glob("*.txt"))] + [str(SAMPLES)]
+    paths += [str(mat) for mat, _ in CASES[:4]] + [str(mat.with_suffix(".sgf"))
+                                                  for mat, _ in CASES[:4]]
+    return paths
+
+
+def test_rows_equal_replay_jsonl_row_for_row(tmp_path: Path) -> None:
+    out = tmp_path / "rows.csv"
+    code, _, err = run("export", *inputs(), "--to", "csv", "-o", str(out), "-j", "1",
+                       "--include-invalid")
+    assert code in (0, 1), err
+    code, jsonl, _ = run("replay", *inputs(), "--jsonl")
+    actions = [json.loads(line) for line in jsonl.splitlines()]
+    rows = read_csv(out)
+    assert len(rows) == len(actions) > 1000
+    for row, action in zip(rows, actions):
+        for key, column in SAME.items():
+            want = action.get(key)
+            if column == "play" and action["action"] == "move" and want == "":
+                want = None  # CSV writes "" and null alike; the steps ([]) tell them apart
+            assert row[column] == want, (key, row, action)
+
+
+def _games(rows: list[dict[str, Any]]) -> dict[tuple[str, int, int], list[dict[str, Any]]]:
+    out: dict[tuple[str, int, int], list[dict[str, Any]]] = {}
+    for row in rows:
+        out.setdefault((row["file"], row["match"], row["game"]), []).append(row)
+    return out
+
+
+@pytest.mark.skipif(not CASES, reason="no cached self-play matches")
+def test_results_scores_and_xgids(tmp_path: Path) -> None:
+    mat = CASES[0][0]
+    out = tmp_path / "rows.csv"
+    assert run("export", str(mat), "--to", "csv", "-o", str(out))[0] == 0
+    rows = read_csv(out)
+    code, score_out, _ = run("score", str(mat), "--json")
+    games = json.loads(score_out)["games"]
+    by_game = _games(rows)
+    assert len(by_game) == len(games)
+    for game in games:
+        game_rows = by_game[(str(mat), 0, game["number"])]
+        assert [r["index"] for r in game_rows] == list(range(len(game_rows)))
+        last = game_rows[-1]
+        assert (last["winner"], last["points"], last["result"], last["ended_by"]) == (
+            game["winner"], game["points"], game["result"], game["ended_by"])
+        assert all(r["result"] is None and r["winner"] is None for r in game_rows[:-1])
+        assert all(r["score"] == game["score_before"] for r in game_rows)
+        assert all(r["crawford"] == game["crawford"] for r in game_rows)
+    # The XGID of a row is status's XGID of the same moment (before the action).
+    for row in rows[:: max(1, len(rows) // 12)]:
+        code, status_out, _ = run("status", str(mat), "--game", str(row["game"]),
+                                  "--move", str(row["index"] + 1), "--json")
+        status = json.loads(status_out)
+        assert status["xgid"] == row["xgid"]
+        assert status["match_id"] == row["match_id_before"]
+
+
+def test_parquet_equals_csv(tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    paths = inputs()
+    csv_out, parquet_out = tmp_path / "rows.csv", tmp_path / "rows.parquet"
+    assert run("export", *paths, "--to", "csv", "-o", str(csv_out), "--include-invalid",
+               "-j", "2")[0] in (0, 1)
+    assert run("export", *paths, "--to", "parquet", "-o", str(parquet_out),
+               "--include-invalid", "-j", "2")[0] in (0, 1)
+    table = pq.read_table(parquet_out)
+    assert tuple(table.column_names) == COLUMNS
+    from_parquet = table.to_pylist()
+    from_csv = read_csv(csv_out)
+    assert len(from_parquet) == len(from_csv)
+    for a, b in zip(from_parquet, from_csv):
+        if a["action"] == "move" and a["play"] == "":
+            a["play"] = None
+        assert a == b
+
+
+def test_parquet_streams_row_groups(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    from bgtools import export
+
+    monkeypatch.setattr(export, "ROW_GROUP_ROWS", 50)
+    out = tmp_path / "rows.parquet"
+    assert run("export", str(SAMPLES), "--to", "parquet", "-o", str(out), "-j", "1")[0] == 0
+    meta = pq.ParquetFile(out).metadata
+    sizes = [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]
+    assert len(sizes) >= 3 and all(size >= 50 for size in sizes[:-1])
+    assert sum(sizes) == meta.num_rows > 200
+
+
+DUCKDB_QUERY_START = "<!-- duckdb-query -->"
+
+
+def readme_query() -> str:
+    text = README.read_text(encoding="utf-8")
+    start = text.index(DUCKDB_QUERY_START)
+    block = text[text.index("```sql", start) + len("```sql"):]
+    return block[: block.index("```")]
+
+
+@pytest.mark.skipif(not CASES, reason="no cached self-play matches")
+def test_the_readme_duckdb_query(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    duckdb = pytest.importorskip("duckdb")
+    mats = [str(mat) for mat, _ in CASES]
+    monkeypatch.chdir(tmp_path)
+    assert run("export", *mats, "--to", "csv", "-o", "moves.csv")[0] == 0
+    rows = duckdb.sql(readme_query()).fetchall()
+    answers = {answer: count for answer, count, _ in rows}
+    code, out, _ = run("stats", *mats, "--json")
+    cube = json.loads(out)["all"]["cube"]
+    assert answers == {"drop": cube["drops"], "take": cube["takes"]}
+
+
+# --- bad input and atomic output ------------------------------------------------------------
+
+
+def test_existing_output_needs_force(tmp_path: Path) -> None:
+    out = tmp_path / "rows.csv"
+    out.write_text("keep me")
+    code, _, err = run("export", str(SAMPLES), "--to", "csv", "-o", str(out))
+    assert code == 2 and "exists" in err and out.read_text() == "keep me"
+    code, _, err = run("export", str(SAMPLES), "--to", "csv", "-o", str(out), "--force")
+    assert code == 0 and out.read_text().startswith("file,match,game,")
+
+
+@pytest.mark.parametrize("case", ["missing-input", "no-directory", "bad-format", "all-invalid",
+                                  "directory", "bad-rules"])
+def test_bad_input_one_line_no_output(tmp_path: Path, case: str) -> None:
+    out = tmp_path / "rows.csv"
+    args = ["export", str(SAMPLES), "--to", "csv", "-o", str(out)]
+    if case == "missing-input":
+        args[1] = str(tmp_path / "missing.mat")
+    elif case == "no-directory":
+        out = tmp_path / "nowhere" / "rows.csv"
+        args[-1] = str(out)
+    elif case == "bad-format":
+        args[3] = "xlsx"
+    elif case == "all-invalid":
+        bad = tmp_path / "bad.mat"
+        bad.write_text(random_match(1).replace("1) ", "1) 66: 24/1 ", 1), encoding="utf-8")
+        args[1] = str(bad)
+    elif case == "directory":
+        out = tmp_path
+        args[-1] = str(out)
+    elif case == "bad-rules":
+        args += ["--rules", "nonsense"]
+    code, stdout, err = run(*args)
+    assert code in (1, 2)
+    assert "Traceback" not in stdout + err
+    if case != "bad-format":  # Typer words its own usage errors
+        assert err.count("\n") <= 2 and "error" in err
+    if case != "directory":
+        assert not out.exists()
+    assert not list(tmp_path.glob(".rows.csv.*"))  # no temporary file left behind
+
+
+def test_an_interrupted_export_leaves_nothing(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from bgtools import export
+
+    calls = {"n": 0}
+    original = export.CsvSink.write
+
+    def interrupt(self: Any, payload: dict[str, Any]) -> None:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+        original(self, payload)
+
+    monkeypatch.setattr(export.CsvSink, "write", interrupt)
+    out = tmp_path / "rows.csv"
+    code, _, err = run("export", str(SAMPLES), "--to", "csv", "-o", str(out), "-j", "1")
+    assert code == 130 and "interrupted" in err
+    assert not out.exists() and not list(tmp_path.iterdir())
+
+
+def test_open_atomically_streams_or_leaves_nothing(tmp_path: Path) -> None:
+    target = tmp_path / "out.bin"
+    with atomicio.open_atomically(target) as handle:
+        handle.write(b"one ")
+        assert not target.exists()
+        handle.write(b"two")
+    assert target.read_bytes() == b"one two"
+    with pytest.raises(RuntimeError):
+        with atomicio.open_atomically(target, overwrite=True) as handle:
+            handle.write(b"half")
+            raise RuntimeError("stop")
+    assert target.read_bytes() == b"one two" and len(list(tmp_path.iterdir())) == 1
+    with pytest.raises(atomicio.OutputRefusedError):
+        with atomicio.open_atomically(target):
+            pass
+
+
+def test_parquet_sink_without_rows_writes_a_valid_file(tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    target = tmp_path / "empty.parquet"
+    with target.open("wb") as handle:
+        ParquetSink(handle).close()
+    assert pq.read_table(target).num_rows == 0
