@@ -17,13 +17,13 @@ of range become problems (``rule="syntax"``) located by game and move.
 from __future__ import annotations
 
 import json
-import zlib
 from typing import Any
 
-from bgtools.errors import LimitExceededError, UnsupportedFormatError
+from bgtools.errors import UnsupportedFormatError
+from bgtools.formats.inflate import inflate_bounded
 from bgtools.formats.smile import SmileError, decode_smile
 from bgtools.formats.spans import BoardTracker, moves_text
-from bgtools.limits import MAX_DECOMPRESSED_BYTES, MAX_MATCH_LENGTH, format_count
+from bgtools.limits import MAX_DECOMPRESSED_BYTES, MAX_MATCH_LENGTH
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
 
 __all__ = ["looks_like_bgf", "parse_bgf", "read_bgf_document"]
@@ -45,25 +45,6 @@ def _bad(name: str, why: str) -> UnsupportedFormatError:
     return UnsupportedFormatError(f"{name} is not a readable BGBlitz file: {why}")
 
 
-def _inflate(body: bytes, name: str) -> bytes:
-    """gzip or zlib, bounded by MAX_DECOMPRESSED_BYTES."""
-    wbits = 31 if body[:2] == b"\x1f\x8b" else 15
-    inflater = zlib.decompressobj(wbits)
-    try:
-        out = inflater.decompress(body, MAX_DECOMPRESSED_BYTES + 1)
-    except zlib.error as exc:
-        raise _bad(name, f"the compressed body is corrupt ({exc})") from None
-    if len(out) > MAX_DECOMPRESSED_BYTES:
-        raise LimitExceededError(
-            f"{name}: the body decompresses to more than "
-            f"{format_count(MAX_DECOMPRESSED_BYTES)} bytes; the limit MAX_DECOMPRESSED_BYTES "
-            f"is {format_count(MAX_DECOMPRESSED_BYTES)}",
-            "MAX_DECOMPRESSED_BYTES", MAX_DECOMPRESSED_BYTES)
-    if not inflater.eof:
-        raise _bad(name, "the compressed body is truncated")
-    return out
-
-
 def read_bgf_document(data: bytes, name: str = "<input>") -> tuple[dict[str, Any], object]:
     """The header line and the decoded match document of a ``.bgf`` file."""
     line, sep, body = data.partition(b"\n")
@@ -76,7 +57,9 @@ def read_bgf_document(data: bytes, name: str = "<input>") -> tuple[dict[str, Any
     if not sep or not body:
         raise _bad(name, "there is nothing after the header line (truncated)")
     if header.get("compress"):
-        body = _inflate(body, name)
+        wbits = 31 if body[:2] == b"\x1f\x8b" else 15  # gzip, else a bare zlib stream
+        body = inflate_bounded(body, MAX_DECOMPRESSED_BYTES, name, "the compressed body",
+                               lambda why: _bad(name, why), wbits)
     if header.get("useSmile"):
         try:
             document = decode_smile(body, _ANALYSIS)

@@ -21,6 +21,7 @@ import zlib
 from datetime import datetime, timedelta
 
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
+from bgtools.formats.inflate import inflate_bounded
 from bgtools.formats.spans import BoardTracker, moves_text
 from bgtools.limits import MAX_DECOMPRESSED_BYTES, format_count
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
@@ -58,23 +59,6 @@ def _bad(name: str, why: str) -> UnsupportedFormatError:
     return UnsupportedFormatError(f"{name} is not a readable eXtreme Gammon file: {why}")
 
 
-def _inflate(data: bytes, limit: int, name: str, what: str) -> bytes:
-    """Decompress one zlib stream, never producing more than ``limit`` bytes."""
-    inflater = zlib.decompressobj()
-    try:
-        out = inflater.decompress(data, limit + 1)
-    except zlib.error as exc:
-        raise _bad(name, f"{what} is corrupt ({exc})") from None
-    if len(out) > limit:
-        raise LimitExceededError(
-            f"{name}: {what} decompresses to more than {format_count(limit)} bytes; the limit "
-            f"MAX_DECOMPRESSED_BYTES is {format_count(MAX_DECOMPRESSED_BYTES)}",
-            "MAX_DECOMPRESSED_BYTES", MAX_DECOMPRESSED_BYTES)
-    if not inflater.eof:
-        raise _bad(name, f"{what} is truncated")
-    return out
-
-
 def read_game_file(data: bytes, name: str = "<input>", member: str = "temp.xg") -> bytes:
     """The decompressed ``member`` of an XG file's archive (``temp.xg``: the records)."""
     if not looks_like_xg(data):
@@ -91,7 +75,8 @@ def read_game_file(data: bytes, name: str = "<input>", member: str = "temp.xg") 
         raise _bad(name, "the archive checksum does not match (truncated or corrupt)")
     index = data[end - index_size:end]
     if compressed:
-        index = _inflate(index, count * _ENTRY_SIZE, name, "the archive index")
+        index = inflate_bounded(index, count * _ENTRY_SIZE, name, "the archive index",
+                                lambda why: _bad(name, why))
     if len(index) < count * _ENTRY_SIZE:
         raise _bad(name, "the archive index is truncated")
     for i in range(count):
@@ -109,7 +94,8 @@ def read_game_file(data: bytes, name: str = "<input>", member: str = "temp.xg") 
                 f"limit MAX_DECOMPRESSED_BYTES is {format_count(MAX_DECOMPRESSED_BYTES)}",
                 "MAX_DECOMPRESSED_BYTES", MAX_DECOMPRESSED_BYTES)
         raw = data[start + offset:start + offset + csize]
-        body = raw if stored else _inflate(raw, osize, name, member)
+        body = raw if stored else inflate_bounded(raw, osize, name, member,
+                                                   lambda why: _bad(name, why))
         if len(body) != osize or zlib.crc32(body) != file_crc & 0xFFFFFFFF:
             raise _bad(name, f"{member} is damaged (size or checksum)")
         return body
