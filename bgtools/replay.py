@@ -208,9 +208,9 @@ the match is over even when that falls short of its length.
 class RuleProfile:
     """Site-dependent rules: Crawford, cube use, Jacoby, beavers, resignations, lengths.
 
-    ``money_session``: the file's nominal length is not a match length but the heading of a
-    money session (Backgammon Galaxy's one-game sessions), so the file is replayed as money
-    play. ``lengths``: the match lengths the site offers (None: any); another length is a
+    ``money_sessions``: the site heads its one-game money sessions with a nominal length
+    (Backgammon Galaxy, :func:`is_money_session`); ``money_session``: this file is one, so it
+    is replayed as money play (set by :func:`profile_for`). ``lengths``: the match lengths the site offers (None: any); another length is a
     ``match-length`` warning. ``forfeit_factor``: a site's forfeit marker, a ``Wins N`` of
     exactly this many times the cube after a resignation (read as a resignation of the match).
     ``wins_at_length``: the site writes the match length as the ``Wins N`` of the game that
@@ -223,6 +223,7 @@ class RuleProfile:
     jacoby: bool | None = None  # None: unknown, accept results with or without it
     beavers: bool = True
     resignation: ResignationRule = "game"
+    money_sessions: bool = False
     money_session: bool = False
     lengths: frozenset[int] | None = None
     forfeit_factor: int | None = None
@@ -247,7 +248,8 @@ PROFILES: dict[str, RuleProfile] = {
     "match-resign": RuleProfile("match-resign", resignation="game-or-match"),
     # Backgammon Galaxy: a resignation may give the points still needed (match1988690: Wins 4
     # at 2-1 of 5, cube 1); its money sessions are headed with an even nominal length.
-    "galaxy": RuleProfile("galaxy", resignation="game-or-match", wins_at_length=True),
+    "galaxy": RuleProfile("galaxy", resignation="game-or-match", wins_at_length=True,
+                          money_sessions=True),
     # eXtreme Gammon's .mat export: the rules of backgammon; a resignation that ends the
     # match may be written as the match length (Moriuchi-Kawauchi 2022: 'Wins 9' at 7-7).
     "xg": RuleProfile("xg", resign_at_length=True),
@@ -329,7 +331,7 @@ def profile_for(record: MatchRecord, name: str = "auto") -> RuleProfile:
     tag = record.tag("Beaver")
     if tag is not None:
         beavers = tag.strip().lower() == "on"
-    session = base.name == "galaxy" and is_money_session(record)
+    session = base.money_sessions and is_money_session(record)
     return replace(base, crawford=crawford, cube=cube, jacoby=jacoby, beavers=beavers,
                    money_session=session)
 
@@ -542,7 +544,7 @@ class _Replayer:
         self.profile = profile
         self.out = out
         self.on_event = on_event
-        self.length = 0 if profile.money_session else record.match_length or 0
+        self.length = out.match_length
         # gnubg plays and imports money sessions with the Jacoby rule unless told otherwise.
         self.jacoby_for_ids = (profile.jacoby is not False) if self.length == 0 else False
         self.game_no = 0
