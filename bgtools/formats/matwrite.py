@@ -188,10 +188,9 @@ def normalise_match(record: MatchRecord, replay: MatchReplay | None = None,
         moves = _game_moves(summary, per_game.get(summary.number, []), index == last_index)
         game = ScriptGame(summary.number, summary.score_before, summary.crawford, moves,
                           summary, game_record)
-        if summary.ended_by == "bearoff" and summary.final_position is not None:
-            game.bearoff_value = summary.final_position.game_value()
-            if script.jacoby and summary.cube == 1:
-                game.bearoff_value = 1  # the Jacoby rule: no gammon on a centred cube
+        if summary.ended_by == "bearoff" and summary.points is not None:
+            # The replay's own value of the game (the Jacoby rule applied), per cube.
+            game.bearoff_value = summary.points // summary.cube
         script.games.append(game)
     return script
 
