@@ -284,11 +284,12 @@ def debian_gnubg() -> Path:
     return DEBIAN_GNUBG
 
 
-def _site_match_resignation(replay: MatchReplay) -> bool:
-    """A game resigned for more than 3 times the cube (a site's match resignation), which
-    GNU Backgammon cannot record."""
-    return any(g.ended_by == "resign" and g.points is not None and g.points > 3 * g.cube
-               for g in replay.games)
+def _house_rule_gnubg_lacks(record: MatchRecord, replay: MatchReplay) -> bool:
+    """A site's house rule GNU Backgammon cannot record: a game resigned for more than 3
+    times the cube (a match resignation), or a nominal length read as a money session."""
+    return replay.match_length != (record.match_length or 0) or any(
+        g.ended_by == "resign" and g.points is not None and g.points > 3 * g.cube
+        for g in replay.games)
 
 
 def test_debian_gnubg_loads_our_sgf(debian_gnubg: Path, tmp_path: Path, examples: Path,
@@ -298,9 +299,8 @@ def test_debian_gnubg_loads_our_sgf(debian_gnubg: Path, tmp_path: Path, examples
         record = _record(path)
         matches.append((path, record, _fingerprint(record)[1], write_sgf(record)))
     for match in corpus_records:
-        if _site_match_resignation(match.replay) or (
-                match.replay.match_length != (match.record.match_length or 0)):
-            continue  # a site's house rule (match resignation, Galaxy session) gnubg lacks
+        if _house_rule_gnubg_lacks(match.record, match.replay):
+            continue
         try:
             text = write_sgf(match.record, match.replay, match.events)
         except UnwritableRecordError:
@@ -321,10 +321,10 @@ def test_gnubg_imports_our_mat_to_the_same_score(
     compared = 0
     for index, match in enumerate(corpus_records):
         path, record, replay = match.path, match.record, match.replay
-        if record.match_length == 0 or replay.match_length == 0:
+        if record.match_length == 0:
             continue  # gnubg applies its own Jacoby default to imported sessions
-        if _site_match_resignation(replay):
-            continue  # a site's match resignation: gnubg caps a resignation at 3 x cube
+        if _house_rule_gnubg_lacks(record, replay):
+            continue
         target = tmp_path / f"{index}.mat"
         target.write_text(write_mat(record, replay, match.events), encoding="utf-8")
         gnubg.command(f"import mat {target}")
