@@ -627,8 +627,8 @@ class _Reader:
                     flush.player = 1 - action.player
                 actions.append(action)
         if (scanned.row is None and len(cells) == 1 and cells[0].kind == "loss"
-                and cells[0].start + 1 < left and actions and actions[-1].kind == "loss"):
-            state.flush_result = actions[-1]
+                and cells[0].start + 1 < left):
+            state.flush_result = actions[-1]  # make_action always makes a loss cell's action
 
     def make_action(self, lineno: int, line: str, cell: LineCell, player: int) -> Action | None:
         kind = cell.kind
