@@ -103,7 +103,7 @@ def time_bgtools(directory: Path, jobs: int | None,
 def count_rolls(files: list[Path]) -> int:
     """Rolls replayed by bgtools in ``files`` (each distinct content replayed once)."""
     sys.path.insert(0, str(REPO))
-    from bgtools.formats.detect import load_file
+    from bgtools.read.detect import load_file
     from bgtools.replay import replay_match
 
     per_content: dict[bytes, int] = {}

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from strategies import random_position  # noqa: E402
 
-from bgtools.position import Position  # noqa: E402
+from bgtools.engine.position import Position  # noqa: E402
 
 
 def sample(count: int, seed: int) -> list[tuple[Position, int, int]]:

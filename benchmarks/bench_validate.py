@@ -11,9 +11,9 @@ import argparse
 import time
 from pathlib import Path
 
-from bgtools.formats.detect import load_file
+from bgtools.read.detect import load_file
 from bgtools.replay import replay_match
-from bgtools.reports import expand_paths
+from bgtools.reports.files import expand_paths
 
 
 def main() -> None:

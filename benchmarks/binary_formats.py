@@ -18,8 +18,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 import bgtools.replay as replay  # noqa: E402
-from bgtools.formats.detect import read_records  # noqa: E402
-from bgtools.reports import analyse_file  # noqa: E402
+from bgtools.read.detect import read_records  # noqa: E402
+from bgtools.reports.files import analyse_file  # noqa: E402
 
 
 def _best(fn: object, runs: int = 5) -> float:

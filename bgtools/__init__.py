@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from bgtools.errors import BgtoolsError, IllegalPlayError, NotationError
-    from bgtools.position import (
+    from bgtools.engine.position import (
         BAR,
         OFF,
         Play,
@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
         format_play,
         parse_id,
     )
-    from bgtools.resolve import parse_play, play_text
+    from bgtools.engine.resolve import parse_play, play_text
 
 __all__ = [
     "BAR",
@@ -45,19 +45,19 @@ __all__ = [
 __version__ = "0.1.0"
 
 _HOMES = {
-    "BAR": "bgtools.position",
-    "OFF": "bgtools.position",
-    "Play": "bgtools.position",
-    "Position": "bgtools.position",
-    "PositionError": "bgtools.position",
-    "Step": "bgtools.position",
-    "format_play": "bgtools.position",
-    "parse_id": "bgtools.position",
+    "BAR": "bgtools.engine.position",
+    "OFF": "bgtools.engine.position",
+    "Play": "bgtools.engine.position",
+    "Position": "bgtools.engine.position",
+    "PositionError": "bgtools.engine.position",
+    "Step": "bgtools.engine.position",
+    "format_play": "bgtools.engine.position",
+    "parse_id": "bgtools.engine.position",
     "BgtoolsError": "bgtools.errors",
     "IllegalPlayError": "bgtools.errors",
     "NotationError": "bgtools.errors",
-    "parse_play": "bgtools.resolve",
-    "play_text": "bgtools.resolve",
+    "parse_play": "bgtools.engine.resolve",
+    "play_text": "bgtools.engine.resolve",
 }
 
 

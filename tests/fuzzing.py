@@ -13,12 +13,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from bgtools.answers import build_moments, pips_json, score_json, status_json
+from bgtools.reports.moments import build_moments, pips_json, score_json, status_json
 from bgtools.errors import EXIT_PROBLEMS, EXIT_UNUSABLE, BgtoolsError, describe_error
-from bgtools.formats.detect import read_records
-from bgtools.render import BoardInfo, ascii_board
+from bgtools.read.detect import read_records
+from bgtools.reports.board import BoardInfo, ascii_board
 from bgtools.replay import Event, profile_for, replay_match
-from bgtools.reports import FileResult, event_json, validate_json
+from bgtools.reports.files import FileResult, event_json, validate_json
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -290,7 +290,7 @@ def check_bytes(data: bytes, display: str = "fuzz.mat", boards: bool = True) -> 
 
 
 def _board(replay: Any, moment: Any) -> None:
-    from bgtools.answers import moment_ids
+    from bgtools.reports.moments import moment_ids
 
     names = replay.names or ("player 0", "player 1")
     x = moment.state.on_roll
@@ -342,7 +342,7 @@ def _inner(data: bytes) -> tuple[str, bytes] | None:
     import gzip
     import zlib
 
-    from bgtools.formats.xg import read_game_file
+    from bgtools.read.xg import read_game_file
 
     if data[:4] == b"RGMH":
         try:

@@ -101,7 +101,7 @@ def _play_one(gnubg: Any) -> dict[str, Any] | None:
     else:
         # gnubg's module truncates bear-off moves ((6,) for 6/off 2/off): take the legal
         # play that bears off most; gnubg still judges the move and gives the IDs.
-        from bgtools.position import Position
+        from bgtools.engine.position import Position
 
         before = Position.from_id(pos)
         _, play = min(before.legal_results(dice[0], dice[1]).items(),

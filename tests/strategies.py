@@ -6,7 +6,7 @@ import random
 
 from hypothesis import strategies as st
 
-from bgtools.position import Position
+from bgtools.engine.position import Position
 
 
 def random_position(rng: random.Random, kind: str | None = None) -> Position:

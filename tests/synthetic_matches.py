@@ -12,8 +12,8 @@ import random
 from pathlib import Path
 from typing import Callable
 
-from bgtools.formats.matwrite import write_mat
-from bgtools.position import Position
+from bgtools.write.mat import write_mat
+from bgtools.engine.position import Position
 from bgtools.record import Action, GameRecord, MatchRecord
 
 Die = Callable[[random.Random], int]

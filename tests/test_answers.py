@@ -14,12 +14,12 @@ from typing import Any, Iterator
 import pytest
 from typer.testing import CliRunner
 
-import bgtools.cli_answers  # noqa: F401  (registers the commands)
-from bgtools.answers import MatchAnswers, analyse_answers, crawford_status, moment_ids
+import bgtools.cli.answers  # noqa: F401  (registers the commands)
+from bgtools.reports.moments import MatchAnswers, analyse_answers, crawford_status, moment_ids
 from bgtools.cli import app
-from bgtools.render import BoardInfo, ascii_board, rich_board
-from bgtools.position import Position
-from bgtools.reports import expand_paths
+from bgtools.reports.board import BoardInfo, ascii_board, rich_board
+from bgtools.engine.position import Position
+from bgtools.reports.files import expand_paths
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 EXAMPLE = SAMPLES / "example_gnubg.mat"

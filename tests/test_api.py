@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from strategies import dice, positions, random_position
 
 import bgtools
-import bgtools.resolve
+import bgtools.engine.resolve
 from bgtools import (
     IllegalPlayError,
     NotationError,
@@ -254,7 +254,7 @@ def test_play_text_returns_the_position_for_the_next_player() -> None:
 
 
 def test_docstring_examples_run() -> None:
-    for module in (bgtools, bgtools.resolve):
+    for module in (bgtools, bgtools.engine.resolve):
         failures, tried = doctest.testmod(module)
         assert tried and not failures, module.__name__
 
@@ -274,14 +274,14 @@ def _modules_loaded_by(code: str, names: tuple[str, ...]) -> list[str]:
 
 def test_importing_the_cli_loads_no_heavy_library() -> None:
     loaded = _modules_loaded_by("import bgtools.cli",
-                                ("lark", "rich", "pydantic", "bgtools.position"))
+                                ("lark", "rich", "pydantic", "bgtools.engine.position"))
     assert loaded == []
 
 
 def test_validate_json_loads_neither_rich_nor_pydantic(examples: Path) -> None:
     """``validate --json`` prints JSON: no Rich; and Typer must not build pydantic
     validators for its options (typer 0.29 does on every run: pyproject keeps it out)."""
-    code = ("from bgtools.cli import app\nfrom bgtools.cli_errors import run_app\n"
+    code = ("from bgtools.cli import app\nfrom bgtools.cli.errors import run_app\n"
             "try:\n"
             f"    run_app(app, ['validate', '--json', {str(examples / 'example.mat')!r}])\n"
             "except SystemExit:\n    pass")

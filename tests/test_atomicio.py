@@ -1,4 +1,4 @@
-"""bgtools.atomicio: output appears whole or not at all, never over the input."""
+"""bgtools.write.atomic: output appears whole or not at all, never over the input."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bgtools import atomicio
-from bgtools.atomicio import OutputRefusedError, write_atomically
+from bgtools.write import atomic as atomicio
+from bgtools.write.atomic import OutputRefusedError, write_atomically
 
 
 def _names(directory: Path) -> set[str]:

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from bgtools.batch import Batch, BatchSummary, FileReport
 from bgtools.cli import app
-from bgtools.reports import expand_paths
+from bgtools.reports.files import expand_paths
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.errors import BgtoolsError
-from bgtools.formats.detect import load_file
+from bgtools.read.detect import load_file
 from bgtools.replay import replay_match
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"

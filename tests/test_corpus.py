@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bgtools.position import Position
+from bgtools.engine.position import Position
 from bgtools.replay import Event
-from bgtools.reports import analyse_file, expand_paths
+from bgtools.reports.files import analyse_file, expand_paths
 
 # (file, rule, line): why the file is guilty (checked by hand).
 GUILTY: dict[tuple[str, str, int | None], str] = {

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from bgtools import atomicio
+from bgtools.write import atomic as atomicio
 from bgtools.cli import app
-from bgtools.export import COLUMNS, ParquetSink
+from bgtools.data.export import COLUMNS, ParquetSink
 from selfplay import load_cases
 from synthetic_matches import random_match
 
@@ -143,7 +143,7 @@ def test_parquet_equals_csv(tmp_path: Path) -> None:
 
 def test_parquet_streams_row_groups(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pq = pytest.importorskip("pyarrow.parquet")
-    from bgtools import export
+    from bgtools.data import export
 
     monkeypatch.setattr(export, "ROW_GROUP_ROWS", 50)
     out = tmp_path / "rows.parquet"
@@ -222,7 +222,7 @@ def test_bad_input_one_line_no_output(tmp_path: Path, case: str) -> None:
 
 def test_an_interrupted_export_leaves_nothing(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    from bgtools import export
+    from bgtools.data import export
 
     calls = {"n": 0}
     original = export.CsvSink.write

@@ -30,9 +30,9 @@ from bgtools.errors import (
     UnsupportedFormatError,
     describe_error,
 )
-from bgtools.formats import detect
-from bgtools.formats.detect import load_file, read_records
-from bgtools.formats.source import printable_path
+from bgtools.read import detect
+from bgtools.read.detect import load_file, read_records
+from bgtools.read.source import printable_path
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "samples"
@@ -419,7 +419,7 @@ def test_error_hierarchy_and_exit_codes(tmp_path: Path) -> None:
 
 def _run_app_with(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                   failure: BaseException) -> tuple[int, str]:
-    from bgtools import cli_errors
+    from bgtools.cli import errors as cli_errors
 
     def failing(*args: object, **kwargs: object) -> None:
         raise failure

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgtools import Position, PositionError, parse_id
-from bgtools.ids import (
+from bgtools.engine.ids import (
     GameState,
     IdError,
     MatchState,

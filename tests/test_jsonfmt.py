@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from bgtools.convert import TARGET_FORMATS, render
+from bgtools.reports.convert import TARGET_FORMATS, render
 from bgtools.errors import BgtoolsError, RecordSyntaxError, UnsupportedFormatError
-from bgtools.formats.detect import detect_format, load_file, read_records
+from bgtools.read.detect import detect_format, load_file, read_records
 from bgtools.formats.jsonfmt import (
     MAX_JSON_DEPTH,
     JsonMatchError,
@@ -34,11 +34,11 @@ from bgtools.formats.jsonfmt import (
     record_to_json,
     schema_path,
 )
-from bgtools.formats.mat import parse_mat
-from bgtools.formats.sgf import parse_sgf
+from bgtools.read.mat import parse_mat
+from bgtools.read.sgf import parse_sgf
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
 from bgtools.replay import Event, MatchReplay, replay_match
-from bgtools.reports import analyse_file, event_json, validate_json
+from bgtools.reports.files import analyse_file, event_json, validate_json
 
 SAMPLES = REPO / "samples"
 ROOTS = [CORPUS, EXAMPLES, SAMPLES, DATA]

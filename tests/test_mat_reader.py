@@ -1,4 +1,4 @@
-"""Tests of the Jellyfish .mat reader (bgtools.formats.mat) and of decode_bytes."""
+"""Tests of the Jellyfish .mat reader (bgtools.read.mat) and of decode_bytes."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bgtools import notation
-from bgtools.formats import mat
-from bgtools.formats.mat import (
+from bgtools.engine import notation
+from bgtools.read import mat
+from bgtools.read.mat import (
     TERMINALS,
     LineCell,
     ScanError,
@@ -23,7 +23,7 @@ from bgtools.formats.mat import (
     scan_line,
     scan_line_lark,
 )
-from bgtools.formats.source import decode_bytes
+from bgtools.read.source import decode_bytes
 from bgtools.record import Action, GameRecord, MatchRecord
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -714,7 +714,7 @@ ROLL_LINE_PARTS = ["  1)", "12)", "1)", "0001)", "63:", "11:", "07:", "66:", "13
        st.sampled_from(["", " ", "   "]))
 def test_roll_line_fast_path_equals_the_tokenizer_and_grammar(parts: list[tuple[str, str]],
                                                               lead: str) -> None:
-    from bgtools.formats.mat import _scan_rolls, _scan_tokens
+    from bgtools.read.mat import _scan_rolls, _scan_tokens
 
     line = lead + "".join(frag + sep for frag, sep in parts)
     fast = _scan_rolls(line)
@@ -723,7 +723,7 @@ def test_roll_line_fast_path_equals_the_tokenizer_and_grammar(parts: list[tuple[
 
 
 def test_roll_line_fast_path_reads_most_gnubg_lines() -> None:
-    from bgtools.formats.mat import _scan_rolls
+    from bgtools.read.mat import _scan_rolls
 
     taken = total = 0
     for path in sorted((DATA / "selfplay").glob("*.mat")):

@@ -16,8 +16,8 @@ from typing import Any, Callable
 
 import pytest
 
-from bgtools.formats.mat import parse_mat
-from bgtools.position import Position
+from bgtools.read.mat import parse_mat
+from bgtools.engine.position import Position
 from bgtools.record import Severity
 from bgtools.replay import replay_match
 from selfplay import load_cases

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgtools.errors import NotationError
-from bgtools.notation import _parse_fast, _parse_lark, parse_play
-from bgtools.position import Position
+from bgtools.engine.notation import _parse_fast, _parse_lark, parse_play
+from bgtools.engine.position import Position
 from bgtools.replay import RULES
-from bgtools.resolve import resolve_play
+from bgtools.engine.resolve import resolve_play
 from strategies import dice, positions
 
 
@@ -114,7 +114,7 @@ def test_every_legal_play_as_writers_write_it_takes_the_fast_path(
 
 
 def test_fast_play_reader_on_every_play_of_the_corpus(corpus: Path) -> None:
-    from bgtools.formats.detect import load_file
+    from bgtools.read.detect import load_file
 
     taken = total = 0
     for path in sorted(corpus.rglob("*")):
@@ -138,7 +138,7 @@ def test_fast_play_reader_on_every_play_of_the_corpus(corpus: Path) -> None:
 
 def _general(pos: Position, roll: tuple[int, int], text: str,
              monkeypatch: pytest.MonkeyPatch) -> object:
-    import bgtools.resolve as resolve
+    import bgtools.engine.resolve as resolve
 
     with monkeypatch.context() as patch:
         patch.setattr(resolve, "_every_die_as_written", lambda *args: None)
@@ -183,7 +183,8 @@ def test_quick_resolution_equals_the_general_path(pos: Position, roll: tuple[int
 def test_replayer_shortcut_equals_resolve_play(pos: Position, roll: tuple[int, int],
                                                rng: random.Random,
                                                noise: list[tuple[int, int]]) -> None:
-    from bgtools import replay, resolve
+    from bgtools import replay
+    from bgtools.engine import resolve
 
     texts = []
     marks = random.Random(rng.getrandbits(32))  # draws little from Hypothesis's data

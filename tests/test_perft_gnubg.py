@@ -12,7 +12,7 @@ from types import ModuleType
 
 import pytest
 
-from bgtools.position import Position
+from bgtools.engine.position import Position
 from strategies import random_position
 
 KINDS = ["contact", "bar", "bearoff", "race", "prime", "mixed"]

@@ -164,7 +164,7 @@ def test_position_id_round_trip(pos: Position) -> None:
 
 
 def _generate_without_shortcut(pos: Position, roll: tuple[int, int]) -> object:
-    from bgtools import position
+    from bgtools.engine import position
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(position, "_no_step", lambda *args: False)
@@ -174,14 +174,14 @@ def _generate_without_shortcut(pos: Position, roll: tuple[int, int]) -> object:
 @settings(max_examples=300, deadline=None)
 @given(positions, dice)
 def test_no_step_shortcut_changes_no_result(pos: Position, roll: tuple[int, int]) -> None:
-    from bgtools import position
+    from bgtools.engine import position
 
     assert position._generate(pos, *roll) == _generate_without_shortcut(pos, roll)
 
 
 @pytest.mark.parametrize("roll", [(d1, d2) for d1 in range(1, 7) for d2 in range(1, 7)])
 def test_no_step_shortcut_on_the_bar_against_a_closed_board(roll: tuple[int, int]) -> None:
-    from bgtools import position
+    from bgtools.engine import position
 
     closed = Position.from_points({25: 1, 13: 14}, {p: 2 for p in range(1, 7)} | {24: 3})
     assert position._generate(closed, *roll) == _generate_without_shortcut(closed, roll)

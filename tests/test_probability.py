@@ -1,4 +1,4 @@
-"""The pure-Python tail probabilities of bgtools.probability against known values and
+"""The pure-Python tail probabilities of bgtools.data.probability against known values and
 identities of the chi-square, binomial and normal distributions."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgtools import probability
-from bgtools.probability import (
+from bgtools.data import probability
+from bgtools.data.probability import (
     chi_square_sf,
     chi_square_test,
     normal_sf,

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from bgtools import ids
-from bgtools.formats.mat import parse_mat
-from bgtools.formats.sgf import parse_sgf
+from bgtools.engine import ids
+from bgtools.read.mat import parse_mat
+from bgtools.read.sgf import parse_sgf
 from bgtools.replay import Event, MatchReplay, replay_match
-from bgtools.reports import event_json
+from bgtools.reports.files import event_json
 from selfplay import load_cases
 
 CASES = load_cases()

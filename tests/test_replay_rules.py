@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bgtools.formats.mat import parse_mat
+from bgtools.read.mat import parse_mat
 from bgtools.replay import replay_match
 
 SELFPLAY = Path(__file__).resolve().parent / "data" / "selfplay"
@@ -60,7 +60,7 @@ def test_importing_the_cli_loads_neither_lark_nor_rich() -> None:
 
 def test_validating_a_gnubg_export_does_not_load_lark() -> None:
     # Every line and play of a gnubg export is on the fast paths, proven equal to the grammars.
-    code = ("import sys; from pathlib import Path; from bgtools.reports import analyse_file; "
+    code = ("import sys; from pathlib import Path; from bgtools.reports.files import analyse_file; "
             f"r = analyse_file('m', Path({str(SELFPLAY / 'm7_s8.mat')!r})); "
             "print(r.valid, 'lark' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -16,12 +16,12 @@ from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.formats.jsonfmt import dumps_match, parse_json
-from bgtools.formats.matwrite import UnwritableRecordError, write_mat
-from bgtools.formats.sgf import parse_sgf, read_setup
-from bgtools.formats.sgfwrite import write_sgf
+from bgtools.write.mat import UnwritableRecordError, write_mat
+from bgtools.read.sgf import parse_sgf, read_setup
+from bgtools.write.sgf import write_sgf
 from bgtools.record import Severity
 from bgtools.replay import Event, MatchReplay, replay_match
-from bgtools.reports import event_json
+from bgtools.reports.files import event_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from bgtools.formats.detect import load_file
-from bgtools.formats.mat import parse_mat
+from bgtools.read.detect import load_file
+from bgtools.read.mat import parse_mat
 from bgtools.record import MatchRecord
 from bgtools.replay import (
     PROFILES,

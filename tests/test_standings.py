@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from bgtools.standings import CSV_COLUMNS, MatchOutcome, Standings
+from bgtools.data.standings import CSV_COLUMNS, MatchOutcome, Standings
 from selfplay import load_cases
 from synthetic_matches import random_match
 

@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from bgtools import ids
-from bgtools.position import Position
+from bgtools.engine import ids
+from bgtools.engine.position import Position
 from bgtools.replay import Event
-from bgtools.reports import analyse_file, expand_paths
-from bgtools.stats import (
+from bgtools.reports.files import analyse_file, expand_paths
+from bgtools.data.stats import (
     KINDS,
     Tally,
     file_tallies,

@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 
 from bgtools.errors import BgtoolsError
-from bgtools.formats.detect import load_file, read_records
-from bgtools.formats.mat import parse_mat
-from bgtools.formats.matwrite import UnwritableRecordError, normalise_match, write_mat
-from bgtools.formats.sgf import parse_collection, parse_sgf
-from bgtools.formats.sgfwrite import APPLICATION, write_sgf
+from bgtools.read.detect import load_file, read_records
+from bgtools.read.mat import parse_mat
+from bgtools.write.mat import UnwritableRecordError, normalise_match, write_mat
+from bgtools.read.sgf import parse_collection, parse_sgf
+from bgtools.write.sgf import APPLICATION, write_sgf
 from bgtools.record import MatchRecord
 from bgtools.replay import Event, MatchReplay, replay_match
 from selfplay import DATA as SELFPLAY

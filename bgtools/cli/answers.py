@@ -1,0 +1,488 @@
+"""The ``score``, ``pips``, ``status`` and ``show`` commands: answers from the shell.
+
+Thin Typer commands over :mod:`bgtools.reports.moments` (data) and :mod:`bgtools.reports.board` (boards).
+Registered on :data:`bgtools.cli.app` when ``bgtools.cli`` imports this module.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator
+
+import typer
+
+from bgtools.cli import (
+    JobsOption,
+    Paths,
+    RulesOption,
+    _console,
+    _emit_json,
+    _fail,
+    _jobs,
+    _problem_text,
+    app,
+    check_rules,
+)
+
+if TYPE_CHECKING:
+    from bgtools.reports.moments import MatchAnswers, Moment
+    from bgtools.batch import BatchSummary, FileReport
+    from bgtools.reports.board import BoardInfo
+    from bgtools.replay import MatchReplay
+
+JsonOption = Annotated[bool, typer.Option("--json", help="One JSON object per file.")]
+GameOption = Annotated[
+    int | None, typer.Option("--game", help="Game number (1-based; default: the last game).")
+]
+MoveOption = Annotated[
+    int | None,
+    typer.Option("--move", help="Before the M-th action of the game (1-based; default: "
+                 "after the last action)."),
+]
+
+
+def _problems_to_stderr(display: str, answers: list[MatchAnswers]) -> None:
+    for match in answers:
+        for prob in match.replay.problems:
+            sys.stderr.write(_problem_text(display, prob.to_json()))
+
+
+def _inputs(paths: list[str], rules: str = "auto"
+            ) -> Iterator[tuple[str, list[MatchAnswers], int]]:
+    """Yield ``(display, answers, code)`` per readable file; report unreadable ones."""
+    from bgtools.reports.moments import analyse_answers
+    from bgtools.reports.files import expand_paths
+
+    seen = False
+    for display, path, error in expand_paths(paths):
+        seen = True
+        result, answers = analyse_answers(display, path, error, rules)
+        if result.error is not None:
+            sys.stderr.write(f"bgtools: error: {result.error}\n")
+            yield display, [], 2
+            continue
+        _problems_to_stderr(display, answers)
+        code = 0 if result.valid else 1
+        if not answers:
+            sys.stderr.write(f"bgtools: error: {display}: no match found\n")
+            code = 2
+        yield display, answers, code
+    if not seen:
+        _fail("no match files found")
+
+
+def _names(replay: MatchReplay) -> tuple[str, str]:
+    return replay.names if replay.names else ("player 0", "player 1")
+
+
+# --- score ---------------------------------------------------------------------------------
+
+
+@app.command()
+def score(paths: Paths, as_json: JsonOption = False, rules: RulesOption = "auto",
+          jobs: JobsOption = None) -> None:
+    """The score of matches: players, length, final score, winner and every game.
+
+    Directories are read recursively and quoted globs expanded; files are spread over
+    ``--jobs`` processes and reported in input order.
+    """
+    from bgtools.batch import score_report
+
+    check_rules(rules)
+    worst = 0
+    console: Any = None if as_json else _console()
+
+    def report(result: FileReport) -> None:
+        nonlocal worst
+        code = _report_problems(result)
+        worst = max(worst, code)
+        if console is None:
+            _emit_objects(result, with_format=True)
+            return
+        for obj, extra in zip(result.objects, result.extra):
+            _print_score(console, obj, extra)
+
+    _run(score_report, paths, jobs, as_json, report, rules=rules)
+    raise typer.Exit(worst)
+
+
+def _file_error(result: FileReport) -> str | None:
+    """Why a file has no answer (unreadable, no match, a moment out of range), or None."""
+    if result.error is not None:
+        return result.error
+    if not result.objects:
+        return f"{result.display}: no match found"
+    return None
+
+
+def _report_problems(result: FileReport) -> int:
+    """Write a file's error or problems to stderr; its exit code (0, 1 or 2)."""
+    if result.error is None:
+        for prob in result.problems:
+            sys.stderr.write(_problem_text(result.display, prob))
+    error = _file_error(result)
+    if error is not None:
+        sys.stderr.write(f"bgtools: error: {error}\n")
+        return 2
+    return 0 if result.valid else 1
+
+
+def _emit_objects(result: FileReport, *, with_format: bool = False) -> None:
+    """``--json``: the file's objects, or its error object so that every input has a line."""
+    from bgtools.reports.moments import error_json
+
+    error = _file_error(result)
+    if error is not None:
+        _emit_json(error_json(result.display, error, with_format=with_format))
+        return
+    for obj in result.objects:
+        _emit_json(obj)
+
+
+def _run(job: Callable[..., FileReport], paths: list[str], jobs: int | None, as_json: bool,
+         report: Callable[[FileReport], None], **options: Any) -> BatchSummary:
+    """Run a batch job; at a terminal, the summary on stderr; Ctrl-C exits 130."""
+    from bgtools.cli.progress import (
+        INTERRUPTED,
+        print_summary,
+        run_batch,
+        stderr_is_terminal,
+    )
+
+    summary = run_batch(job, paths, _jobs(jobs), as_json, report, **options)
+    if summary.interrupted or summary.done > 1:
+        if stderr_is_terminal():
+            print_summary(summary, _console(stderr=True))
+        elif summary.interrupted:
+            sys.stderr.write(f"bgtools: interrupted after {summary.done} file(s)\n")
+    if summary.interrupted:
+        raise typer.Exit(INTERRUPTED)
+    if summary.done == 0:
+        _fail("no match files found")
+    return summary
+
+
+def _print_score(console: Any, obj: dict[str, Any], extra: dict[str, Any]) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    names = extra["names"] or ["player 0", "player 1"]
+    length = obj["match_length"]
+    kind = f"{length}-point match" if length else "money session"
+    final = obj["final_score"]
+    title = f"{names[0]} vs {names[1]}, {kind}"
+    other = extra["header_names"]
+    if other is not None:
+        title += f" (header: {other[0]} vs {other[1]})"
+    if obj["winner"] is not None:
+        verdict = f"{names[obj['winner']]} wins {final[0]}-{final[1]}"
+    elif obj["complete"]:
+        verdict = f"final {final[0]}-{final[1]}"
+    else:
+        verdict = f"unfinished at {final[0]}-{final[1]}"
+    console.print(f"[bold]{escape(obj['file'])}[/]: {escape(title)}; {escape(verdict)}")
+    table = Table(show_edge=False, pad_edge=False)
+    table.add_column("game", justify="right")
+    table.add_column("score before")
+    table.add_column("winner")
+    table.add_column("points", justify="right")
+    table.add_column("result")
+    table.add_column("ended by")
+    table.add_column("cube", justify="right")
+    if length:
+        table.add_column("note")
+    else:
+        table.add_column("total")
+    for g, post_crawford, total in zip(obj["games"], extra["post_crawford"], extra["totals"]):
+        before = f"{g['score_before'][0]}-{g['score_before'][1]}"
+        finished = g["ended_by"] is not None and g["winner"] is not None
+        winner = escape(names[g["winner"]]) if finished else "-"
+        points = str(g["points"]) if finished and g["points"] is not None else "-"
+        row = [str(g["number"]), before, winner, points, g["result"] or "-",
+               g["ended_by"] or "unfinished", str(g["cube"])]
+        if length:
+            row.append("Crawford" if g["crawford"] else "post-Crawford" if post_crawford else "")
+        else:
+            row.append(f"{total[0]}-{total[1]}")
+        table.add_row(*row)
+    console.print(table)
+
+
+# --- moments -------------------------------------------------------------------------------
+
+
+def _pick(display: str, answers: list[MatchAnswers], game: int | None,
+          move: int | None) -> tuple[MatchAnswers, Moment]:
+    """The moment asked for; exit 2 naming the valid range when it does not exist."""
+    from bgtools.reports.moments import RangeError
+
+    match = answers[-1]
+    if move is not None and game is None:
+        game = len(match.replay.games)
+    try:
+        return match, match.moment(game, move)
+    except RangeError as exc:
+        _fail(f"{display}: {exc}")
+
+
+def _check_numbers(game: int | None, move: int | None) -> None:
+    if game is not None and game < 1:
+        _fail(f"--game {game} is out of range: games are numbered from 1")
+    if move is not None and move < 1:
+        _fail(f"--move {move} is out of range: moves are numbered from 1")
+
+
+@app.command()
+def pips(
+    paths: Paths,
+    game: GameOption = None,
+    move: MoveOption = None,
+    as_json: JsonOption = False,
+    all_moves: Annotated[bool, typer.Option("--all", help="A table of every move of the game.")]
+    = False,
+    rules: RulesOption = "auto",
+    jobs: JobsOption = None,
+) -> None:
+    """Pip counts of both players at one moment (default: the end of the last game)."""
+    from bgtools.batch import pips_report
+
+    _check_numbers(game, move)
+    check_rules(rules)
+    worst = 0
+    console: Any = None if as_json else _console()
+
+    def report(result: FileReport) -> None:
+        nonlocal worst
+        worst = max(worst, _report_problems(result))
+        if console is None:
+            _emit_objects(result)
+        elif not result.objects:
+            return
+        elif all_moves:
+            _print_all(console, result.display, list(result.extra))
+        else:
+            (moment,) = result.extra
+            names = moment["names"]
+            p0, p1 = moment["pips"]
+            if p0 == p1:
+                lead = "even"
+            else:
+                leader = 0 if p0 < p1 else 1
+                lead = f"{names[leader]} leads by {abs(p0 - p1)}"
+            console.print(f"{result.display}: {_where(moment)}: {names[0]} {p0}, "
+                          f"{names[1]} {p1} (difference {p1 - p0:+d}; {lead})", markup=False)
+
+    _run(pips_report, paths, jobs, as_json, report, game=game, move=move, all_moves=all_moves,
+         rules=rules)
+    raise typer.Exit(worst)
+
+
+def _where(moment: dict[str, Any]) -> str:
+    if moment["final"]:
+        return f"game {moment['game']}, after the last action (move {moment['move']})"
+    return f"game {moment['game']}, move {moment['move']}"
+
+
+def _print_all(console: Any, display: str, moments: list[dict[str, Any]]) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    names = moments[0]["names"]
+    table = Table(title=f"{escape(display)}: game {moments[0]['game']}", show_edge=False,
+                  pad_edge=False)
+    table.add_column("move", justify="right")
+    table.add_column("player")
+    table.add_column(escape(names[0]), justify="right")
+    table.add_column(escape(names[1]), justify="right")
+    table.add_column("roll")
+    table.add_column("play")
+    for m in moments:
+        if m["final"]:
+            actor = "-"
+            roll = ""
+            play = f"(game over: {m['over']})" if m["over"] else "(end of record)"
+        else:
+            actor = escape(names[m["player"]]) if m["player"] is not None else "-"
+            roll = f"{m['dice'][0]}{m['dice'][1]}" if m["dice"] else ""
+            play = (m["play"] if m["action"] == "move" else m["action"]) or ""
+            if m["action"] == "move" and not play:
+                play = "(no play)" if m["play"] == "" else "(not played)"
+        p0, p1 = m["pips"]
+        table.add_row(str(m["move"]), actor, str(p0), str(p1), roll, escape(play or ""))
+    console.print(table)
+
+
+@app.command()
+def status(
+    paths: Paths,
+    game: GameOption = None,
+    move: MoveOption = None,
+    as_json: JsonOption = False,
+    rules: RulesOption = "auto",
+    jobs: JobsOption = None,
+) -> None:
+    """Score, Crawford status, cube, player on roll, pips and IDs at one moment."""
+    from bgtools.batch import status_report
+
+    _check_numbers(game, move)
+    check_rules(rules)
+    worst = 0
+    console: Any = None if as_json else _console()
+
+    def report(result: FileReport) -> None:
+        nonlocal worst
+        worst = max(worst, _report_problems(result))
+        if console is None:
+            _emit_objects(result)
+            return
+        if not result.objects:
+            return
+        (obj,), (moment,) = result.objects, result.extra
+        names = moment["names"]
+        length = obj["match_length"]
+        owner = obj["cube"]["owner"]
+        on_roll = obj["on_roll"]
+        rows = [
+            ("file", result.display),
+            ("moment", _where(moment)),
+            ("match", f"{length}-point match" if length else "money session"),
+            ("score", f"{names[0]} {obj['score'][0]}, {names[1]} {obj['score'][1]}"),
+            ("crawford", obj["crawford"]),
+            ("cube", f"{obj['cube']['value']} "
+                     + ("(centred)" if owner is None else f"(owned by {names[owner]})")),
+            ("on roll", "nobody (game over)" if on_roll is None else names[on_roll]),
+            ("pips", f"{names[0]} {obj['pips'][0]}, {names[1]} {obj['pips'][1]}"),
+            ("position ID", obj["position_id"]),
+            ("match ID", obj["match_id"]),
+            ("XGID", obj["xgid"]),
+        ]
+        width = max(len(k) for k, _ in rows)
+        for key, value in rows:
+            console.print(f"{key.ljust(width)}  {value}", markup=False)
+
+    _run(status_report, paths, jobs, as_json, report, game=game, move=move, rules=rules)
+    raise typer.Exit(worst)
+
+
+# --- show ----------------------------------------------------------------------------------
+
+
+def _moment_board(match: MatchAnswers, moment: Moment) -> BoardInfo:
+    from bgtools.reports.moments import crawford_status, moment_ids
+    from bgtools.reports.board import BoardInfo
+
+    replay = match.replay
+    names = _names(replay)
+    state = moment.state
+    x = state.on_roll
+    o = 1 - x
+    summary = replay.games[moment.game - 1]
+    position_id, match_id, xgid = moment_ids(moment)
+    owner = state.cube_owner
+    notes = []
+    craw = crawford_status(replay.match_length, summary.crawford, summary.post_crawford)
+    if craw in ("crawford", "post-crawford"):
+        notes.append("Crawford game" if craw == "crawford" else "post-Crawford game")
+    if moment.final:
+        notes.append(f"game over ({moment.over})" if moment.over else "record ends")
+    elif moment.action == "double":
+        notes.append("Doubles")
+    elif moment.action in ("take", "drop", "beaver"):
+        notes.append(f"Doubled; {names[o]} {moment.action}s")
+    elif moment.action in ("resign", "accept") and moment.player is not None:
+        resigner = moment.player if moment.action == "resign" else 1 - moment.player
+        level = {2: " a gammon", 3: " a backgammon"}.get(state.resignation, "")
+        notes.append(f"{names[resigner]} resigns{level}"
+                     + (f"; {names[1 - resigner]} accepts" if moment.action == "accept" else ""))
+    return BoardInfo(
+        position=moment.position,
+        x_name=names[x], o_name=names[o],
+        x_score=state.score[x], o_score=state.score[o],
+        match_length=replay.match_length,
+        cube_value=state.cube_value,
+        cube_owner=None if owner is None else ("x" if owner == x else "o"),
+        dice=moment.dice if moment.action == "move" else None,
+        status="; ".join(notes),
+        position_id=position_id, match_id=match_id, xgid=xgid,
+        on_roll=not moment.final and moment.action == "move",
+    )
+
+
+def _id_board(text: str) -> BoardInfo | None:
+    """A board for a bare Position ID, GNUbg ID or XGID; None if ``text`` is none of them."""
+    from bgtools.engine import ids
+    from bgtools.engine.position import PositionError, parse_id
+    from bgtools.reports.board import BoardInfo
+
+    try:
+        parsed = parse_id(text)
+    except PositionError:
+        return None
+    pos = parsed.position
+    state = parsed.state
+    if state is None:
+        return BoardInfo(position=pos, position_id=pos.position_id, on_roll=False)
+    x = state.on_roll
+    owner = state.cube_owner
+    sides = (pos.mover[1:], pos.opponent[1:]) if x == 0 else (pos.opponent[1:], pos.mover[1:])
+    try:
+        xgid = ids.encode_xgid(sides, state)
+        match_id = ids.encode_match_id(state)
+    except ids.IdError:
+        xgid = match_id = ""
+    return BoardInfo(
+        position=pos, x_name=f"player {x}", o_name=f"player {1 - x}",
+        x_score=state.score[x], o_score=state.score[1 - x], match_length=state.match_length,
+        cube_value=state.cube_value,
+        cube_owner=None if owner is None else ("x" if owner == x else "o"),
+        dice=state.dice, status="Doubles" if state.doubled else
+        ("Crawford game" if state.crawford else ""),
+        position_id=pos.position_id, match_id=match_id, xgid=xgid,
+        on_roll=not state.doubled,
+    )
+
+
+@app.command()
+def show(
+    path: Annotated[str, typer.Argument(
+        help="A match file, or a Position ID, GNUbg ID (pos:match) or XGID.",
+        show_default=False)],
+    game: GameOption = None,
+    move: MoveOption = None,
+    ascii_only: Annotated[bool, typer.Option("--ascii", help="A plain text board.")] = False,
+    rules: RulesOption = "auto",
+) -> None:
+    """Draw the board of a moment of a match, or of a bare position ID."""
+    from bgtools.reports.board import ascii_board, rich_board
+
+    _check_numbers(game, move)
+    check_rules(rules)
+    info: BoardInfo | None = None
+    worst = 0
+    if not Path(path).exists():
+        info = _id_board(path)
+        if info is None:
+            _fail(f"{path}: no such file, and not a Position ID, GNUbg ID or XGID")
+        if game is not None or move is not None:
+            _fail("--game and --move apply to match files, not to a position ID")
+    else:
+        from itertools import islice
+
+        from bgtools.reports.files import expand_paths
+
+        if len(list(islice(expand_paths([path]), 2))) > 1:
+            _fail(f"{path} holds several match files; show draws one board: name one of them")
+        for display, answers, code in _inputs([path], rules):
+            worst = max(worst, code)
+            if not answers:
+                continue
+            match, moment = _pick(display, answers, game, move)
+            info = _moment_board(match, moment)
+            break
+    if info is not None:
+        if ascii_only:
+            sys.stdout.write(ascii_board(info))
+        else:
+            _console().print(rich_board(info), end="")
+    raise typer.Exit(worst)

@@ -1,0 +1,94 @@
+"""The ``convert`` command: one match file to ``.mat``, SGF or bgtools JSON.
+
+A thin Typer command over :mod:`bgtools.reports.convert` (reading, replaying, rendering) and
+:mod:`bgtools.write.atomic` (writing). Registered on :data:`bgtools.cli.app` by ``bgtools.cli``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from bgtools.cli import RulesOption, _fail, _problem_text, app, check_rules
+
+_SHOWN_PROBLEMS = 10
+
+
+@app.command()
+def convert(
+    source: Annotated[Path, typer.Argument(help="The match file to read (.mat, SGF or JSON).",
+                                            metavar="IN", show_default=False)],
+    output: Annotated[str, typer.Option("--output", "-o",
+                                        help="The file to write; '-' writes to standard output.",
+                                        metavar="OUT", show_default=False)],
+    to: Annotated[str | None, typer.Option("--to", help="Target format: mat, sgf or json "
+                                           "(default: from OUT's extension).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
+    rules: RulesOption = "auto",
+) -> None:
+    """Convert a match file to .mat (as GNU Backgammon exports it), SGF or JSON.
+
+    A record with errors is not converted (exit 1). OUT is written to a temporary file and renamed, so it is complete or absent; IN is never modified; an existing OUT is kept unless --force is given.
+    """
+    from bgtools.write.atomic import write_atomically
+    from bgtools.reports.convert import (
+        ConversionError,
+        InvalidRecordError,
+        convert_file,
+        target_format,
+    )
+    from bgtools.errors import BgtoolsError
+    from bgtools.write.mat import UnwritableRecordError
+    check_rules(rules)
+    to_stdout = output == "-"
+    if to_stdout and to is None:
+        _fail("writing to standard output needs --to mat|sgf|json")
+    try:
+        fmt = target_format(output, to)
+    except ConversionError as exc:
+        _fail(str(exc))
+    if not source.exists():
+        _fail(f"{source}: no such file")
+    if not source.is_file():
+        _fail(f"{source} is not a regular file")
+    target = Path(output)
+    if not to_stdout:
+        if target.exists() and source.resolve() == target.resolve():
+            _fail(f"{output} is the input file; bgtools never overwrites its input")
+        if target.exists() and not force:
+            _fail(f"{output} exists; use --force to replace it")
+        if target.is_dir():
+            _fail(f"{output} is a directory")
+    try:
+        conversion = convert_file(source, fmt, rules=rules)
+    except InvalidRecordError as exc:
+        for prob in exc.problems[:_SHOWN_PROBLEMS]:
+            sys.stderr.write(_problem_text(str(source), prob.to_json()))
+        if len(exc.problems) > _SHOWN_PROBLEMS:
+            sys.stderr.write(f"... and {len(exc.problems) - _SHOWN_PROBLEMS} more\n")
+        _fail(str(exc), 1)
+    except UnwritableRecordError as exc:
+        _fail(f"{source}: {exc}", 1)
+    except PermissionError:
+        _fail(f"{source}: permission denied")
+    except OSError as exc:
+        _fail(f"{source}: {exc.strerror or exc}")
+    except BgtoolsError as exc:
+        _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    if to_stdout:
+        sys.stdout.write(conversion.text)
+        return
+    try:
+        write_atomically(target, conversion.text, overwrite=force, protect=source)
+    except FileExistsError:
+        _fail(f"{output} exists; use --force to replace it")
+    except OSError as exc:
+        _fail(f"cannot write {output}: {exc.strerror or exc}")
+    except BgtoolsError as exc:
+        _fail(str(exc))
+    games = len(conversion.replay.games)
+    sys.stderr.write(f"bgtools: wrote {output} ({fmt}, {games} game{'s' if games != 1 else ''}"
+                     f" from {conversion.source_format})\n")

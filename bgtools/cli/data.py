@@ -1,0 +1,426 @@
+"""The data commands: ``stats``, ``standings`` and ``export``, over whole archives.
+
+Thin Typer commands over :mod:`bgtools.data.stats`, :mod:`bgtools.data.standings` and
+:mod:`bgtools.data.export`: each runs its per-file job through :func:`bgtools.cli.progress.run_batch`
+(the paths, globs and ``--jobs`` of ``validate``), leaves invalid files out with a note
+(``--include-invalid`` keeps them) and ends with the contract's exit code (0; 1 when an
+input had errors; 2 when one could not be read; 130 after Ctrl-C). Registered on
+:data:`bgtools.cli.app` when ``bgtools.cli`` imports this module.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Callable, NoReturn
+
+import typer
+
+from bgtools.cli import JobsOption, Paths, RulesOption, app, check_rules
+
+if TYPE_CHECKING:
+    from bgtools.batch import FileReport
+
+IncludeInvalid = Annotated[
+    bool, typer.Option("--include-invalid",
+                       help="Use files with errors too (by default they are left out with a "
+                            "note).")]
+Force = Annotated[bool, typer.Option("--force", help="Replace the output file if it exists.")]
+
+
+class Grouping(str, Enum):
+    """What ``stats --by`` groups by."""
+
+    player = "player"
+    site = "site"
+    file = "file"
+
+
+class ExportFormat(str, Enum):
+    """The formats of ``export --to``."""
+
+    csv = "csv"
+    parquet = "parquet"
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """End the command with one error line on stderr (none for an empty ``message``: the
+    error was reported already) and exit code ``code``."""
+    from bgtools.cli.errors import error_line
+
+    if message:
+        sys.stderr.write(error_line(message))
+    raise typer.Exit(code)
+
+
+def note(message: str) -> None:
+    """One ``bgtools: note:`` line on stderr."""
+    sys.stderr.write("bgtools: note: " + " ".join(message.split()) + "\n")
+
+
+def _console(stderr: bool = False) -> Any:
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, emoji=False, soft_wrap=True)
+
+
+def _check_output(output: Path, force: bool, paths: list[str], what: str) -> None:
+    """Refuse an output that is a directory, exists without ``--force`` or is an input."""
+    if str(output) == "-":
+        fail(f"{what} needs a file name: the output is written to a file, atomically")
+    if output.is_dir():
+        fail(f"{what} {output} is a directory")
+    if output.exists():
+        if not force:
+            fail(f"{output} exists; use --force to replace it")
+        for arg in paths:
+            try:
+                if Path(arg).is_file() and output.samefile(arg):
+                    fail(f"{output} is an input file; bgtools never overwrites its input")
+            except OSError:
+                continue
+    parent = output.parent
+    if not parent.is_dir():
+        fail(f"cannot write {output}: no such directory {parent}")
+
+
+class _Abort(Exception):
+    """Stop a run whose output must not be written: a message and an exit code."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+@dataclass(slots=True)
+class DataRun:
+    """How a data command's run went: files used, skipped (invalid) and unreadable, and
+    the exit code so far."""
+
+    used: int = 0
+    skipped: int = 0
+    unreadable: int = 0
+    code: int = 0
+
+
+def _run_data(job: Callable[..., FileReport], paths: list[str], jobs: int | None,
+              quiet: bool, on_payload: Callable[[dict[str, Any]], None],
+              **options: Any) -> DataRun:
+    """Run a data job over ``paths``; give each used file's payload to ``on_payload`` in
+    input order. Unreadable files are one error line, invalid files left out one note.
+    Raise :class:`_Abort` after Ctrl-C, without input, or without a file to use."""
+    from bgtools.batch import default_jobs
+    from bgtools.data.jobs import payload_of, skip_note
+    from bgtools.cli.progress import INTERRUPTED, print_summary, run_batch, stderr_is_terminal
+
+    run = DataRun()
+
+    def report(result: FileReport) -> None:
+        if result.error is not None:
+            from bgtools.cli.errors import error_line
+
+            sys.stderr.write(error_line(result.error))
+            run.unreadable += 1
+            run.code = 2
+            return
+        payload = payload_of(result)
+        if payload is None:
+            note(skip_note(result))
+            run.skipped += 1
+            run.code = max(run.code, 1)
+            return
+        run.used += 1
+        if not result.valid:  # kept by --include-invalid
+            run.code = max(run.code, 1)
+        on_payload(payload)
+
+    summary = run_batch(job, paths, default_jobs() if jobs is None else jobs, quiet, report,
+                        **options)
+    if (summary.interrupted or summary.done > 1) and stderr_is_terminal() and not quiet:
+        print_summary(summary, _console(stderr=True))
+    if summary.interrupted:
+        raise _Abort(f"interrupted after {summary.done} file(s); nothing written",
+                     INTERRUPTED)
+    if summary.done == 0:
+        raise _Abort("no match files found", 2)
+    if run.used == 0:
+        # Unreadable files have had their error line; invalid ones only a note.
+        message = (f"no match file to use ({run.skipped} invalid, left out; "
+                   "--include-invalid keeps them)") if run.skipped else ""
+        raise _Abort(message, max(run.code, 1))
+    return run
+
+
+def _emit(obj: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+# --- stats ----------------------------------------------------------------------------------
+
+
+@app.command()
+def stats(
+    paths: Paths,
+    by: Annotated[Grouping, typer.Option("--by", help="Group the counts by player, site "
+                                         "(the Site or Place tag) or file.")] = Grouping.player,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (kind "
+                                          "\"stats\") instead of tables.")] = False,
+    plot: Annotated[Path | None, typer.Option("--plot", metavar="FILE",
+                                              help="Also draw observed against expected "
+                                              "rolls to FILE (.png or .svg; needs "
+                                              "bgtools\\[plot]).", show_default=False)] = None,
+    force: Force = False,
+    include_invalid: IncludeInvalid = False,
+    rules: RulesOption = "auto",
+    jobs: JobsOption = None,
+) -> None:
+    """Dice, bar, hit, cube and game statistics per player, site or file.
+
+    Rolls by kind (21) and, where a record keeps the order rolled, ordered outcomes (36),
+    each with a chi-square test against fair dice; each die's faces; doubles; dances from
+    the bar against the number expected from the open points; hits; doubles, takes, drops
+    and beavers; games by result. Opening rolls are counted but left out of the tests.
+    """
+    from bgtools.data.stats import Tally, stats_json, stats_report
+
+    check_rules(rules)
+    plot_format = None
+    if plot is not None:
+        from bgtools.data.plot import PlotUnavailableError, check_plot
+
+        try:
+            plot_format = check_plot(plot.name)
+        except PlotUnavailableError as exc:
+            fail(str(exc))
+        _check_output(plot, force, paths, "--plot")
+    tallies: dict[str, Tally] = {}
+    matches = 0
+
+    def add(payload: dict[str, Any]) -> None:
+        nonlocal matches
+        for name, tally in payload["tallies"].items():
+            mine = tallies.get(name)
+            if mine is None:
+                tallies[name] = tally
+            else:
+                mine.merge(tally)
+        matches += int(payload["matches"])
+
+    try:
+        run = _run_data(stats_report, paths, jobs, as_json, add, rules=rules, by=by.value,
+                        include_invalid=include_invalid)
+    except _Abort as exc:
+        fail(exc.message, exc.code)
+    obj = stats_json(tallies, by.value, run.used, run.skipped, matches)
+    if plot is not None and plot_format is not None:
+        _write_plot(plot, plot_format, obj, force)
+    if as_json:
+        _emit(obj)
+    else:
+        _print_stats(_console(), obj)
+    raise typer.Exit(run.code)
+
+
+def _write_plot(plot: Path, fmt: str, obj: dict[str, Any], force: bool) -> None:
+    from bgtools.write.atomic import OutputRefusedError, write_bytes_atomically
+    from bgtools.data.plot import render_plot
+
+    try:
+        write_bytes_atomically(plot, render_plot(obj, fmt), overwrite=force)
+    except OutputRefusedError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot write {plot}: {exc.strerror or exc}")
+    note(f"wrote {plot}")
+
+
+def _p(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.3g}" if value >= 0.001 else f"{value:.1e}"
+
+
+def _table(title: str, by: str, columns: list[str]) -> Any:
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left", pad_edge=False)
+    table.add_column(by, overflow="fold")
+    for col in columns:
+        table.add_column(col, justify="right", no_wrap=True)
+    return table
+
+
+def _print_stats(console: Any, obj: dict[str, Any]) -> None:
+    from rich.markup import escape
+
+    by = obj["by"]
+    key = {"player": "players", "site": "sites", "file": "files"}[by]
+    groups: dict[str, Any] = dict(obj[key])
+    if len(groups) > 1:
+        groups["(all)"] = obj["all"]
+    dice = _table("Dice: p-values against fair dice (opening rolls left out)", by,
+                  ["rolls", "doubles", "p", "21 kinds", "faces", "ordered", "36 ord."])
+    faces = _table("Faces of both dice, every roll", by, ["1", "2", "3", "4", "5", "6"])
+    bar = _table("From the bar, and hits", by,
+                 ["rolls", "dances", "expected", "p", "hits"])
+    cube = _table("The cube", by, ["doubled", "took", "dropped", "beavered", "top cube"])
+    games_table = _table("Games", by, ["games", "won-lost", "single", "gammon", "backgammon",
+                                       "resigned"])
+    for name, g in groups.items():
+        label = escape(name)
+        rate = g["doubles_rate"]
+        dice.add_row(
+            label, str(g["rolls"]),
+            f"{g['doubles']} {rate:.1%}" if rate is not None else str(g["doubles"]),
+            _p(g["doubles_test"]["p_value"]) if g["doubles_test"] else "-",
+            _p(g["chi_square"]["p_value"]) if g["chi_square"] else "-",
+            _p(g["dice_chi_square"]["p_value"]) if g["dice_chi_square"] else "-",
+            str(g["ordered"]["rolls"]),
+            _p(g["ordered"]["chi_square"]["p_value"]) if g["ordered"]["chi_square"] else "-")
+        faces.add_row(label, *(str(g["dice"][str(f)]) for f in range(1, 7)))
+        test = g["dance_test"]
+        bar.add_row(label, str(g["bar_rolls"]), str(g["dances"]),
+                    f"{g['expected_dances']:.1f}", _p(test["p_value"]) if test else "-",
+                    str(g["hits"]))
+        c, games = g["cube"], g["games"]
+        won, lost, results = games["won"], games["lost"], games["results"]
+        cube.add_row(label, str(c["doubles"]), str(c["takes"]), str(c["drops"]),
+                     str(c["beavers"]), str(c["highest"]))
+        games_table.add_row(
+            label, str(games["played"]),
+            f"{sum(won.values())}-{sum(lost.values())}" if won is not None and lost is not None
+            else "-",
+            str(results["single"]), str(results["gammon"]), str(results["backgammon"]),
+            str(games["resigned"]) if games["resigned"] is not None
+            else str(games["ended_by"]["resign"]))
+    for table in (dice, faces, bar, cube, games_table):
+        console.print(table)
+    console.print(f"{obj['files_read']} file(s) read, {obj['files_skipped']} left out as "
+                  "invalid. p: two-sided for doubles and dances, chi-square for the 21 kinds, "
+                  "the faces and the 36 ordered outcomes (only records that keep the order "
+                  "rolled).")
+
+
+# --- standings ------------------------------------------------------------------------------
+
+
+@app.command()
+def standings(
+    paths: Paths,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (kind "
+                                          "\"standings\").")] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV: a row per player, then "
+                                         "one per opponent of that player.")] = False,
+    include_invalid: IncludeInvalid = False,
+    rules: RulesOption = "auto",
+    jobs: JobsOption = None,
+) -> None:
+    """Standings across matches: matches played and won, points for and against, and the
+    results of every pair of players. Money sessions are counted but score nothing."""
+    from bgtools.data.standings import Standings, standings_report
+
+    check_rules(rules)
+    if as_json and as_csv:
+        fail("choose one of --json and --csv")
+    table = Standings()
+
+    def add(payload: dict[str, Any]) -> None:
+        for outcome in payload["outcomes"]:
+            table.add(outcome)
+
+    try:
+        run = _run_data(standings_report, paths, jobs, as_json or as_csv, add, rules=rules,
+                        include_invalid=include_invalid)
+    except _Abort as exc:
+        fail(exc.message, exc.code)
+    if as_json:
+        _emit(table.to_json(run.used, run.skipped))
+    elif as_csv:
+        sys.stdout.write(table.to_csv())
+    else:
+        _print_standings(_console(), table)
+    raise typer.Exit(run.code)
+
+
+def _print_standings(console: Any, table: Any) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    main = Table(title=f"standings: {table.matches} match(es)"
+                 + (f", {table.money_sessions} money session(s)" if table.money_sessions
+                    else ""))
+    for col in ("#", "player", "matches", "won", "lost", "unfinished", "points for",
+                "points against", "diff"):
+        main.add_column(col, justify="left" if col == "player" else "right")
+    pairs = Table(title="pair by pair")
+    for col in ("player", "opponent", "matches", "won", "lost", "points", ):
+        pairs.add_column(col, justify="left" if col in ("player", "opponent") else "right")
+    rank = 0
+    for name in table.order():
+        standing = table.players[name]
+        total = standing.total
+        if total.matches == 0:
+            continue
+        rank += 1
+        main.add_row(str(rank), escape(name), str(total.matches), str(total.wins),
+                     str(total.losses), str(total.unfinished), str(total.points_for),
+                     str(total.points_against), f"{total.points_for - total.points_against:+d}")
+        for other in sorted(standing.opponents):
+            rec = standing.opponents[other]
+            pairs.add_row(escape(name), escape(other), str(rec.matches), str(rec.wins),
+                          str(rec.losses), f"{rec.points_for}-{rec.points_against}")
+    console.print(main)
+    console.print(pairs)
+
+
+# --- export ---------------------------------------------------------------------------------
+
+
+@app.command()
+def export(
+    paths: Paths,
+    to: Annotated[ExportFormat, typer.Option("--to", help="csv, or parquet (needs "
+                                             "bgtools\\[parquet]).", show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE",
+                                         help="The file to write.", show_default=False)],
+    force: Force = False,
+    include_invalid: IncludeInvalid = False,
+    rules: RulesOption = "auto",
+    jobs: JobsOption = None,
+) -> None:
+    """Write one row per replayed action (in replay order) to a CSV or Parquet file.
+
+    The columns are those of replay --jsonl plus the match's index in the file, the XGID,
+    the score and Crawford flag, and the game's result on its last row; a header row comes
+    first in CSV. The file is written to a temporary file and renamed when complete, so it
+    is whole or absent; nothing is written after an error that stops the run or Ctrl-C.
+    """
+    from bgtools.write.atomic import OutputRefusedError, open_atomically
+    from bgtools.data.export import ExportUnavailableError, check_format, export_report, open_sink
+
+    check_rules(rules)
+    try:
+        check_format(to.value)
+    except ExportUnavailableError as exc:
+        fail(str(exc))
+    _check_output(output, force, paths, "-o")
+    rows = 0
+    try:
+        with open_atomically(output, overwrite=force) as handle:
+            sink = open_sink(to.value, handle)
+            run = _run_data(export_report, paths, jobs, False, sink.write, rules=rules,
+                            include_invalid=include_invalid, to=to.value)
+            sink.close()
+            rows = sink.rows
+    except _Abort as exc:
+        fail(exc.message, exc.code)
+    except OutputRefusedError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot write {output}: {exc.strerror or exc}")
+    note(f"wrote {output} ({to.value}, {rows:,} row(s) from {run.used} file(s))")
+    raise typer.Exit(run.code)

@@ -1,0 +1,184 @@
+"""Batch runs at the terminal: the progress bar, the run loop and the summary table.
+
+The commands that read many files (``validate``, ``score``, ``pips``, ``status``) run their
+per-file job through :func:`run_batch`, which spreads the files over worker processes
+(:class:`bgtools.batch.Batch`), shows a Rich progress bar on stderr when stderr is a
+terminal (never with ``--json``), hands every report to the command in input order, and
+stops cleanly on Ctrl-C. :func:`print_summary` draws the summary of the run.
+
+``BGTOOLS_PROGRESS=1`` makes the program behave as if stderr were a terminal, ``0`` as if it
+were not (for tests and scripts). Rich is imported only when something is drawn.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from functools import partial
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from bgtools.batch import Batch, BatchSummary, FileReport, Input, failed_report, warm_up
+
+__all__ = ["INTERRUPTED", "stderr_is_terminal", "run_batch", "print_summary"]
+
+INTERRUPTED = 130
+"""Exit code after Ctrl-C (128 + SIGINT, as shells report it)."""
+
+
+def stderr_is_terminal() -> bool:
+    """True when stderr is a terminal, or ``BGTOOLS_PROGRESS=1`` says to act as if it were."""
+    forced = os.environ.get("BGTOOLS_PROGRESS")
+    if forced in ("0", "1"):
+        return forced == "1"
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class _Progress:
+    """The Rich progress bar of a run, or nothing at all when disabled."""
+
+    def __init__(self, enabled: bool, total: int | None) -> None:
+        self._progress: Any = None
+        self._task: Any = None
+        if not enabled:
+            return
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        console = Console(stderr=True, force_terminal=True if stderr_is_terminal() else None,
+                          highlight=False)
+        try:
+            stdout_is_terminal = sys.stdout.isatty()
+        except (AttributeError, ValueError):
+            stdout_is_terminal = False
+        self._progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("files"),
+            TextColumn("{task.fields[rate]} rolls/s"),
+            TextColumn("{task.fields[errors]} error(s)"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+            # Lines printed to a terminal stdout go above the bar; a piped stdout is left be.
+            redirect_stdout=stdout_is_terminal,
+            redirect_stderr=True,
+        )
+        self._task = self._progress.add_task("reading", total=total, rate="0", errors=0)
+
+    def __enter__(self) -> _Progress:
+        if self._progress is not None:
+            self._progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+    def update(self, summary: BatchSummary) -> None:
+        """Show the state of the run."""
+        if self._progress is None:
+            return
+        elapsed = summary.elapsed
+        rate = f"{summary.rolls / elapsed:,.0f}" if elapsed > 0 else "0"
+        self._progress.update(self._task, completed=summary.done, rate=rate,
+                              errors=summary.errors)
+
+
+def _single_file(paths: list[str]) -> bool:
+    return len(paths) == 1 and Path(paths[0]).is_file()
+
+
+def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_json: bool,
+              on_report: Callable[[FileReport], None], **options: Any) -> BatchSummary:
+    """Run ``job(item, **options)`` on every input of ``paths`` with ``jobs`` processes and
+    give each report to ``on_report``, in input order; return the summary of the run.
+
+    A progress bar is drawn on stderr when it is a terminal and not ``as_json``. Ctrl-C
+    stops the workers and returns the summary of what was done, marked ``interrupted``.
+    """
+    from bgtools.reports.files import expand_paths
+
+    show_progress = not as_json and stderr_is_terminal()
+    summary = BatchSummary()
+    interrupted = False
+    try:
+        inputs: Iterable[Input] = expand_paths(paths)
+        if show_progress:
+            inputs = list(inputs)  # the total, for the bar and its ETA
+            summary.total = len(inputs)
+        if _single_file(paths) or (summary.total is not None and summary.total <= 1):
+            jobs = 1
+        else:
+            warm_up()
+        with Batch(partial(job, **options), jobs) as batch:
+            if summary.total is not None:
+                batch.start(summary.total)  # fork before the progress thread exists
+            with _Progress(show_progress, summary.total) as progress:
+                for outcome in batch.map(inputs):
+                    report = outcome.value
+                    if outcome.failure is not None or report is None:
+                        report = failed_report(outcome.item[0], outcome.failure or "no result")
+                    summary.add(report, outcome.seconds)
+                    on_report(report)
+                    # Each file's output leaves at once, even into a pipe.
+                    sys.stdout.flush()
+                    progress.update(summary)
+    except KeyboardInterrupt:
+        interrupted = True
+    summary.finish(interrupted)
+    return summary
+
+
+def print_summary(summary: BatchSummary, console: Any) -> None:
+    """Draw the summary of a run: files valid, invalid and unreadable, problems by rule, the
+    slowest files, and how far an interrupted run got."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    elapsed = summary.elapsed
+    rate = f"{summary.rolls / elapsed:,.0f}" if elapsed > 0 else "0"
+    if summary.interrupted:
+        of = f" of {summary.total}" if summary.total is not None else ""
+        console.print(f"[bold yellow]interrupted[/] after {summary.done}{of} file(s)")
+    console.print(
+        f"[bold]{summary.done} file(s):[/] [green]{summary.valid} valid[/], "
+        f"[red]{summary.invalid} invalid[/], {summary.unreadable} unreadable; "
+        f"{summary.errors} error(s), {summary.warnings} warning(s); "
+        f"{summary.rolls:,} rolls in {elapsed:.2f} s ({rate} rolls/s)"
+    )
+    if summary.by_profile:
+        profiles = ", ".join(f"{name} {count}" for name, count in summary.by_profile.most_common())
+        console.print(f"house rules (files): {escape(profiles)}")
+    rules = summary.rules
+    if rules:
+        table = Table(title="problems by rule", show_edge=False, pad_edge=False)
+        table.add_column("rule")
+        table.add_column("severity")
+        table.add_column("count", justify="right")
+        for rule, severity, count in rules:
+            colour = "red" if severity == "error" else "yellow"
+            table.add_row(escape(rule), f"[{colour}]{severity}[/]", str(count))
+        console.print(table)
+    slowest = summary.slowest
+    if summary.done > 1 and slowest:
+        table = Table(title="slowest files", show_edge=False, pad_edge=False)
+        table.add_column("file")
+        table.add_column("rolls", justify="right")
+        table.add_column("seconds", justify="right")
+        for display, rolls, seconds in slowest:
+            table.add_row(escape(display), str(rolls), f"{seconds:.3f}")
+        console.print(table)

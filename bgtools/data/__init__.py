@@ -1,0 +1,1 @@
+"""Archives as data: dice statistics, standings, the decision table, their plots."""

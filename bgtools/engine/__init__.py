@@ -1,0 +1,1 @@
+"""The rules of backgammon: positions, IDs, notation, resolving a written play. Imports nothing else of bgtools but errors and limits."""

@@ -1,0 +1,466 @@
+"""The rules engine: positions, plays and legal-play generation (FORMATS.md section 6).
+
+Everything here is seen from the player to act (the *mover*): his points are numbered 1..24
+in the direction he moves, his bar is 25 and his borne-off tray is 0. The opponent's side is
+kept in the opponent's own numbering, so the mover's point ``q`` is the opponent's ``25 - q``.
+Nothing in this module knows about files or terminals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from bgtools.engine import ids
+
+__all__ = [
+    "BAR",
+    "OFF",
+    "CHECKERS",
+    "PositionError",
+    "Step",
+    "Play",
+    "Position",
+    "format_play",
+    "ParsedId",
+    "parse_id",
+    "unchecked_position",
+    "apply_step",
+    "step_error",
+]
+
+BAR = 25
+OFF = 0
+CHECKERS = 15
+
+Step = tuple[int, int]
+"""One checker moved by one die: ``(from, to)`` in the mover's numbering (bar 25, off 0)."""
+
+
+class PositionError(ValueError):
+    """A position that cannot exist: too many checkers, a shared point, a bad ID."""
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """All the steps of one turn, in the order they are played.
+
+    ``hits[i]`` tells whether step ``i`` hit an opposing blot. An empty play means the
+    roll could not be played at all.
+    """
+
+    steps: tuple[Step, ...] = ()
+    hits: tuple[bool, ...] = ()
+
+    def __str__(self) -> str:
+        return format_play(self.steps, self.hits)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+
+def _side(counts: Sequence[int], what: str) -> tuple[int, ...]:
+    """Normalise a side given as 26 slots (0 = off) or 25 slots (gnubg layout, 24 = bar)."""
+    if len(counts) == 25:
+        board = [0, *counts]
+    elif len(counts) == 26:
+        board = list(counts)
+    else:
+        raise PositionError(f"{what}: a side has 25 or 26 slots, got {len(counts)}")
+    if any((not isinstance(c, int)) or c < 0 for c in board):
+        raise PositionError(f"{what}: checker counts must be non-negative integers")
+    on_board = sum(board[1:])
+    if on_board > CHECKERS:
+        raise PositionError(f"{what} has {on_board} checkers; at most {CHECKERS} are allowed")
+    board[0] = CHECKERS - on_board
+    return tuple(board)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """An immutable backgammon position seen from the player to act.
+
+    ``mover[p]`` and ``opponent[p]`` are checker counts on point ``p`` of each player's own
+    numbering; index 25 is the bar and index 0 the borne-off checkers (always
+    ``15 - checkers on the board``).
+    """
+
+    mover: tuple[int, ...]
+    opponent: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        mover = _side(self.mover, "the player on roll")
+        opponent = _side(self.opponent, "the opponent")
+        for q in range(1, 25):
+            if mover[q] and opponent[25 - q]:
+                raise PositionError(f"both players have checkers on the mover's point {q}")
+        object.__setattr__(self, "mover", mover)
+        object.__setattr__(self, "opponent", opponent)
+
+    # --- construction -------------------------------------------------------------------
+
+    @classmethod
+    def initial(cls) -> "Position":
+        """The starting position (2 on 24, 5 on 13, 3 on 8, 5 on 6 for each player)."""
+        return _INITIAL
+
+    @classmethod
+    def from_points(cls, mover: dict[int, int], opponent: dict[int, int]) -> "Position":
+        """Build a position from ``{point: count}`` maps in each player's own numbering."""
+        sides = []
+        for what, points in (("the player on roll", mover), ("the opponent", opponent)):
+            side = [0] * 26
+            for point, count in points.items():
+                if not 1 <= point <= 25:
+                    raise PositionError(f"{what}: point {point} is not 1..25")
+                side[point] += count
+            sides.append(tuple(side))
+        return cls(sides[0], sides[1])
+
+    @classmethod
+    def from_gnubg(cls, board: Sequence[Sequence[int]]) -> "Position":
+        """Build from gnubg's ``(side not on roll, side on roll)`` pair of 25-slot lists."""
+        if len(board) != 2:
+            raise PositionError("a gnubg board is a pair of sides")
+        return cls(_side(board[1], "the player on roll"), _side(board[0], "the opponent"))
+
+    @classmethod
+    def from_id(cls, text: str) -> "Position":
+        """Parse a GNU Backgammon Position ID, a GNUbg ID (``pos:match``) or an XGID."""
+        return parse_id(text).position
+
+    # --- views --------------------------------------------------------------------------
+
+    def to_gnubg(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """gnubg's ``(side not on roll, side on roll)`` layout (25 slots, 24 = bar)."""
+        return self.opponent[1:], self.mover[1:]
+
+    @property
+    def position_id(self) -> str:
+        """GNU Backgammon's Position ID, encoded for the player to act."""
+        return ids.encode_position_id(self.opponent[1:], self.mover[1:])
+
+    @property
+    def pips(self) -> tuple[int, int]:
+        """Pip counts ``(mover, opponent)``; a checker on the bar counts 25."""
+        return (
+            sum(p * c for p, c in enumerate(self.mover)),
+            sum(p * c for p, c in enumerate(self.opponent)),
+        )
+
+    def swapped(self) -> "Position":
+        """The same board seen from the other player."""
+        return unchecked_position(self.opponent, self.mover)
+
+    @property
+    def winner_side(self) -> int | None:
+        """``0`` if the mover has borne everything off, ``1`` if the opponent has, else None."""
+        if self.mover[0] == CHECKERS:
+            return 0
+        if self.opponent[0] == CHECKERS:
+            return 1
+        return None
+
+    def game_value(self) -> int:
+        """1, 2 or 3 (single, gammon, backgammon) for a finished game; 0 if not finished."""
+        who = self.winner_side
+        if who is None:
+            return 0
+        loser = self.opponent if who == 0 else self.mover
+        if loser[0]:
+            return 1
+        # Loser's points 19-24 are the winner's home board; 25 is his bar.
+        if any(loser[19:26]):
+            return 3
+        return 2
+
+    @property
+    def is_game_over(self) -> bool:
+        """True when one player has borne off all his checkers."""
+        return self.winner_side is not None
+
+    # --- rules ----------------------------------------------------------------------------
+
+    def legal_plays(self, die1: int, die2: int) -> list[Play]:
+        """One :class:`Play` per distinct resulting position, under every rule of FORMATS.md 6.
+
+        With no legal play the list holds one empty Play (the turn passes).
+        """
+        _check_dice(die1, die2)
+        return [play for play, _ in _generate(self, die1, die2)]
+
+    def legal_results(self, die1: int, die2: int) -> dict["Position", Play]:
+        """Map every position reachable by a legal play (mover's view, before swapping)."""
+        _check_dice(die1, die2)
+        return {result: play for play, result in _generate(self, die1, die2)}
+
+    def play(self, play: Play | Iterable[Step]) -> "Position":
+        """Apply a play's steps (trusted to be legal) and return the position, opponent to act."""
+        steps = play.steps if isinstance(play, Play) else tuple(play)
+        me = list(self.mover)
+        opp = list(self.opponent)
+        for src, dst in steps:
+            apply_step(me, opp, src, dst)
+        return unchecked_position(tuple(opp), tuple(me))
+
+    def apply_steps(self, steps: Iterable[Step]) -> tuple["Position", tuple[bool, ...]]:
+        """Apply steps without any check; return the mover's-view result and the hits."""
+        me = list(self.mover)
+        opp = list(self.opponent)
+        hits = tuple(apply_step(me, opp, src, dst) for src, dst in steps)
+        return unchecked_position(tuple(me), tuple(opp)), hits
+
+    def step_error(self, src: int, dst: int, die: int) -> str | None:
+        """Why one step with ``die`` is illegal here, as a rule id; None when it is legal.
+
+        The rule ids are ``no-checker``, ``must-enter-bar``, ``blocked-point``,
+        ``bearoff-not-home``, ``bearoff-higher-die`` and ``dice-mismatch``.
+        """
+        return step_error(self.mover, self.opponent, src, dst, die)
+
+
+def unchecked_position(mover: tuple[int, ...], opponent: tuple[int, ...]) -> Position:
+    """Build a Position from sides that are already normalised (26 slots, index 0 = the
+    checkers borne off) without validating them: the hot path of the replayer builds
+    positions only from positions it has checked."""
+    pos = object.__new__(Position)
+    object.__setattr__(pos, "mover", mover)
+    object.__setattr__(pos, "opponent", opponent)
+    return pos
+
+
+def _check_dice(die1: int, die2: int) -> None:
+    if not (1 <= die1 <= 6 and 1 <= die2 <= 6):
+        raise ValueError(f"dice must be 1..6, got {die1} and {die2}")
+
+
+def apply_step(me: list[int], opp: list[int], src: int, dst: int) -> bool:
+    """Move one checker of the mover from ``src`` to ``dst`` (0 = off) in the mutable sides
+    ``me``/``opp`` without any check; a lone opposing checker there goes to its bar.
+    Return True when it hit."""
+    me[src] -= 1
+    if dst <= 0:
+        me[0] += 1
+        return False
+    me[dst] += 1
+    there = 25 - dst
+    if opp[there] == 1:
+        opp[there] = 0
+        opp[25] += 1
+        return True
+    return False
+
+
+def step_error(
+    me: Sequence[int], opp: Sequence[int], src: int, dst: int, die: int
+) -> str | None:
+    """Why moving one checker from ``src`` to ``dst`` with ``die`` is illegal for the sides
+    ``me``/``opp``, as a rule id (see :meth:`Position.step_error`); None when it is legal."""
+    if not 1 <= src <= 25 or me[src] == 0:
+        return "no-checker"
+    if me[25] and src != 25:
+        return "must-enter-bar"
+    if dst > 0:
+        if src - dst != die:
+            return "dice-mismatch"
+        if opp[25 - dst] >= 2:
+            return "blocked-point"
+        return None
+    # Bearing off.
+    if src == 25 or any(me[7:26]):
+        return "bearoff-not-home"
+    if src == die:
+        return None
+    if src > die:
+        return "dice-mismatch"
+    if any(me[src + 1 : 7]):
+        return "bearoff-higher-die"
+    return None
+
+
+def _die_steps(me: list[int], opp: list[int], die: int) -> list[Step]:
+    """Every legal single step with ``die`` from the current (mutable) sides."""
+    if me[25]:
+        dst = 25 - die
+        return [] if opp[die] >= 2 else [(25, dst)]
+    steps: list[Step] = []
+    home = not any(me[7:26])
+    highest = 0
+    if home:
+        for p in range(6, 0, -1):
+            if me[p]:
+                highest = p
+                break
+    for src in range(24, 0, -1):
+        if not me[src]:
+            continue
+        dst = src - die
+        if dst >= 1:
+            if opp[25 - dst] < 2:
+                steps.append((src, dst))
+        elif home and (dst == 0 or src == highest):
+            steps.append((src, 0))
+    return steps
+
+
+def _no_step(me: list[int], opp: list[int], die1: int, die2: int) -> bool:
+    """True when neither die moves any checker: the search below would find only the empty
+    play (tests/test_position.py proves the shortcut changes no result)."""
+    return not _die_steps(me, opp, die1) and (die1 == die2 or not _die_steps(me, opp, die2))
+
+
+def _generate(pos: Position, die1: int, die2: int) -> list[tuple[Play, Position]]:
+    """Generate (play, mover's-view result) pairs, one per distinct result."""
+    me0 = list(pos.mover)
+    opp0 = list(pos.opponent)
+    if _no_step(me0, opp0, die1, die2):
+        # The roll cannot be played at all (often: on the bar against a closed board).
+        return [(Play(), unchecked_position(pos.mover, pos.opponent))]
+    found: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, tuple[Step, ...], tuple[bool, ...], int]] = {}
+    best = 0
+    seen: set[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = set()
+
+    def record(me: list[int], opp: list[int], steps: list[Step], hits: list[bool], first_die: int) -> None:
+        nonlocal best
+        n = len(steps)
+        if n < best:
+            return
+        if n > best:
+            best = n
+            found.clear()
+        key = (tuple(me), tuple(opp))
+        if key not in found:
+            found[key] = (n, tuple(steps), tuple(hits), first_die)
+
+    def walk(me: list[int], opp: list[int], dice: tuple[int, ...], steps: list[Step], hits: list[bool], first_die: int) -> None:
+        if not dice:
+            record(me, opp, steps, hits, first_die)
+            return
+        state = (dice, tuple(me), tuple(opp))
+        if state in seen:
+            return
+        seen.add(state)
+        moved = False
+        tried: set[int] = set()
+        for i, die in enumerate(dice):
+            if die in tried:
+                continue
+            tried.add(die)
+            rest = dice[:i] + dice[i + 1 :]
+            for src, dst in _die_steps(me, opp, die):
+                moved = True
+                me2 = me[:]
+                opp2 = opp[:]
+                hit = apply_step(me2, opp2, src, dst)
+                steps.append((src, dst))
+                hits.append(hit)
+                walk(me2, opp2, rest, steps, hits, first_die or die)
+                steps.pop()
+                hits.pop()
+        if not moved:
+            record(me, opp, steps, hits, first_die)
+
+    dice = (die1,) * 4 if die1 == die2 else (die1, die2)
+    walk(me0, opp0, dice, [], [], 0)
+
+    items = list(found.items())
+    if best == 1 and die1 != die2:
+        # Only one die can be played: the larger one when it can be.
+        high = max(die1, die2)
+        larger = [item for item in items if item[1][3] == high]
+        if larger:
+            items = larger
+    result: list[tuple[Play, Position]] = []
+    for (me, opp), (_, steps, hits, _) in items:
+        result.append((Play(steps, hits), unchecked_position(me, opp)))
+    if not result:
+        result.append((Play(), unchecked_position(pos.mover, pos.opponent)))
+    return result
+
+
+def format_play(steps: Sequence[Step], hits: Sequence[bool] = ()) -> str:
+    """Write steps in GNU Backgammon's display notation (``24/18*/13``, ``6/off(2)``).
+
+    Steps are sorted by source (highest first), steps of one checker are joined, a ``*``
+    follows a point where a blot was hit, and identical paths collapse into ``path(N)``.
+    """
+    if not steps:
+        return ""
+    hit_list = list(hits) if hits else [False] * len(steps)
+    order = sorted(range(len(steps)), key=lambda i: (steps[i][0], steps[i][1]), reverse=True)
+    chains: list[list[int]] = []  # each chain: points visited
+    chain_hits: list[list[bool]] = []  # hit flag per visited point after the first
+    for i in order:
+        src, dst = steps[i]
+        for c, chain in enumerate(chains):
+            if chain[-1] == src and src != 0:
+                chain.append(dst)
+                chain_hits[c].append(hit_list[i])
+                break
+        else:
+            chains.append([src, dst])
+            chain_hits.append([hit_list[i]])
+    # Identical paths collapse into path(N); compare them without hit marks.
+    counts: dict[tuple[int, ...], int] = {}
+    merged_marks: dict[tuple[int, ...], list[bool]] = {}
+    for chain, marks in zip(chains, chain_hits):
+        key = tuple(chain)
+        if key in counts:
+            counts[key] += 1
+            merged_marks[key] = [a or b for a, b in zip(merged_marks[key], marks)]
+        else:
+            counts[key] = 1
+            merged_marks[key] = list(marks)
+    out: list[str] = []
+    for chain_key, count in counts.items():
+        marks = merged_marks[chain_key]
+        parts = [_point_name(chain_key[0])]
+        for k, point in enumerate(chain_key[1:]):
+            if marks[k]:
+                parts.append(_point_name(point) + "*")
+            elif k == len(chain_key) - 2:
+                parts.append(_point_name(point))
+        text = "/".join(parts)
+        out.append(f"{text}({count})" if count != 1 else text)
+    return " ".join(out)
+
+
+def _point_name(point: int) -> str:
+    if point == BAR:
+        return "bar"
+    if point <= 0:
+        return "off"
+    return str(point)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedId:
+    """What an ID string says: the position (player to act on roll) and, when the ID
+    carries one, the match state (GNUbg ID or XGID)."""
+
+    position: Position
+    state: ids.MatchState | None
+
+
+def parse_id(text: str) -> ParsedId:
+    """Parse a Position ID, a GNUbg ID (``pos:match``) or an XGID; raise PositionError."""
+    raw = text.strip()
+    try:
+        if raw.upper().startswith("XGID=") or raw.count(":") >= 8:
+            (side0, side1), state = ids.decode_xgid(raw)
+            actor = state.on_roll
+            sides = (side0, side1)
+            return ParsedId(Position(sides[actor], sides[1 - actor]), state)
+        if ":" in raw:
+            pos_text, match_text = raw.split(":", 1)
+            if pos_text.upper().startswith("GNUBGID"):
+                raise PositionError(f"{text!r}: write the ID without a 'GNUbgID' label")
+            not_on_roll, on_roll = ids.decode_position_id(pos_text)
+            return ParsedId(Position(on_roll, not_on_roll), ids.decode_match_id(match_text))
+        not_on_roll, on_roll = ids.decode_position_id(raw)
+        return ParsedId(Position(on_roll, not_on_roll), None)
+    except ids.IdError as exc:
+        raise PositionError(str(exc)) from exc
+
+
+_INITIAL = Position.from_points({24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})

@@ -1,0 +1,565 @@
+"""Resolve a written play against a position and a roll (FORMATS.md 1.6), fast.
+
+A written play lists segments (``24/13``, ``bar/22``, ``6/off``) in any order, possibly
+merged (one segment for several dice) and with or without hit marks. Resolving finds the
+exact steps, checks each against the rules, and proves the play uses as many dice as the
+rules demand, generating every legal play only in the rare case where the written play
+leaves dice unused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+from typing import Sequence
+
+from bgtools.engine import notation
+from bgtools.errors import IllegalPlayError, NotationError
+from bgtools.engine.notation import WrittenPlay
+from bgtools.engine.position import (
+    Play,
+    Position,
+    Step,
+    apply_step,
+    step_error,
+    unchecked_position,
+)
+
+__all__ = [
+    "RULE_MESSAGES",
+    "Resolution",
+    "check_maximal",
+    "every_die_as_written",
+    "parse_play",
+    "play_text",
+    "resolve_play",
+    "two_checkers_either_die",
+]
+
+RULE_MESSAGES = {
+    "no-checker": "there is no checker of the mover on the starting point",
+    "must-enter-bar": "a checker on the bar must enter before any other move",
+    "blocked-point": "the landing point is held by two or more opposing checkers",
+    "bearoff-not-home": "bearing off needs all checkers in the home board",
+    "bearoff-higher-die": "a higher die bears off only from the highest occupied point",
+    "dice-mismatch": "the move does not match the dice",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """The outcome of resolving a written play.
+
+    On success ``play`` holds the exact steps and ``result`` the position after it (still
+    from the mover's view). On failure ``rule`` is the rule id and ``message`` explains;
+    ``result`` is then the best-effort position as written (or None when even that fails).
+    ``ambiguous`` is set when merged segments allowed several different results.
+    """
+
+    play: Play | None
+    result: Position | None
+    rule: str | None = None
+    message: str = ""
+    ambiguous: bool = False
+
+
+def _segment_options(src: int, dst: int, dice: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The die sequences that can carry one checker from ``src`` to ``dst``."""
+    d1, d2 = dice[0], dice[1]
+    options: list[tuple[int, ...]] = []
+    if d1 == d2:
+        d = d1
+        if dst > 0:
+            dist = src - dst
+            if dist > 0 and dist % d == 0 and dist // d <= 4:
+                options.append((d,) * (dist // d))
+        else:
+            n = 1
+            while n <= 4 and src - (n - 1) * d > 0:
+                if src - n * d <= 0:
+                    options.append((d,) * n)
+                    break
+                n += 1
+        return options
+    if dst > 0:
+        dist = src - dst
+        for seq in ((d1,), (d2,), (d1, d2), (d2, d1)):
+            if sum(seq) == dist and seq not in options:
+                options.append(seq)
+        return options
+    for seq in ((d1,), (d2,)):
+        if seq[0] >= src and seq not in options:
+            options.append(seq)
+    if not options:
+        for seq in ((d1, d2), (d2, d1)):
+            if src - seq[0] >= 1 and seq[1] >= src - seq[0]:
+                options.append(seq)
+    return options
+
+
+def _uses_dice(seqs: Sequence[tuple[int, ...]], dice: tuple[int, ...]) -> bool:
+    pool = list(dice)
+    for seq in seqs:
+        for die in seq:
+            if die in pool:
+                pool.remove(die)
+            else:
+                return False
+    return True
+
+
+def resolve_play(pos: Position, die1: int, die2: int, written: WrittenPlay) -> Resolution:
+    """Resolve ``written`` for the mover of ``pos`` rolling ``die1``/``die2``."""
+    dice = (die1,) * 4 if die1 == die2 else (die1, die2)
+    segments = written.segments
+    if len(segments) == len(dice):
+        as_written = _every_die_as_written(pos, die1, die2, segments)
+        if as_written is not None:
+            return as_written
+    elif len(segments) == 1 and die1 != die2:
+        merged = _one_checker_both_dice(pos, die1, die2, segments[0])
+        if merged is not None:
+            return merged
+    if len(segments) == 2 and die1 != die2:
+        bearing_off = _two_checkers_either_die(pos, die1, die2, segments)
+        if bearing_off is not None:
+            return bearing_off
+    if not segments:
+        return check_maximal(pos, die1, die2, Play(), pos)
+    if len(segments) > len(dice):
+        return Resolution(
+            None, None, "dice-mismatch",
+            f"{len(segments)} checker moves written but a roll of {die1}{die2} "
+            f"allows at most {len(dice)}",
+        )
+    per_segment: list[list[tuple[int, ...]]] = []
+    for src, dst, _ in segments:
+        if src == dst:
+            return Resolution(None, None, "dice-mismatch", f"{src}/{dst} does not move")
+        if dst > src:
+            return Resolution(
+                None, None, "dice-mismatch",
+                f"{_name(src)}/{_name(dst)} moves backwards",
+            )
+        options = _segment_options(src, dst, (die1, die2))
+        if not options:
+            return Resolution(
+                None, None, "dice-mismatch",
+                f"{_name(src)}/{_name(dst)} cannot be played with {die1}{die2}",
+            )
+        per_segment.append(options)
+
+    if all(len(options) == 1 and len(options[0]) == 1 for options in per_segment):
+        quick = _single_steps(pos, segments, [options[0][0] for options in per_segment], dice)
+        if quick is not None:
+            play, result = quick
+            return check_maximal(pos, die1, die2, play, result)
+
+    finals: dict[Position, tuple[tuple[Step, ...], tuple[bool, ...]]] = {}
+    deepest: list[object] = [-1, None, None]  # depth, rule, step
+
+    for combo in product(*per_segment):
+        if not _uses_dice(combo, dice):
+            continue
+        # Each segment becomes a chain of steps; chains may interleave.
+        chains: list[list[tuple[int, int, int]]] = []
+        for (src, dst, _), seq in zip(segments, combo):
+            chain: list[tuple[int, int, int]] = []
+            at = src
+            for die in seq:
+                nxt = at - die
+                chain.append((at, nxt if nxt > 0 else 0, die))
+                at = nxt
+            chains.append(chain)
+        _search(list(pos.mover), list(pos.opponent), chains, [0] * len(chains), [], [],
+                finals, deepest)
+
+    if not finals:
+        roll = f"{die1}{die2}"
+        if not deepest[1]:
+            return Resolution(
+                None, _literal(pos, segments), "dice-mismatch",
+                f"{roll} played as {written.text}: the moves do not match the dice",
+            )
+        rule = str(deepest[1])
+        step = deepest[2]
+        where = ""
+        if isinstance(step, tuple):
+            where = f"{_name(step[0])}/{_name(step[1])}: "
+        message = f"{roll} played as {written.text}: {where}{RULE_MESSAGES.get(rule, rule)}"
+        return Resolution(None, _literal(pos, segments), rule, message)
+
+    ambiguous = False
+    if len(finals) > 1:
+        # Writers that merge segments split them where they hit (``24/18*/13``), so the
+        # reading whose hits agree with the written marks is the one meant.
+        marked = {dst for _, dst, mark in segments if mark}
+        agreeing = [
+            result for result, (steps, hits) in finals.items()
+            if {dst for (_, dst), hit in zip(steps, hits) if hit} == marked
+        ]
+        if len(agreeing) == 1:
+            chosen = agreeing[0]
+        else:
+            ambiguous = True
+            pool = agreeing or list(finals)
+            chosen = min(pool, key=lambda r: sum(finals[r][1]))
+    else:
+        chosen = next(iter(finals))
+    steps, hits = finals[chosen]
+    resolution = check_maximal(pos, die1, die2, Play(steps, hits), chosen)
+    if ambiguous and resolution.rule is None:
+        return Resolution(resolution.play, resolution.result, None, "", True)
+    return resolution
+
+
+_Sides = tuple[tuple[int, ...], tuple[int, ...], tuple[Step, ...], tuple[bool, ...]]
+"""A play found on bare sides: the sides after it, its steps and its hits."""
+
+
+def _resolution_of(sides: _Sides | None) -> Resolution | None:
+    """The Resolution of a play found by a bare-sides shortcut (None stays None)."""
+    if sides is None:
+        return None
+    mover, opponent, steps, hits = sides
+    return Resolution(Play(steps, hits), unchecked_position(mover, opponent))
+
+
+def _every_die_as_written(
+    pos: Position, die1: int, die2: int, segments: Sequence[tuple[int, int, bool]],
+) -> Resolution | None:
+    """The common play, quickly: one segment per die (no bearing off), every step legal in
+    the order written. The general path would read it the same way (each segment can only
+    be its own die, the written order is the first it tries, all dice are used); None for
+    any other play."""
+    return _resolution_of(every_die_as_written(pos.mover, pos.opponent, die1, die2, segments))
+
+
+def every_die_as_written(
+    mover: tuple[int, ...], opponent: tuple[int, ...], die1: int, die2: int,
+    segments: Sequence[tuple[int, int, bool]],
+) -> _Sides | None:
+    """The replayer's hot path: the play of :func:`_every_die_as_written` on the bare sides
+    of a position, as the sides after it, its steps and its hits (no objects built); None
+    when the play is not one segment per die, each legal in the order written.
+
+    ``segments`` must hold one segment per die (two, or four for a double). Each step is
+    checked as :func:`~bgtools.engine.position.step_error` checks a step that is not a bear-off.
+    """
+    if die1 != die2:
+        (src1, dst1, _), (src2, dst2, _) = segments
+        if dst1 <= 0 or dst2 <= 0:
+            return None
+        first, second = src1 - dst1, src2 - dst2
+        if not ((first == die1 and second == die2) or (first == die2 and second == die1)):
+            return None
+    else:
+        for src, dst, _ in segments:
+            if dst <= 0 or src - dst != die1:
+                return None
+    me = list(mover)
+    opp = list(opponent)
+    steps: list[Step] = []
+    hits: list[bool] = []
+    for src, dst, _ in segments:
+        # Every dst > 0 and src - dst is the die, so src is 2..25 at most when the notation
+        # read it (points are 0..25); the bound check stays for any other caller.
+        if src > 25 or not me[src] or (me[25] and src != 25):
+            return None
+        there = 25 - dst
+        if opp[there] >= 2:
+            return None
+        me[src] -= 1
+        me[dst] += 1
+        if opp[there] == 1:
+            opp[there] = 0
+            opp[25] += 1
+            hits.append(True)
+        else:
+            hits.append(False)
+        steps.append((src, dst))
+    return tuple(me), tuple(opp), tuple(steps), tuple(hits)
+
+
+def _one_checker_both_dice(
+    pos: Position, die1: int, die2: int, segment: tuple[int, int, bool],
+) -> Resolution | None:
+    """A non-double played by one checker written as one segment (``24/13``), quickly:
+    the two orders (``die1`` first, then ``die2`` first, as the general path tries them),
+    answered only when one is legal, or both are with the same result (then the general
+    path keeps the first); None otherwise."""
+    src, dst, _ = segment
+    if dst <= 0 or src - dst != die1 + die2:
+        return None
+    found: tuple[Play, Position] | None = None
+    for first, second in ((die1, die2), (die2, die1)):
+        mid = src - first
+        me = list(pos.mover)
+        opp = list(pos.opponent)
+        if step_error(me, opp, src, mid, first) is not None:
+            continue
+        hit1 = apply_step(me, opp, src, mid)
+        if step_error(me, opp, mid, dst, second) is not None:
+            continue
+        hit2 = apply_step(me, opp, mid, dst)
+        result = unchecked_position(tuple(me), tuple(opp))
+        if found is None:
+            found = (Play(((src, mid), (mid, dst)), (hit1, hit2)), result)
+        elif found[1] != result:
+            return None
+    if found is None:
+        return None
+    return Resolution(found[0], found[1])
+
+
+def _two_checkers_either_die(
+    pos: Position, die1: int, die2: int, segments: Sequence[tuple[int, int, bool]],
+) -> Resolution | None:
+    """A non-double written as two one-die segments where a bear-off could take either die
+    (``4/off 4/off`` with 54), quickly: the general path's readings in its order (die
+    choices, then the first segment first or second), answered when every legal reading
+    gives the same result (the general path then keeps the first); None otherwise."""
+    return _resolution_of(
+        two_checkers_either_die(pos.mover, pos.opponent, die1, die2, segments))
+
+
+def two_checkers_either_die(
+    mover: tuple[int, ...], opponent: tuple[int, ...], die1: int, die2: int,
+    segments: Sequence[tuple[int, int, bool]],
+) -> _Sides | None:
+    """The replayer's hot path for bearing off: the play of :func:`_two_checkers_either_die`
+    on the bare sides of a position, as the sides after it, its steps and its hits; None
+    when that shortcut does not answer. ``segments`` must be two, the dice different."""
+    (src1, dst1, _), (src2, dst2, _) = segments
+    options1 = _segment_options(src1, dst1, (die1, die2))
+    options2 = _segment_options(src2, dst2, (die1, die2))
+    if any(len(seq) != 1 for seq in options1) or any(len(seq) != 1 for seq in options2):
+        return None
+    found: tuple[tuple[int, ...], tuple[int, ...], tuple[Step, ...], tuple[bool, ...]] | None
+    found = None
+    for (first,), (second,) in product(options1, options2):
+        if first == second:
+            continue  # both dice must be used
+        step1 = (src1, max(src1 - first, 0), first)
+        step2 = (src2, max(src2 - second, 0), second)
+        for order in ((step1, step2), (step2, step1)):
+            me = list(mover)
+            opp = list(opponent)
+            hits: list[bool] = []
+            for src, dst, die in order:
+                if step_error(me, opp, src, dst, die) is not None:
+                    break
+                hits.append(apply_step(me, opp, src, dst))
+            else:
+                if found is None:
+                    found = (tuple(me), tuple(opp),
+                             ((order[0][0], order[0][1]), (order[1][0], order[1][1])),
+                             tuple(hits))
+                elif found[0] != tuple(me) or found[1] != tuple(opp):
+                    return None
+                # The other order moves the same checkers the same way, so it can only
+                # reach this same result: nothing to learn from it.
+                break
+    return found
+
+
+def _single_steps(
+    pos: Position, segments: Sequence[tuple[int, int, bool]], dice_used: list[int],
+    dice: tuple[int, ...],
+) -> tuple[Play, Position] | None:
+    """Fast path for plays written one step per die: the result does not depend on the
+    order, so one legal order (as written, or bar first then highest first) proves it."""
+    if not _uses_dice([(d,) for d in dice_used], dice):
+        return None
+    steps = [(src, dst if dst > 0 else 0, die)
+             for (src, dst, _), die in zip(segments, dice_used)]
+    orders = [steps]
+    canonical = sorted(steps, key=lambda s: (s[0], s[1]), reverse=True)
+    if canonical != steps:
+        orders.append(canonical)
+    for order in orders:
+        me = list(pos.mover)
+        opp = list(pos.opponent)
+        hits: list[bool] = []
+        for src, dst, die in order:
+            if step_error(me, opp, src, dst, die) is not None:
+                break
+            hits.append(apply_step(me, opp, src, dst))
+        else:
+            play = Play(tuple((src, dst) for src, dst, _ in order), tuple(hits))
+            return play, unchecked_position(tuple(me), tuple(opp))
+    return None
+
+
+def _search(
+    me: list[int],
+    opp: list[int],
+    chains: list[list[tuple[int, int, int]]],
+    index: list[int],
+    steps: list[Step],
+    hits: list[bool],
+    finals: dict[Position, tuple[tuple[Step, ...], tuple[bool, ...]]],
+    deepest: list[object],
+) -> None:
+    done = True
+    for c, chain in enumerate(chains):
+        i = index[c]
+        if i >= len(chain):
+            continue
+        done = False
+        src, dst, die = chain[i]
+        error = step_error(me, opp, src, dst, die)
+        if error is not None:
+            if len(steps) > int(deepest[0]):  # type: ignore[call-overload]
+                deepest[0], deepest[1], deepest[2] = len(steps), error, (src, dst)
+            continue
+        me2, opp2 = me[:], opp[:]
+        hit = apply_step(me2, opp2, src, dst)
+        index[c] += 1
+        steps.append((src, dst))
+        hits.append(hit)
+        _search(me2, opp2, chains, index, steps, hits, finals, deepest)
+        steps.pop()
+        hits.pop()
+        index[c] -= 1
+    if done:
+        key = unchecked_position(tuple(me), tuple(opp))
+        if key not in finals:
+            finals[key] = (tuple(steps), tuple(hits))
+
+
+def check_maximal(pos: Position, die1: int, die2: int, play: Play, result: Position) -> Resolution:
+    """Prove a resolved play uses as many dice as possible, and the larger die when only
+    one can be played; generate legal plays only when dice were left unused."""
+    full = 4 if die1 == die2 else 2
+    if len(play.steps) == full:
+        return Resolution(play, result)
+    legal = pos.legal_results(die1, die2)
+    if result in legal:
+        return Resolution(play, result)
+    sample = next(iter(legal.values()))
+    most = len(sample.steps)
+    roll = f"{die1}{die2}"
+    written = str(play) or "nothing"
+    if most > len(play.steps):
+        return Resolution(
+            play, result, "max-dice",
+            f"{roll} played as {written}; {most} dice can be played (e.g. {sample})",
+        )
+    return Resolution(
+        play, result, "higher-die",
+        f"{roll} played as {written}; when only one die can be played the larger must be "
+        f"played (e.g. {sample})",
+    )
+
+
+def _literal(pos: Position, segments: Sequence[tuple[int, int, bool]]) -> Position | None:
+    """Apply written segments literally, ignoring dice and blocks, to carry on after an
+    illegal play; None when a segment starts where the mover has no checker."""
+    me = list(pos.mover)
+    opp = list(pos.opponent)
+    for src, dst, _ in segments:
+        if not 1 <= src <= 25 or me[src] == 0:
+            return None
+        if dst > 0 and opp[25 - dst] >= 2:
+            return None
+        apply_step(me, opp, src, dst)
+    return unchecked_position(tuple(me), tuple(opp))
+
+
+def _name(point: int) -> str:
+    return "bar" if point == 25 else "off" if point == 0 else str(point)
+
+
+# --- the typed API: text in, a Play or a typed error out ---------------------------------
+
+
+def parse_play(position: Position, die1: int, die2: int, text: str) -> Play:
+    """The legal :class:`Play` that ``text`` writes for the mover of ``position`` rolling
+    ``die1``/``die2``; like python-chess's ``Board.parse_san``.
+
+    ``text`` is any notation the grammar accepts (FORMATS.md 1.2): steps one per die or
+    merged (``24/13``, ``24/18*/13``), ``bar``/``25`` and ``off``/``0``, repetitions
+    (``6/off(2)``), in any order; an empty text (or ``Cannot Move``) when the roll cannot
+    be played. A ``*`` is information only: a wrong hit mark is no error. A merged move
+    that could be played several ways is read as the replayer reads it (the way whose hits
+    agree with the marks, else the one hitting least).
+
+    Raises :class:`~bgtools.errors.NotationError` (with ``column``, 1-based in ``text``)
+    when the grammar rejects the text, and :class:`~bgtools.errors.IllegalPlayError` when
+    a well-formed play is illegal: its ``rule`` is the replayer's rule id (``no-checker``,
+    ``must-enter-bar``, ``blocked-point``, ``bearoff-not-home``, ``bearoff-higher-die``,
+    ``dice-mismatch``, ``max-dice``, ``higher-die``, ``empty-play``, ``illegal-play-line``).
+    Dice outside 1..6 raise ``ValueError``.
+
+    >>> from bgtools import Position, parse_play
+    >>> start = Position.initial()
+    >>> parse_play(start, 6, 5, "24/13").steps
+    ((24, 18), (18, 13))
+    >>> str(parse_play(start, 3, 1, "8/5 6/5"))
+    '8/5 6/5'
+    >>> parse_play(start, 6, 6, "24/18 24/18 13/7(2)").steps
+    ((24, 18), (24, 18), (13, 7), (13, 7))
+    >>> parse_play(start, 6, 5, "24/18 6/1")
+    Traceback (most recent call last):
+    ...
+    bgtools.errors.IllegalPlayError: 65 played as 24/18 6/1: 6/1: the landing point is held by two or more opposing checkers
+    >>> parse_play(start, 6, 5, "24/x")
+    Traceback (most recent call last):
+    ...
+    bgtools.errors.NotationError: cannot read the play '24/x'
+        24/x
+           ^
+    """
+    return _resolve_text(position, die1, die2, text)[0]
+
+
+def play_text(position: Position, die1: int, die2: int, text: str) -> Position:
+    """Play the written ``text`` (see :func:`parse_play`, which raises the same errors) and
+    return the position after it, seen by the opponent (the next player to act), like
+    :meth:`Position.play`; python-chess's ``Board.push_san``.
+
+    >>> from bgtools import Position, play_text
+    >>> after = play_text(Position.initial(), 3, 1, "8/5 6/5")
+    >>> after.opponent[5], after.opponent[8], after.opponent[6]
+    (2, 2, 4)
+    """
+    return _resolve_text(position, die1, die2, text)[1].swapped()
+
+
+def _resolve_text(position: Position, die1: int, die2: int, text: str) -> tuple[Play, Position]:
+    """The play ``text`` writes and the position after it (mover's view), or a typed error."""
+    if not (1 <= die1 <= 6 and 1 <= die2 <= 6):
+        raise ValueError(f"dice must be 1..6, got {die1} and {die2}")
+    lead = len(text) - len(text.lstrip())
+    try:
+        written = notation.parse_play(text)
+    except NotationError as exc:
+        # The notation reads the stripped text; point the column into the text as given.
+        column = exc.column + lead if exc.column else len(text.rstrip()) + 1
+        raise NotationError(exc.message, column=column, context=text) from None
+    roll = f"{die1}{die2}"
+    if written.kind == "resign":
+        raise NotationError(f"{written.text!r} marks a resignation, not a play",
+                            column=lead + 1, context=text)
+    if written.kind == "illegal":
+        raise IllegalPlayError(f"{roll} played as {written.text!r}: the text itself marks "
+                               "the play as illegal",
+                               "illegal-play-line")
+    if not written.segments:
+        legal = position.legal_results(die1, die2)
+        result, sample = next(iter(legal.items()))
+        if not sample.steps:
+            return sample, result
+        if written.kind == "cannot_move":
+            raise IllegalPlayError(f"{roll} written as {written.text!r} but it can be played "
+                                   f"(e.g. {sample})", "max-dice")
+        raise IllegalPlayError(f"{roll} written with no play but it can be played "
+                               f"(e.g. {sample})", "empty-play")
+    resolution = resolve_play(position, die1, die2, written)
+    if resolution.rule is not None or resolution.play is None or resolution.result is None:
+        message = resolution.message
+        if not message.startswith(f"{roll} "):
+            message = f"{roll} played as {written.text}: {message}"
+        raise IllegalPlayError(message, resolution.rule or "dice-mismatch")
+    return resolution.play, resolution.result

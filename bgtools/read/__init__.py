@@ -1,0 +1,1 @@
+"""Bytes to record: format detection, text decoding and one reader per format."""

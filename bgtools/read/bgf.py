@@ -1,0 +1,285 @@
+"""Reader for BGBlitz match files (``.bgf``), layout in ``docs/bgf-format.md``.
+
+A ``.bgf`` file is one JSON header line (``{"format":"BGF","version":"1.0","compress":true,
+"useSmile":true}``), then the match: gzip- (or zlib-) compressed when ``compress``, in
+Smile binary JSON (:mod:`bgtools.read.smile`) when ``useSmile``, else JSON text. The
+match object holds the settings and a ``games`` list; each game a ``moves`` list whose
+entries are either a roll (``red``/``green`` the dice, ``from``/``to`` the checker moves in
+the mover's numbering) or, with ``green`` 7, an action coded by ``red`` (1 double, 2 take,
+3 drop, 4 end of game, 5 a dance with the dice in ``from[0]``/``to[0]``, 9 resign).
+
+:func:`parse_bgf` raises :class:`~bgtools.errors.UnsupportedFormatError` for input that
+is not a readable BGBlitz file and :class:`~bgtools.errors.LimitExceededError` when the
+body would decompress beyond :data:`~bgtools.limits.MAX_DECOMPRESSED_BYTES`. Values out
+of range become problems (``rule="syntax"``) located by game and move.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bgtools.errors import UnsupportedFormatError
+from bgtools.read.inflate import inflate_bounded
+from bgtools.read.smile import SmileError, decode_smile
+from bgtools.read.spans import BoardTracker, moves_text
+from bgtools.limits import MAX_DECOMPRESSED_BYTES, MAX_MATCH_LENGTH
+from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
+
+__all__ = ["looks_like_bgf", "parse_bgf", "read_bgf_document"]
+
+_START = [2, 0, 0, 0, 0, -5, 0, -3, 0, 0, 0, 5, -5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2, 0, 0]
+_HEAD_LIMIT = 4096
+_ANALYSIS = frozenset({"moveAnalysis", "equity", "luck", "pr", "prGreen", "prRed",
+                       "dancingEquity"})
+"""Members holding BGBlitz's analysis: read past, never built (bgtools invents none)."""
+
+
+def looks_like_bgf(data: bytes) -> bool:
+    """True when ``data`` starts with a BGBlitz header line ``{"format":"BGF", ...}``."""
+    head = data[:_HEAD_LIMIT].split(b"\n", 1)[0]
+    return head.startswith(b"{") and b'"format"' in head and b'"BGF"' in head
+
+
+def _bad(name: str, why: str) -> UnsupportedFormatError:
+    return UnsupportedFormatError(f"{name} is not a readable BGBlitz file: {why}")
+
+
+def read_bgf_document(data: bytes, name: str = "<input>") -> tuple[dict[str, Any], object]:
+    """The header line and the decoded match document of a ``.bgf`` file."""
+    line, sep, body = data.partition(b"\n")
+    try:
+        header = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise _bad(name, "the header line is not JSON") from None
+    if not isinstance(header, dict) or header.get("format") != "BGF":
+        raise _bad(name, 'the header line has no "format":"BGF"')
+    if not sep or not body:
+        raise _bad(name, "there is nothing after the header line (truncated)")
+    if header.get("compress"):
+        wbits = 31 if body[:2] == b"\x1f\x8b" else 15  # gzip, else a bare zlib stream
+        body = inflate_bounded(body, MAX_DECOMPRESSED_BYTES, name, "the compressed body",
+                               lambda why: _bad(name, why), wbits)
+    if header.get("useSmile"):
+        try:
+            document = decode_smile(body, _ANALYSIS)
+        except SmileError as exc:
+            raise _bad(name, f"the Smile body is damaged ({exc})") from None
+    else:
+        try:
+            document = json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            raise _bad(name, "the body is not JSON") from None
+    return header, document
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+class _Reader:
+    """Turns a decoded BGBlitz match into one match record."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.record = MatchRecord(format="bgf")
+        self.game: GameRecord | None = None
+
+    def problem(self, message: str, rule: str = "syntax",
+                severity: Severity = Severity.ERROR) -> None:
+        games = len(self.record.games)
+        move = len(self.game.actions) + 1 if self.game is not None else None
+        self.record.problems.append(
+            Problem(rule, message, None, None, games or None, severity, move=move))
+
+    def add(self, action: Action) -> None:
+        assert self.game is not None
+        action.move = len(self.game.actions) + 1
+        self.game.actions.append(action)
+
+    def match(self, doc: dict[str, Any]) -> None:
+        record = self.record
+        length = _int(doc.get("matchlen"))
+        if length is None or length < 0:
+            self.problem(f"the match length {doc.get('matchlen')!r} is not a number of points")
+            length = 0
+        record.match_length = length
+        green, red = _text(doc.get("nameGreen")), _text(doc.get("nameRed"))
+        tags = record.tags
+        tags.append(("Player 1", green))
+        tags.append(("Player 2", red))
+        for key, tag in (("site", "Site"), ("event", "Event"), ("date", "EventDate"),
+                         ("round", "Round"), ("location", "Place"), ("comment", "Comment")):
+            value = _text(doc.get(key))
+            if value:
+                tags.append((tag, value))
+        if length:
+            tags.append(("Crawford", "On" if doc.get("useCrawford") else "Off"))
+        tags.append(("Jacoby", "On" if doc.get("useJacoby") else "Off"))
+        tags.append(("Beaver", "On" if doc.get("useBeaver") else "Off"))
+        if doc.get("useCube") is False:
+            tags.append(("CubeLimit", "1"))
+        record.extra["application"] = "BGBlitz"
+        final = (_int(doc.get("finalGreen")), _int(doc.get("finalRed")))
+        if final[0] is not None and final[1] is not None:
+            record.extra["final_score"] = final
+        games = doc.get("games")
+        if not isinstance(games, list):
+            raise _bad(self.name, "the match has no list of games")
+        scores: list[tuple[int, int] | None] = [self.score(g) for g in games]
+        last: tuple[int, int] | None = None
+        if final[0] is not None and final[1] is not None:
+            last = (final[0], final[1])
+        for g, after in zip(games, scores[1:] + [last]):
+            self.play_game(g, after)
+
+    @staticmethod
+    def score(game: object) -> tuple[int, int] | None:
+        if not isinstance(game, dict):
+            return None
+        a, b = _int(game.get("scoreGreen")), _int(game.get("scoreRed"))
+        return (a, b) if a is not None and b is not None and a >= 0 and b >= 0 else None
+
+    def play_game(self, g: object, after: tuple[int, int] | None) -> None:
+        if not isinstance(g, dict):
+            raise _bad(self.name, "a game is not an object")
+        score = self.score(g)
+        game = GameRecord(number=len(self.record.games) + 1, names=self.record.names,
+                          score=score)
+        self.record.games.append(game)
+        self.game = game
+        if score is None:
+            self.problem("the game's score scoreGreen/scoreRed is missing or negative")
+        game.extra["crawford_game"] = bool(g.get("isCrawford"))
+        initial = g.get("initial")
+        if isinstance(initial, dict):
+            points = initial.get("points")
+            if (not isinstance(points, list) or points[:26] != _START
+                    or initial.get("cube", 1) != 1 or initial.get("cubeOwner", 0) != 0):
+                self.problem("the game starts from a position that is not the starting "
+                             "position; bgtools replays it from the starting position",
+                             rule="set-position", severity=Severity.WARNING)
+        moves = g.get("moves")
+        if not isinstance(moves, list):
+            self.problem("the game has no list of moves")
+            moves = []
+        board = BoardTracker()
+        cube = 1
+        pending: int | None = None  # the doubler
+        last: str | None = None
+        last_player: int | None = None
+        resigner: int | None = None
+        for m in moves:
+            if not isinstance(m, dict):
+                self.problem("a move is not an object")
+                continue
+            pid = m.get("player")
+            if pid not in (1, -1):
+                self.problem(f"the player {pid!r} is not -1 (green) or 1 (red)")
+                continue
+            p = 0 if pid == -1 else 1
+            red, green = _int(m.get("red")), _int(m.get("green"))
+            src, dst = m.get("from"), m.get("to")
+            if not (isinstance(src, list) and isinstance(dst, list) and len(src) == len(dst)
+                    and all(_int(x) is not None for x in src + dst)):
+                self.problem("from/to are not two lists of points of the same length")
+                continue
+            if green == 7:
+                if red == 1:
+                    self.add(Action(kind="double", player=p, cube=2 * cube))
+                    pending = p
+                elif red == 2:
+                    self.add(Action(kind="take", player=p))
+                    cube *= 2
+                    pending = None
+                elif red == 3:
+                    self.add(Action(kind="drop", player=p))
+                    last = "drop"
+                elif red == 4:
+                    continue  # the end of the game
+                elif red == 5:
+                    d1, d2 = (src[0], dst[0]) if src else (0, 0)
+                    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+                        self.problem(f"a dance with the dice {d1} and {d2}")
+                        continue
+                    self.add(Action(kind="roll", player=p, dice=(d1, d2), steps=()))
+                elif red == 9:
+                    self.add(Action(kind="resign", player=p))
+                    resigner = p
+                    last = "resign"
+                else:
+                    self.problem(f"the action code red={red} is unknown")
+                    continue
+                last_player = p
+                continue
+            if red is None or green is None or not (1 <= red <= 6 and 1 <= green <= 6):
+                self.problem(f"the dice {red!r} and {green!r} are not two dice 1-6")
+                board.lost = True
+                continue
+            played: list[tuple[int, int]] = []
+            for a, b in zip(src, dst):
+                if a == -1:
+                    break
+                if not (1 <= a <= 25 and 0 <= b <= 24):
+                    self.problem(f"the move {a}/{b} is out of range (from 1-25, to 0-24)")
+                    played = []
+                    board.lost = True
+                    break
+                played.append((a, b))
+            steps = board.play(p, (red, green), played)
+            action = Action(kind="roll", player=p, dice=(red, green), steps=steps)
+            if steps is None:
+                action.play_text = moves_text(played)
+            self.add(action)
+            last = "roll"
+            last_player = p
+        self.result(g, game, score, after, last, last_player, pending, resigner)
+        self.game = None
+
+    def result(self, g: dict[str, Any], game: GameRecord, score: tuple[int, int] | None,
+               after: tuple[int, int] | None, last: str | None, last_player: int | None,
+               doubler: int | None, resigner: int | None) -> None:
+        """The win cell: the player whose score grows (the next game's score, or the final
+        score), worth ``wonPoints`` (or the growth when the file gives 0)."""
+        won = _int(g.get("wonPoints")) or 0
+        winner: int | None = None
+        gain = 0
+        if score is not None and after is not None:
+            d0, d1 = after[0] - score[0], after[1] - score[1]
+            if d0 > 0 and d1 == 0:
+                winner, gain = 0, d0
+            elif d1 > 0 and d0 == 0:
+                winner, gain = 1, d1
+        if winner is None:
+            if last == "drop" and doubler is not None:
+                winner = doubler
+            elif last == "resign" and resigner is not None:
+                winner = 1 - resigner
+            elif last == "roll" and last_player is not None:
+                winner = last_player
+        if winner is None:
+            return  # unfinished
+        if not won:
+            won = gain
+        if not won:
+            return
+        if g.get("wasResignation") and resigner is None:
+            self.add(Action(kind="resign", player=1 - winner))
+        self.add(Action(kind="win", player=winner, points=won))
+
+
+def parse_bgf(data: bytes, name: str = "<input>") -> list[MatchRecord]:
+    """Read a BGBlitz ``.bgf`` file into one match record (see the module doc)."""
+    _, document = read_bgf_document(data, name)
+    if not isinstance(document, dict):
+        raise _bad(name, "the match is not an object")
+    reader = _Reader(name)
+    reader.match(document)
+    length = reader.record.match_length or 0
+    if length > MAX_MATCH_LENGTH:
+        reader.record.length_line = None
+    return [reader.record]

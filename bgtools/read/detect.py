@@ -1,0 +1,241 @@
+"""Recognise a record's format from its content and read it into match records.
+
+The extension is only a hint: ``.txt`` files are often ``.mat``. This module is the one
+place that turns bytes into :class:`~bgtools.record.MatchRecord` objects, and the one place
+that enforces the limits of :mod:`bgtools.limits` on whole files.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bgtools.errors import (
+    LimitExceededError,
+    UnreadableInputError,
+    UnsupportedFormatError,
+)
+from bgtools.limits import (
+    MAX_ACTIONS,
+    MAX_FILE_BYTES,
+    MAX_GAMES,
+    MAX_MATCH_LENGTH,
+    MAX_SCORE,
+    format_count,
+)
+from bgtools.record import MatchRecord, Problem, Severity
+
+__all__ = [
+    "MAX_FILE_BYTES",
+    "RECORD_SUFFIXES",
+    "LoadedRecords",
+    "detect_format",
+    "load_file",
+    "read_input_bytes",
+    "read_records",
+]
+
+RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".gam", ".json", ".xg", ".xgp", ".bgf")
+"""Extensions taken when a directory is walked."""
+
+_UTF8_ENCODINGS = ("utf-8", "utf-8-sig")
+# Any number of digits: the .mat grammar takes at most 9, so a longer one would otherwise be
+# a plain syntax error instead of naming MAX_MATCH_LENGTH.
+_ANY_LENGTH_LINE_RE = re.compile(r"^[ \t]*([0-9]+)[ \t]+point[ \t]+match[ \t]*$",
+                                 re.IGNORECASE | re.MULTILINE | re.ASCII)
+
+
+@dataclass(slots=True)
+class LoadedRecords:
+    """What a file holds: its format, the encoding assumed, and its match records."""
+
+    format: str
+    encoding: str
+    records: list[MatchRecord] = field(default_factory=list)
+
+
+def detect_format(text: str) -> str | None:
+    """``"sgf"``, ``"mat"``, ``"json"`` (bgtools JSON) or None, from the content alone."""
+    from bgtools.read.json import looks_like_json_match
+    from bgtools.read.mat import looks_like_mat
+    from bgtools.read.sgf import looks_like_sgf
+
+    if looks_like_json_match(text):
+        return "json"
+    if looks_like_sgf(text):
+        return "sgf"
+
+    if looks_like_mat(text):
+        return "mat"
+    return None
+
+
+def _too_big(name: str, size: int | str) -> LimitExceededError:
+    shown = format_count(size) if isinstance(size, int) else size
+    return LimitExceededError(
+        f"{name} is {shown} bytes; the limit MAX_FILE_BYTES is {format_count(MAX_FILE_BYTES)}",
+        "MAX_FILE_BYTES", MAX_FILE_BYTES,
+    )
+
+
+def _check_length_lines(text: str, name: str) -> None:
+    for match in _ANY_LENGTH_LINE_RE.finditer(text):
+        digits = match.group(1).lstrip("0")
+        if len(digits) > 9 or (digits and int(digits) > MAX_MATCH_LENGTH):
+            line = text.count("\n", 0, match.start()) + 1
+            shown = format_count(int(digits)) if len(digits) <= 30 else \
+                f"{format_count(len(digits))}-digit number of"
+            raise LimitExceededError(
+                f"{name}:{line}: a match of {shown} points; the limit MAX_MATCH_LENGTH is "
+                f"{format_count(MAX_MATCH_LENGTH)}", "MAX_MATCH_LENGTH", MAX_MATCH_LENGTH)
+
+
+def _check_records(records: list[MatchRecord], name: str) -> None:
+    games = sum(len(record.games) for record in records)
+    if games > MAX_GAMES:
+        raise LimitExceededError(
+            f"{name} holds {format_count(games)} games; the limit MAX_GAMES is "
+            f"{format_count(MAX_GAMES)}", "MAX_GAMES", MAX_GAMES)
+    actions = sum(len(game.actions) for record in records for game in record.games)
+    if actions > MAX_ACTIONS:
+        raise LimitExceededError(
+            f"{name} holds {format_count(actions)} actions; the limit MAX_ACTIONS is "
+            f"{format_count(MAX_ACTIONS)}", "MAX_ACTIONS", MAX_ACTIONS)
+    for record in records:
+        length = record.match_length
+        if length is not None and length > MAX_MATCH_LENGTH:
+            where = f"{name}:{record.length_line}" if record.length_line else name
+            raise LimitExceededError(
+                f"{where}: a match of {format_count(length)} points; the limit "
+                f"MAX_MATCH_LENGTH is {format_count(MAX_MATCH_LENGTH)}",
+                "MAX_MATCH_LENGTH", MAX_MATCH_LENGTH)
+        for game in record.games:
+            if game.score is not None and max(game.score) > MAX_SCORE:
+                line = game.score_line or game.line
+                where = f"{name}:{line}" if line else name
+                raise LimitExceededError(
+                    f"{where}: a score of {format_count(max(game.score))}; the limit MAX_SCORE "
+                    f"is {format_count(MAX_SCORE)}", "MAX_SCORE", MAX_SCORE)
+
+
+def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
+    """Decode ``data``, recognise its format and read it.
+
+    eXtreme Gammon and BGBlitz files are recognised by their magic bytes before anything
+    else (``RGMH``; a ``{"format":"BGF"`` header line). Raises UnsupportedFormatError
+    (empty, other binary or unrecognised input, an unreadable binary record) and
+    LimitExceededError (beyond a limit of :mod:`bgtools.limits`). A file that is not UTF-8
+    is read as cp1252 (else latin-1), with an ``encoding-assumed`` warning in every record.
+    """
+    if len(data) > MAX_FILE_BYTES:
+        raise _too_big(name, len(data))
+    if not data.strip():
+        raise UnsupportedFormatError(f"{name} is empty, not a match record")
+    binary = _read_binary(data, name)
+    if binary is not None:
+        _check_records(binary.records, name)
+        return binary
+    if b"\x00" in data[:4096]:
+        raise UnsupportedFormatError(f"{name} is a binary file, not a match record")
+    from bgtools.read.source import decode_text
+
+    decoded = decode_text(data)
+    fmt = detect_format(decoded.text)
+    if fmt == "mat":
+        from bgtools.read.mat import parse_mat
+
+        _check_length_lines(decoded.text, name)
+        records = parse_mat(decoded.text)
+    elif fmt == "sgf":
+        from bgtools.read.sgf import parse_sgf
+
+        records = parse_sgf(decoded.text)
+    elif fmt == "json":
+        from bgtools.read.json import parse_json
+
+        records = parse_json(decoded.text, name)
+    else:
+        raise UnsupportedFormatError(
+            f"{name} is not a match record bgtools recognises (.mat, GNU Backgammon SGF, "
+            "bgtools JSON, eXtreme Gammon .xg or BGBlitz .bgf)"
+        )
+    _check_records(records, name)
+    if decoded.encoding not in _UTF8_ENCODINGS:
+        warning = Problem(
+            "encoding-assumed",
+            f"the file is not UTF-8; read as {decoded.encoding} (the first byte that is not "
+            f"UTF-8 is on line {decoded.first_bad_line})",
+            line=decoded.first_bad_line, severity=Severity.WARNING,
+        )
+        for record in records:
+            record.problems.insert(0, warning)
+    return LoadedRecords(fmt, decoded.encoding, records)
+
+
+def _read_binary(data: bytes, name: str) -> LoadedRecords | None:
+    """The records of an eXtreme Gammon (``.xg``/``.xgp``) or BGBlitz (``.bgf``) file,
+    recognised by their magic bytes; None for any other input."""
+    from bgtools.read.bgf import looks_like_bgf
+    from bgtools.read.xg import looks_like_xg
+
+    if looks_like_xg(data):
+        from bgtools.read.xg import parse_xg
+
+        return LoadedRecords("xg", "binary", parse_xg(data, name))
+    if looks_like_bgf(data):
+        from bgtools.read.bgf import parse_bgf
+
+        return LoadedRecords("bgf", "binary", parse_bgf(data, name))
+    return None
+
+
+def read_input_bytes(path: Path, name: str | None = None) -> bytes:
+    """The bytes of the input ``path``, never modifying it and never blocking on a FIFO.
+
+    A regular file is measured before it is read; a FIFO or character device (``<(cmd)``,
+    ``/dev/stdin``) is read up to MAX_FILE_BYTES + 1 bytes; a FIFO nobody writes to reads
+    as empty. Raises UnreadableInputError, LimitExceededError or OSError; ``name`` is the
+    path as messages show it.
+    """
+    name = str(path) if name is None else name
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except IsADirectoryError:
+        raise UnreadableInputError(f"{name} is a directory") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise UnreadableInputError(f"{name} is a directory")
+        if stat.S_ISREG(info.st_mode):
+            if info.st_size > MAX_FILE_BYTES:
+                raise _too_big(name, info.st_size)
+        elif stat.S_ISFIFO(info.st_mode) or stat.S_ISCHR(info.st_mode):
+            os.set_blocking(fd, True)
+        else:
+            raise UnreadableInputError(f"{name} is not a regular file")
+        chunks: list[bytes] = []
+        total = 0
+        while total <= MAX_FILE_BYTES:
+            try:
+                chunk = os.read(fd, min(1 << 20, MAX_FILE_BYTES + 1 - total))
+            except BlockingIOError:  # a non-blocking character device with nothing to read
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > MAX_FILE_BYTES:
+            raise _too_big(name, f"more than {format_count(MAX_FILE_BYTES)}")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def load_file(path: Path, name: str | None = None) -> LoadedRecords:
+    """Read a file from disk (never modifying it) and return its records; ``name`` is the
+    path as messages show it (default: ``path``)."""
+    shown = str(path) if name is None else name
+    return read_records(read_input_bytes(path, shown), shown)

@@ -1,0 +1,157 @@
+"""Exact steps from the per-checker moves that eXtreme Gammon and BGBlitz store.
+
+Both binary formats store a play as the moves of each checker (``24/15`` off a 6-3), not as
+one step per die. :class:`BoardTracker` follows the board of one game so that a reader can
+split each checker's move into die steps (``24/18/15``): the route is the one the dice and
+the board allow, a route without a hit on an intermediate point first (XG and BGBlitz list
+a hit on the way as two moves), then the larger die first. A play the dice cannot explain
+(an illegal play the file records) has no exact steps: the reader gives it as written text
+(``14/10 13/12``, :func:`moves_text`), and the replayer reports it and carries on from the
+board it writes, exactly as for a ``.mat`` file.
+
+Only :func:`bgtools.engine.position.step_error` and :func:`~bgtools.engine.position.apply_step` (the
+rules of a single step) are used; no replay state.
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+from bgtools.engine.position import apply_step, step_error
+
+__all__ = ["BoardTracker", "START_SIDE", "moves_text"]
+
+Step = tuple[int, int]
+
+START_SIDE = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+"""One side at the start, in its own numbering: index 0 borne off, 1-24 points, 25 the bar."""
+
+
+class BoardTracker:
+    """The board of one game, each side in its own numbering (26 slots, 0 off, 25 bar)."""
+
+    __slots__ = ("sides", "lost")
+
+    def __init__(self) -> None:
+        self.sides: tuple[list[int], list[int]] = (list(START_SIDE), list(START_SIDE))
+        self.lost = False
+        """True once a play could not be followed (the board is no longer known)."""
+
+    def play(self, player: int, dice: tuple[int, int],
+             moves: list[Step]) -> tuple[Step, ...] | None:
+        """The exact steps of ``player``'s checker ``moves`` with ``dice`` (None when the
+        dice cannot explain them); the board moves on, literally for an illegal play."""
+        if not moves:
+            return ()
+        me, opp = self.sides[player], self.sides[1 - player]
+        steps = None if self.lost else _split(me, opp, dice, moves)
+        for src, dst in moves if steps is None else steps:
+            if not (1 <= src <= 25 and 0 <= dst <= 24) or me[src] <= 0 or (
+                    dst > 0 and opp[25 - dst] >= 2):
+                self.lost = True
+                break
+            apply_step(me, opp, src, dst)
+        return steps
+
+
+def moves_text(moves: list[Step]) -> str:
+    """Checker moves as ``.mat`` text: ``bar/22 6/off``."""
+    def name(point: int) -> str:
+        return "bar" if point == 25 else "off" if point == 0 else str(point)
+
+    return " ".join(f"{name(src)}/{name(dst)}" for src, dst in moves)
+
+
+def _split(me: list[int], opp: list[int], dice: tuple[int, int],
+           moves: list[Step]) -> tuple[Step, ...] | None:
+    d1, d2 = dice
+    if len(moves) == (4 if d1 == d2 else 2) and all(dst for _, dst in moves):
+        # The usual case: one move per die, none bearing off; checked step by step.
+        if d1 == d2 or sorted(s - t for s, t in moves) == sorted(dice):
+            m2, o2 = list(me), list(opp)
+            for src, dst in moves:
+                if src - dst not in dice or step_error(m2, o2, src, dst, src - dst):
+                    break
+                apply_step(m2, o2, src, dst)
+            else:
+                return tuple(moves)
+    pool = [d1] * 4 if d1 == d2 else sorted((d1, d2), reverse=True)
+    for order in _orders(moves):
+        found = _assign(list(me), list(opp), pool, order)
+        if found is not None:
+            return tuple(found)
+    return None
+
+
+def _orders(moves: list[Step]) -> list[list[Step]]:
+    """The checker moves in file order first, then (rarely needed) in other orders."""
+    if len(moves) == 1:
+        return [moves]
+    seen: list[list[Step]] = [list(moves)]
+    for perm in permutations(moves):
+        candidate = list(perm)
+        if candidate not in seen:
+            seen.append(candidate)
+    return seen
+
+
+def _assign(me: list[int], opp: list[int], pool: list[int],
+            moves: list[Step]) -> list[Step] | None:
+    """Depth-first: die steps for each move in turn, legal one after another."""
+    if not moves:
+        return []
+    src, dst = moves[0]
+    for route, used in _routes(me, opp, pool, src, dst):
+        m2, o2 = list(me), list(opp)
+        for a, b in route:
+            apply_step(m2, o2, a, b)
+        rest = list(pool)
+        for die in used:
+            rest.remove(die)
+        tail = _assign(m2, o2, rest, moves[1:])
+        if tail is not None:
+            return list(route) + tail
+    return None
+
+
+def _routes(me: list[int], opp: list[int], pool: list[int], src: int,
+            dst: int) -> list[tuple[list[Step], tuple[int, ...]]]:
+    """Legal die routes from ``src`` to ``dst`` (0 = off) with the dice they use, best
+    first: fewer dice, no hit on an intermediate point, larger die first."""
+    found: list[tuple[int, int, int, list[Step], tuple[int, ...]]] = []
+    seen: set[tuple[int, ...]] = set()
+    for n in range(1, len(pool) + 1):
+        for dice in permutations(pool, n):
+            if dice in seen:
+                continue
+            seen.add(dice)
+            route = _walk(me, opp, dice, src, dst)
+            if route is not None:
+                steps, hits = route
+                found.append((n, hits, -dice[0], steps, dice))
+    found.sort(key=lambda item: (item[0], item[1], item[2]))
+    return [(steps, dice) for _, _, _, steps, dice in found]
+
+
+def _walk(me: list[int], opp: list[int], dice: tuple[int, ...], src: int,
+          dst: int) -> tuple[list[Step], int] | None:
+    m2, o2 = list(me), list(opp)
+    here = src
+    steps: list[Step] = []
+    hits = 0
+    for i, die in enumerate(dice):
+        last = i == len(dice) - 1
+        to = here - die
+        if to <= 0 or (last and dst == 0):
+            if not last or dst != 0:
+                return None
+            to = 0
+        elif last and to != dst:
+            return None
+        if step_error(m2, o2, here, to, die) is not None:
+            return None
+        if apply_step(m2, o2, here, to) and not last:
+            hits += 1
+        steps.append((here, to))
+        here = to
+    return steps, hits

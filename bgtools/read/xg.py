@@ -1,0 +1,352 @@
+"""Reader for eXtreme Gammon 2 match files (``.xg``), layout in ``docs/xg-format.md``.
+
+An ``.xg`` file is a 8,232-byte ``RGMH`` rich-game header, a JPEG thumbnail, then a ZLB
+archive: compressed files (``temp.xg`` the game records, ``temp.xgi``, ``temp.xgr`` rollouts,
+``temp.xgc`` comments), a compressed index of them and a 36-byte trailer. ``temp.xg`` is a
+sequence of 2,560-byte records: the match header, then per game a game header, cube and
+move records, a game footer, and a match footer. Only ``temp.xg`` is decompressed, and only
+the fields bgtools needs are decoded (no analysis).
+
+:func:`parse_xg` raises :class:`~bgtools.errors.UnsupportedFormatError` for a file that
+is not a readable XG archive (wrong magic, truncated, corrupt, records of the wrong size)
+and :class:`~bgtools.errors.LimitExceededError` when the records would decompress beyond
+:data:`~bgtools.limits.MAX_DECOMPRESSED_BYTES`. Values out of range in a readable record
+become problems (``rule="syntax"``) located by game and move, never exceptions.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from datetime import datetime, timedelta
+
+from bgtools.errors import LimitExceededError, UnsupportedFormatError
+from bgtools.read.inflate import inflate_bounded
+from bgtools.read.spans import BoardTracker, moves_text
+from bgtools.limits import MAX_DECOMPRESSED_BYTES, format_count
+from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
+
+__all__ = ["XG_MAGIC", "RECORD_SIZE", "looks_like_xg", "parse_xg", "read_game_file"]
+
+XG_MAGIC = b"RGMH"
+"""The first four bytes of an ``.xg`` (and ``.xgp``) file."""
+RECORD_SIZE = 2560
+"""Size of one record of ``temp.xg``."""
+
+_HEADER_SIZE = 8232
+_TRAILER = struct.Struct("<iiiiii12x")  # crc, files, version, index size, data size, flag
+_ENTRY_SIZE = 532
+_ENTRY = struct.Struct("<iiii")  # original size, stored size, start, crc (at offset 512)
+_MATCH_MAGIC = b"DMLI"
+_MONEY_LENGTH = 99999
+_START = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0)
+_INT = struct.Struct("<i")
+_MATCH = struct.Struct("<iiBBBBddiid")  # length .. date, at 92
+_CUBE = struct.Struct("<iiiiii")  # active, double, take, beaver, raccoon, cube, at 12
+_MOVE = struct.Struct("<i8i2ii")  # active, moves, dice, cube, at 64
+_GAME = struct.Struct("<iiB")  # scores, Crawford, at 12
+_FOOTER = struct.Struct("<iiBxxxiii")  # scores, Crawford next, winner, points, termination
+_DELPHI_EPOCH = datetime(1899, 12, 30)
+_VARIATIONS = {1: "Nackgammon", 2: "Hypergammon", 3: "Longgammon"}
+
+
+def looks_like_xg(data: bytes) -> bool:
+    """True when ``data`` starts with the ``RGMH`` magic of eXtreme Gammon files."""
+    return data[:4] == XG_MAGIC
+
+
+def _bad(name: str, why: str) -> UnsupportedFormatError:
+    return UnsupportedFormatError(f"{name} is not a readable eXtreme Gammon file: {why}")
+
+
+def read_game_file(data: bytes, name: str = "<input>", member: str = "temp.xg") -> bytes:
+    """The decompressed ``member`` of an XG file's archive (``temp.xg``: the records)."""
+    if not looks_like_xg(data):
+        raise _bad(name, "it does not start with RGMH")
+    if len(data) < _HEADER_SIZE + _TRAILER.size:
+        raise _bad(name, f"only {format_count(len(data))} bytes (truncated)")
+    crc, count, _version, index_size, data_size, compressed = \
+        _TRAILER.unpack_from(data, len(data) - _TRAILER.size)
+    end = len(data) - _TRAILER.size
+    start = end - index_size - data_size
+    if not (0 < count <= 64 and 0 < index_size and 0 <= data_size and start >= _HEADER_SIZE):
+        raise _bad(name, "the archive trailer is damaged or the file is truncated")
+    if zlib.crc32(data[start:end]) != crc & 0xFFFFFFFF:
+        raise _bad(name, "the archive checksum does not match (truncated or corrupt)")
+    index = data[end - index_size:end]
+    if compressed:
+        index = inflate_bounded(index, count * _ENTRY_SIZE, name, "the archive index",
+                                lambda why: _bad(name, why))
+    if len(index) < count * _ENTRY_SIZE:
+        raise _bad(name, "the archive index is truncated")
+    for i in range(count):
+        entry = index[i * _ENTRY_SIZE:(i + 1) * _ENTRY_SIZE]
+        size = min(entry[0], 255)
+        if entry[1:1 + size].decode("latin-1").lower() != member:
+            continue
+        osize, csize, offset, file_crc = _ENTRY.unpack_from(entry, 512)
+        stored = entry[528] != 0
+        if not (0 <= csize and 0 <= offset and offset + csize <= data_size):
+            raise _bad(name, f"{member} lies outside the archive")
+        if osize > MAX_DECOMPRESSED_BYTES or osize < 0:
+            raise LimitExceededError(
+                f"{name}: {member} is {format_count(max(osize, 0))} bytes decompressed; the "
+                f"limit MAX_DECOMPRESSED_BYTES is {format_count(MAX_DECOMPRESSED_BYTES)}",
+                "MAX_DECOMPRESSED_BYTES", MAX_DECOMPRESSED_BYTES)
+        raw = data[start + offset:start + offset + csize]
+        body = raw if stored else inflate_bounded(raw, osize, name, member,
+                                                   lambda why: _bad(name, why))
+        if len(body) != osize or zlib.crc32(body) != file_crc & 0xFFFFFFFF:
+            raise _bad(name, f"{member} is damaged (size or checksum)")
+        return body
+    raise _bad(name, f"the archive holds no {member}")
+
+
+def _pascal(record: bytes, offset: int, size: int) -> str:
+    n = min(record[offset], size - 1)
+    return record[offset + 1:offset + 1 + n].decode("cp1252", errors="replace")
+
+
+def _wide(record: bytes, offset: int, units: int = 129) -> str:
+    raw = record[offset:offset + 2 * units]
+    text = raw.decode("utf-16-le", errors="replace")
+    cut = text.find("\x00")
+    return text if cut < 0 else text[:cut]
+
+
+def _date(value: float) -> tuple[str, str] | None:
+    if not 1.0 <= value <= 2_958_465.0:  # 1899-12-31 .. 9999-12-31
+        return None
+    try:
+        moment = _DELPHI_EPOCH + timedelta(days=value)
+    except OverflowError:
+        return None
+    return moment.strftime("%Y.%m.%d"), moment.strftime("%H:%M")
+
+
+class _Reader:
+    """Turns the records of ``temp.xg`` into one match record."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.record = MatchRecord(format="xg")
+        self.game: GameRecord | None = None
+        self.board = BoardTracker()
+        self.cube = 1
+        self.version = 0
+
+    def problem(self, message: str, rule: str = "syntax",
+                severity: Severity = Severity.ERROR, move: int | None = None) -> None:
+        games = len(self.record.games)
+        if move is None and self.game is not None:
+            move = len(self.game.actions) + 1
+        self.record.problems.append(
+            Problem(rule, message, None, None, games or None, severity, move=move))
+
+    def add(self, action: Action) -> None:
+        assert self.game is not None
+        action.move = len(self.game.actions) + 1
+        self.game.actions.append(action)
+
+    def match(self, rec: bytes) -> None:
+        if rec[556:560] != _MATCH_MAGIC:
+            raise _bad(self.name, "the match header has no DMLI magic")
+        length, variation, crawford, jacoby, beaver, auto, elo1, elo2, _e1, _e2, date = \
+            _MATCH.unpack_from(rec, 92)
+        self.version = _INT.unpack_from(rec, 552)[0]
+        if variation:
+            raise UnsupportedFormatError(
+                f"{self.name}: {_VARIATIONS.get(variation, f'variation {variation}')} is not "
+                "backgammon; bgtools reads backgammon only")
+        record = self.record
+        if length == _MONEY_LENGTH:
+            length = 0
+        elif length < 0:
+            self.problem(f"the match length {length} is negative", move=None)
+            length = 0
+        record.match_length = length
+        wide = self.version >= 24
+        p1 = (_wide(rec, 880) if wide else "") or _pascal(rec, 9, 41)
+        p2 = (_wide(rec, 1138) if wide else "") or _pascal(rec, 50, 41)
+        event = (_wide(rec, 622) if wide else "") or _pascal(rec, 136, 129)
+        place = (_wide(rec, 1396) if wide else "") or _pascal(rec, 283, 129)
+        round_ = (_wide(rec, 1654) if wide else "") or _pascal(rec, 417, 129)
+        transcriber = _wide(rec, 1960) if self.version >= 30 else ""
+        tags = record.tags
+        tags.append(("Player 1", p1))
+        tags.append(("Player 2", p2))
+        if event:
+            tags.append(("Event", event))
+        when = _date(date)
+        if when is not None:
+            tags.append(("EventDate", when[0]))
+            tags.append(("EventTime", when[1]))
+        if round_:
+            tags.append(("Round", round_))
+        if place:
+            tags.append(("Place", place))
+        if transcriber:
+            tags.append(("Transcriber", transcriber))
+        if length:
+            tags.append(("Crawford", "On" if crawford else "Off"))
+        tags.append(("Jacoby", "On" if jacoby else "Off"))
+        tags.append(("Beaver", "On" if beaver else "Off"))
+        record.extra["xg"] = {
+            "version": self.version, "elo": [elo1, elo2], "auto_doubles": bool(auto),
+            "cube_limit": _INT.unpack_from(rec, 612)[0] if self.version >= 8 else None,
+        }
+        record.extra["application"] = "eXtreme Gammon"
+
+    def game_header(self, rec: bytes) -> None:
+        s1, s2, crawford = _GAME.unpack_from(rec, 12)
+        number = _INT.unpack_from(rec, 48)[0]
+        names = self.record.names
+        game = GameRecord(number=number if 0 < number < 1_000_000 else None,
+                          names=names, score=(s1, s2) if s1 >= 0 and s2 >= 0 else None)
+        self.record.games.append(game)
+        self.game = game
+        game.extra["crawford_game"] = bool(crawford)
+        self.board = BoardTracker()
+        self.cube = 1
+        if s1 < 0 or s2 < 0:
+            self.problem(f"the game's score {s1}-{s2} is negative")
+        if struct.unpack_from("<26b", rec, 21) != _START:
+            self.problem("the game starts from a position that is not the starting position; "
+                         "bgtools replays it from the starting position", rule="set-position",
+                         severity=Severity.WARNING)
+
+    def player(self, active: int) -> int | None:
+        if active in (1, -1):
+            return 0 if active == 1 else 1
+        self.problem(f"the player on roll is {active}, not 1 or -1")
+        return None
+
+    def cube_record(self, rec: bytes) -> None:
+        active, double, take, beaver, raccoon, cube_b = _CUBE.unpack_from(rec, 12)
+        if double != 1:
+            return  # 0 no double, -1 resigns next, -2 no cube decision
+        p = self.player(active)
+        if p is None:
+            return
+        if not -15 <= cube_b <= 15:
+            self.problem(f"the cube value code {cube_b} is out of range")
+            return
+        self.cube = 1 << abs(cube_b)
+        self.add(Action(kind="double", player=p, cube=2 * self.cube))
+        if take == 1:
+            self.add(Action(kind="take", player=1 - p))
+            self.cube *= 2
+        elif take == 0:
+            self.add(Action(kind="drop", player=1 - p))
+        elif take == 2:
+            self.add(Action(kind="beaver", player=1 - p, cube=4 * self.cube))
+            self.cube *= 4
+            if raccoon == 2 or beaver == 2:
+                self.add(Action(kind="raccoon", player=p, cube=2 * self.cube))
+                self.cube *= 2
+        else:
+            self.problem(f"the answer to the double is {take}, not 0 (drop), 1 (take) or 2 "
+                         "(beaver)")
+
+    def move_record(self, rec: bytes) -> None:
+        fields = _MOVE.unpack_from(rec, 64)
+        p = self.player(fields[0])
+        if p is None:
+            return
+        raw_moves = fields[1:9]
+        d1, d2 = fields[9], fields[10]
+        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            self.problem(f"the dice {d1} and {d2} are not two dice 1-6")
+            self.board.lost = True
+            return
+        moves: list[tuple[int, int]] = []
+        for i in range(0, 8, 2):
+            src, dst = raw_moves[i], raw_moves[i + 1]
+            if src == -1:
+                break
+            if not (0 <= src <= 24 and -1 <= dst <= 23):
+                self.problem(f"the move {src}/{dst} is out of range (points 0-24 and -1)")
+                self.board.lost = True
+                moves = []
+                break
+            moves.append((src + 1, dst + 1))
+        steps = self.board.play(p, (d1, d2), moves)
+        action = Action(kind="roll", player=p, dice=(d1, d2), steps=steps)
+        if steps is None:  # the dice cannot explain it: replayed as text, like a .mat
+            action.play_text = moves_text(moves)
+        invalid = _INT.unpack_from(rec, 2480)[0]
+        edited = self.version >= 24 and rec[2528] != 0
+        if invalid == 2:
+            action.extra["xg_invalid"] = True
+            self.problem("eXtreme Gammon marks this play as invalid", rule="illegal-play-line",
+                         severity=Severity.WARNING)
+        if edited:
+            action.extra["xg_edited"] = True
+            self.problem("the position was edited at this play in eXtreme Gammon",
+                         rule="set-position", severity=Severity.WARNING)
+        self.add(action)
+
+    def footer(self, rec: bytes) -> None:
+        s1, s2, _crawford_next, winner, points, termination = _FOOTER.unpack_from(rec, 12)
+        game = self.game
+        assert game is not None
+        game.extra["xg_termination"] = termination
+        if winner not in (1, -1):
+            self.problem(f"the winner is {winner}, not 1 or -1")
+            return
+        w = 0 if winner == 1 else 1
+        if not 0 <= points <= 1 << 20:
+            self.problem(f"the game is worth {points} points")
+            return
+        if 100 <= termination < 200 or termination >= 1000:
+            resign = Action(kind="resign", player=1 - w)
+            if termination >= 1000:
+                resign.extra["xg_settled"] = True
+            self.add(resign)
+        elif termination not in (0, 1, 2, 3):
+            self.problem(f"the game ends with termination code {termination}",
+                         severity=Severity.WARNING)
+        self.add(Action(kind="win", player=w, points=points))
+        game.extra["xg_final_score"] = (s1, s2)
+        self.game = None
+
+    def match_footer(self, rec: bytes) -> None:
+        s1, s2, winner = struct.unpack_from("<iii", rec, 12)
+        self.record.extra["final_score"] = (s1, s2)
+        self.record.extra["xg_winner"] = winner
+
+
+def parse_xg(data: bytes, name: str = "<input>") -> list[MatchRecord]:
+    """Read an eXtreme Gammon ``.xg`` file into one match record (see the module doc)."""
+    body = read_game_file(data, name)
+    if not body or len(body) % RECORD_SIZE:
+        raise _bad(name, f"temp.xg is {format_count(len(body))} bytes, not a whole number of "
+                   f"{format_count(RECORD_SIZE)}-byte records")
+    reader = _Reader(name)
+    if body[8] != 0:
+        raise _bad(name, "the first record is not the match header")
+    reader.match(body[:RECORD_SIZE])
+    for at in range(RECORD_SIZE, len(body), RECORD_SIZE):
+        rec = body[at:at + RECORD_SIZE]
+        kind = rec[8]
+        if kind == 1:
+            reader.game_header(rec)
+        elif kind in (2, 3, 4):
+            if reader.game is None:
+                reader.problem(f"a {('cube', 'move', 'game footer')[kind - 2]} record outside "
+                               "any game (no game header before it)", move=None)
+                continue
+            if kind == 2:
+                reader.cube_record(rec)
+            elif kind == 3:
+                reader.move_record(rec)
+            else:
+                reader.footer(rec)
+        elif kind == 5:
+            reader.match_footer(rec)
+        elif kind in (6, 7):
+            continue  # "missing" and unimplemented entries: nothing to replay
+        else:
+            reader.problem(f"record {at // RECORD_SIZE + 1} has the unknown type {kind}",
+                           move=None)
+    return [reader.record]

@@ -1,0 +1,562 @@
+"""The JSON codec of the match record: bgtools' own loss-free JSON match format
+(``"schema": "bgtools/1", "kind": "match"``).
+
+One JSON object holds one :class:`~bgtools.record.MatchRecord` completely: header tags in
+order, comments, games with names, score lines and their locations, every action with its
+source line and column, the reader's syntax problems, and the ``extra`` data the readers keep
+(SGF properties verbatim, ``.mat`` row numbers and markers). Decoding it
+(:func:`decode_record`; :func:`bgtools.read.json.parse_json` reads files) gives a record
+equal (``==``) to the one written, so a writer can produce any format from it exactly as
+from the original file.
+
+The format is described field by field in the JSON Schema shipped with the package
+(:func:`schema_path`, ``bgtools/schemas/match-1.schema.json``, draft 2020-12) and in the
+README. Layout of the text written by :func:`bgtools.write.json.dumps_match`:
+
+* UTF-8, keys in a fixed documented order, indented by two spaces, ending in a newline;
+  every action (and every derived event) on a line of its own, and any other array or
+  object whose compact form is short on one line too, so that files diff well.
+* An action writes ``kind``, ``player``, ``line`` and ``column`` always and its other fields
+  only when they differ from their defaults (the schema gives each default).
+* An optional ``derived`` member (from a replay) holds computed data for scripts: canonical
+  plays, results, the final score. It is never read back.
+
+A file may hold several match objects one after another (a ``.mat`` file with several
+matches); JSON Lines (one compact object per line) is the special case of that.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, get_args
+
+from bgtools.record import (
+    Action,
+    ActionKind,
+    GameRecord,
+    MatchRecord,
+    Problem,
+    Severity,
+)
+
+__all__ = [
+    "FORMAT_NAME",
+    "KIND",
+    "SCHEMA",
+    "InvalidMatchData",
+    "JsonPath",
+    "decode_record",
+    "encode_problem",
+    "encode_record",
+    "json_pointer",
+    "load_schema",
+    "schema_path",
+    "show_value",
+]
+
+SCHEMA = "bgtools/1"
+"""The version tag every bgtools JSON object carries."""
+
+KIND = "match"
+"""The ``kind`` of a match object (the contract's report objects have no ``kind``)."""
+
+FORMAT_NAME = "json"
+"""The format name of a bgtools JSON match file (``LoadedRecords.format``)."""
+
+_SCHEMA_FILE = "match-1.schema.json"
+_KINDS: tuple[str, ...] = get_args(ActionKind)
+_SEVERITIES = {s.value: s for s in Severity}
+
+# ---------------------------------------------------------------------------------------------
+# Value codecs: one small description per value shape, used both ways, so that the JSON read
+# back has exactly the Python types written (tuples stay tuples, lists stay lists).
+# ---------------------------------------------------------------------------------------------
+
+JsonPath = tuple[str | int, ...]
+
+
+class InvalidMatchData(Exception):
+    """A value that breaks the schema, at ``path`` inside the match object."""
+
+    def __init__(self, path: JsonPath, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.message = message
+
+
+def json_pointer(path: JsonPath) -> str:
+    """``path`` as a JSON Pointer (RFC 6901), ``""`` for the whole object."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def show_value(value: Any) -> str:
+    """``value`` as JSON, cut to 40 characters, for messages."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+class _Codec:
+    """Encode a Python value to JSON data and decode it back, checking its shape."""
+
+    what = "a value"
+
+    def encode(self, value: Any) -> Any:
+        raise NotImplementedError
+
+    def decode(self, data: Any, path: JsonPath) -> Any:
+        raise NotImplementedError
+
+    def fail(self, data: Any, path: JsonPath) -> InvalidMatchData:
+        return InvalidMatchData(path, f"expected {self.what}, found {show_value(data)}")
+
+
+class _Str(_Codec):
+    what = "a string"
+
+    def encode(self, value: Any) -> Any:
+        if not isinstance(value, str):
+            raise TypeError(f"{value!r} is not a string")
+        return value
+
+    def decode(self, data: Any, path: JsonPath) -> Any:
+        if not isinstance(data, str):
+            raise self.fail(data, path)
+        return data
+
+
+class _Int(_Codec):
+    def __init__(self, low: int | None = 0, high: int | None = None) -> None:
+        self.low = low
+        self.high = high
+        if high is not None:
+            self.what = f"an integer {low} to {high}"
+        elif low is not None:
+            self.what = f"an integer >= {low}"
+        else:
+            self.what = "an integer"
+
+    def ok(self, value: Any) -> bool:
+        return (isinstance(value, int) and not isinstance(value, bool)
+                and (self.low is None or value >= self.low)
+                and (self.high is None or value <= self.high))
+
+    def encode(self, value: Any) -> Any:
+        if not self.ok(value):
+            raise TypeError(f"{value!r} is not {self.what}")
+        return value
+
+    def decode(self, data: Any, path: JsonPath) -> Any:
+        if isinstance(data, float) and data.is_integer():
+            data = int(data)  # JSON Schema counts 2.0 as an integer; so does the reader
+        if not self.ok(data):
+            raise self.fail(data, path)
+        return data
+
+
+class _Bool(_Codec):
+    what = "true or false"
+
+    def encode(self, value: Any) -> Any:
+        if not isinstance(value, bool):
+            raise TypeError(f"{value!r} is not a bool")
+        return value
+
+    def decode(self, data: Any, path: JsonPath) -> Any:
+        if not isinstance(data, bool):
+            raise self.fail(data, path)
+        return data
+
+
+class _Optional(_Codec):
+    def __init__(self, inner: _Codec) -> None:
+        self.inner = inner
+        self.what = f"{inner.what} or null"
+
+    def encode(self, value: Any) -> Any:
+        return None if value is None else self.inner.encode(value)
+
+    def decode(self, data: Any, path: JsonPath) -> Any:
+        if data is None:
+            return None
+        try:
+            return self.inner.decode(data, path)
+        except InvalidMatchData as exc:
+            if exc.path == path:
+                raise self.fail(data, path) from None
+            raise
+
+
+class _List(_Codec):
+    """A Python list (or, with ``as_tuple``, a tuple of any length) as a JSON array."""
+
+    def __init__(self, item: _Codec, as_tuple: bool = False) -> None:
+        self.item = item
+        self.as_tuple = as_tuple
+        self.what = f"an array of {item.what.removeprefix('a ').removeprefix('an ')}s"
+
+    def encode(self, value: Any) -> Any:
+        if not isinstance(value, tuple if self.as_tuple else list):
+            raise TypeError(f"{value!r} is not a {'tuple' if self.as_tuple else 'list'}")
+        return [self.item.encode(v) for v in value]
+
+    def decode(self, data: Any, path: JsonPath) -> Any:
+        if not isinstance(data, list):
+            raise self.fail(data, path)
+        items = [self.item.decode(v, path + (i,)) for i, v in enumerate(data)]
+        return tuple(items) if self.as_tuple else items
+
+
+class _Tuple(_Codec):
+    """A fixed-length Python tuple as a JSON array."""
+
+    def __init__(self, *items: _Codec, what: str | None = None) -> None:
+        self.items = items
+        self.what = what or "[" + ", ".join(i.what for i in items) + "]"
+
+    def encode(self, value: Any) -> Any:
+        if not isinstance(value, tuple) or len(value) != len(self.items):
+            raise TypeError(f"{value!r} is not a tuple of {len(self.items)}")
+        return [c.encode(v) for c, v in zip(self.items, value)]
+
+    def decode(self, data: Any, path: JsonPath) -> Any:
+        if not isinstance(data, list) or len(data) != len(self.items):
+            raise self.fail(data, path)
+        return tuple(c.decode(v, path + (i,)) for i, (c, v) in enumerate(zip(self.items, data)))
+
+
+class _Fields(_Codec):
+    """A Python dict with a fixed set of keys as a JSON object."""
+
+    def __init__(self, fields: dict[str, _Codec], what: str) -> None:
+        self.fields = fields
+        self.what = what
+
+    def encode(self, value: Any) -> Any:
+        if not isinstance(value, dict) or set(value) != set(self.fields):
+            raise TypeError(f"{value!r} does not have the keys {sorted(self.fields)}")
+        return {k: c.encode(value[k]) for k, c in self.fields.items()}
+
+    def decode(self, data: Any, path: JsonPath) -> Any:
+        if not isinstance(data, dict):
+            raise self.fail(data, path)
+        for key in data:
+            if key not in self.fields:
+                raise InvalidMatchData(path + (key,), f"unknown member {key!r}")
+        for key in self.fields:
+            if key not in data:
+                raise InvalidMatchData(path, f"missing member {key!r}")
+        return {k: c.decode(data[k], path + (k,)) for k, c in self.fields.items()}
+
+
+class _Any(_Codec):
+    """Any other value a reader may keep in ``extra``: JSON's own types, with tuples written
+    as ``{"$tuple": [...]}`` (and a dict whose only key starts with ``$`` as
+    ``{"$dict": {...}}``) so that they come back as tuples."""
+
+    what = "a JSON value"
+
+    def encode(self, value: Any) -> Any:
+        if value is None or isinstance(value, (str, bool, int)):
+            return value
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                raise TypeError(f"{value!r} has no JSON form")
+            return value
+        if isinstance(value, list):
+            return [self.encode(v) for v in value]
+        if isinstance(value, tuple):
+            return {"$tuple": [self.encode(v) for v in value]}
+        if isinstance(value, dict):
+            if not all(isinstance(k, str) for k in value):
+                raise TypeError(f"{value!r} has keys that are not strings")
+            out = {k: self.encode(value[k]) for k in sorted(value)}
+            if len(value) == 1 and next(iter(value)).startswith("$"):
+                return {"$dict": out}
+            return out
+        raise TypeError(f"{type(value).__name__} {value!r} has no JSON form")
+
+    def decode(self, data: Any, path: JsonPath) -> Any:
+        if isinstance(data, list):
+            return [self.decode(v, path + (i,)) for i, v in enumerate(data)]
+        if isinstance(data, dict):
+            if len(data) == 1:
+                key, inner = next(iter(data.items()))
+                if key == "$tuple":
+                    if not isinstance(inner, list):
+                        raise InvalidMatchData(path + (key,), f"expected an array, found {show_value(inner)}")
+                    return tuple(self.decode(v, path + (key, i)) for i, v in enumerate(inner))
+                if key == "$dict":
+                    if not isinstance(inner, dict):
+                        raise InvalidMatchData(path + (key,), f"expected an object, found {show_value(inner)}")
+                    return {k: self.decode(v, path + (key, k)) for k, v in inner.items()}
+            return {k: self.decode(v, path + (k,)) for k, v in data.items()}
+        if isinstance(data, float) and not math.isfinite(data):
+            raise InvalidMatchData(path, f"{data} is not a JSON number")
+        return data
+
+
+_STR = _Str()
+_BOOL = _Bool()
+_COUNT = _Int(0)
+_LOCATION = _Optional(_Int(1))
+_PLAYER = _Int(0, 1)
+_DIE = _Int(1, 6)
+_POINT = _Int(0, 25)
+_PROPS = _List(_Tuple(_STR, _List(_STR), what="[name, [values]]"))
+"""SGF properties of a node in order: ``[("DA", ["..."]), ...]``."""
+
+_MATCH_EXTRA: dict[str, _Codec] = {
+    "application": _STR,
+    "rules": _List(_STR),
+    "sgf_root": _PROPS,
+    "set_pos": _List(_Fields({"line": _Int(1), "game": _Optional(_Int(1)), "text": _STR},
+                             "an object {line, game, text}")),
+}
+_GAME_EXTRA: dict[str, _Codec] = {
+    "comments": _List(_Tuple(_Int(1), _STR)),
+    "crawford_game": _BOOL,
+    "ratings": _Tuple(_Optional(_STR), _Optional(_STR)),
+    "rules": _List(_STR),
+    "setup": _List(_Tuple(_COUNT, _PROPS)),
+    "sgf_nodes": _List(_PROPS),
+    "sgf_result": _STR,
+    "sgf_root": _PROPS,
+    "sgf_variations": _COUNT,
+}
+_ACTION_EXTRA: dict[str, _Codec] = {
+    "illegal_text": _STR,
+    "marker": _STR,
+    "row": _COUNT,
+    "sgf_dice_only": _BOOL,
+    "sgf_invalid": _BOOL,
+    "sgf_node": _COUNT,
+    "sgf_props": _PROPS,
+}
+_ANY = _Any()
+
+
+def _encode_extra(extra: dict[str, object], known: dict[str, _Codec]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key in sorted(extra):
+        if not isinstance(key, str):
+            raise TypeError(f"extra key {key!r} is not a string")
+        codec = known.get(key, _ANY)
+        try:
+            out[key] = codec.encode(extra[key])
+        except TypeError as exc:
+            raise TypeError(f"extra[{key!r}]: {exc}") from None
+    return out
+
+
+def _decode_extra(data: Any, path: JsonPath, known: dict[str, _Codec]) -> dict[str, object]:
+    if not isinstance(data, dict):
+        raise InvalidMatchData(path, f"expected an object, found {show_value(data)}")
+    return {k: known.get(k, _ANY).decode(v, path + (k,)) for k, v in data.items()}
+
+
+# ---------------------------------------------------------------------------------------------
+# Record <-> JSON data
+# ---------------------------------------------------------------------------------------------
+
+_DICE = _Tuple(_DIE, _DIE, what="[die, die] with dice 1-6")
+_STEPS = _List(_Tuple(_POINT, _POINT, what="[from, to] with points 0-25"), as_tuple=True)
+_PAIR_INTS = _Tuple(_COUNT, _COUNT)
+_NAMES = _Tuple(_STR, _STR)
+_SCORE_COLUMNS = _Tuple(_LOCATION, _LOCATION)
+_TAG = _Tuple(_STR, _STR, what="[name, value]")
+
+# Optional action fields: JSON name, codec, default. Written only when not the default.
+_ACTION_OPTIONAL: tuple[tuple[str, _Codec, Any], ...] = (
+    ("dice", _DICE, None),
+    ("play_text", _STR, ""),
+    ("play_column", _Int(1), None),
+    ("steps", _STEPS, None),
+    ("cube", _COUNT, None),
+    ("points", _COUNT, None),
+    ("and_the_match", _BOOL, False),
+    ("cannot_move", _BOOL, False),
+    ("resign_marker", _BOOL, False),
+    ("illegal", _BOOL, False),
+    ("move", _COUNT, None),
+)
+_ACTION_KEYS = {"kind", "player", "line", "column", "extra"} | {k for k, _, _ in _ACTION_OPTIONAL}
+_GAME_KEYS = ("number", "line", "names", "score", "score_line", "score_columns", "extra",
+              "actions")
+_MATCH_KEYS = ("schema", "kind", "source_format", "match_length", "length_line", "tags",
+               "comments", "extra", "problems", "games")
+_PROBLEM_KEYS = ("severity", "rule", "line", "column", "game", "message")
+
+
+def _action_json(action: Action) -> dict[str, Any]:
+    if action.kind not in _KINDS:
+        raise TypeError(f"action kind {action.kind!r} is not one of {_KINDS}")
+    out: dict[str, Any] = {
+        "kind": action.kind,
+        "player": _PLAYER.encode(action.player),
+        "line": _LOCATION.encode(action.line),
+        "column": _LOCATION.encode(action.column),
+    }
+    for key, codec, default in _ACTION_OPTIONAL:
+        value = getattr(action, key)
+        if value != default or type(value) is not type(default):
+            out[key] = codec.encode(value)
+    if action.extra:
+        out["extra"] = _encode_extra(action.extra, _ACTION_EXTRA)
+    return out
+
+
+def _game_json(game: GameRecord) -> dict[str, Any]:
+    return {
+        "number": _Optional(_COUNT).encode(game.number),
+        "line": _LOCATION.encode(game.line),
+        "names": _Optional(_NAMES).encode(game.names),
+        "score": _Optional(_PAIR_INTS).encode(game.score),
+        "score_line": _LOCATION.encode(game.score_line),
+        "score_columns": _SCORE_COLUMNS.encode(game.score_columns),
+        "extra": _encode_extra(game.extra, _GAME_EXTRA),
+        "actions": [_action_json(a) for a in game.actions],
+    }
+
+
+def encode_problem(problem: Problem) -> dict[str, Any]:
+    return {
+        "severity": problem.severity.value,
+        "rule": _STR.encode(problem.rule),
+        "line": _LOCATION.encode(problem.line),
+        "column": _LOCATION.encode(problem.column),
+        "game": _LOCATION.encode(problem.game),
+        **({"move": _LOCATION.encode(problem.move)} if problem.move is not None else {}),
+        "message": _STR.encode(problem.message),
+    }
+
+
+
+def encode_record(record: MatchRecord) -> dict[str, Any]:
+    """The match object of ``record`` (JSON data: dicts, lists, strings, numbers).
+
+    Raises TypeError if the record holds a value JSON cannot carry.
+    """
+    obj: dict[str, Any] = {
+        "schema": SCHEMA,
+        "kind": KIND,
+        "source_format": _STR.encode(record.format),
+        "match_length": _Optional(_COUNT).encode(record.match_length),
+        "length_line": _LOCATION.encode(record.length_line),
+        "tags": [_TAG.encode(t) for t in record.tags],
+        "comments": _List(_STR).encode(record.comments),
+        "extra": _encode_extra(record.extra, _MATCH_EXTRA),
+        "problems": [encode_problem(p) for p in record.problems],
+        "games": [_game_json(g) for g in record.games],
+    }
+    return obj
+
+
+def _check_keys(data: Any, path: JsonPath, required: Sequence[str],
+                allowed: set[str] | Sequence[str], what: str) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise InvalidMatchData(path, f"expected {what}, found {show_value(data)}")
+    for key in data:
+        if key not in allowed:
+            raise InvalidMatchData(path + (key,), f"unknown member {key!r} in {what}")
+    for key in required:
+        if key not in data:
+            raise InvalidMatchData(path, f"{what} has no member {key!r}")
+    return data
+
+
+def _action_from(data: Any, path: JsonPath) -> Action:
+    data = _check_keys(data, path, ("kind", "player", "line", "column"), _ACTION_KEYS,
+                       "an action")
+    kind = data["kind"]
+    if kind not in _KINDS:
+        raise InvalidMatchData(path + ("kind",), f"expected one of {', '.join(_KINDS)}, found "
+                       f"{show_value(kind)}")
+    action = Action(kind=kind, player=_PLAYER.decode(data["player"], path + ("player",)),
+                    line=_LOCATION.decode(data["line"], path + ("line",)),
+                    column=_LOCATION.decode(data["column"], path + ("column",)))
+    for key, codec, _ in _ACTION_OPTIONAL:
+        if key in data:
+            setattr(action, key, codec.decode(data[key], path + (key,)))
+    if "extra" in data:
+        action.extra = _decode_extra(data["extra"], path + ("extra",), _ACTION_EXTRA)
+    return action
+
+
+def _game_from(data: Any, path: JsonPath) -> GameRecord:
+    data = _check_keys(data, path, _GAME_KEYS, _GAME_KEYS, "a game")
+    actions = data["actions"]
+    if not isinstance(actions, list):
+        raise InvalidMatchData(path + ("actions",), f"expected an array, found {show_value(actions)}")
+    return GameRecord(
+        number=_Optional(_COUNT).decode(data["number"], path + ("number",)),
+        line=_LOCATION.decode(data["line"], path + ("line",)),
+        names=_Optional(_NAMES).decode(data["names"], path + ("names",)),
+        score=_Optional(_PAIR_INTS).decode(data["score"], path + ("score",)),
+        score_line=_LOCATION.decode(data["score_line"], path + ("score_line",)),
+        score_columns=_SCORE_COLUMNS.decode(data["score_columns"], path + ("score_columns",)),
+        actions=[_action_from(a, path + ("actions", i)) for i, a in enumerate(actions)],
+        extra=_decode_extra(data["extra"], path + ("extra",), _GAME_EXTRA),
+    )
+
+
+def _problem_from(data: Any, path: JsonPath) -> Problem:
+    data = _check_keys(data, path, _PROBLEM_KEYS, set(_PROBLEM_KEYS) | {"move"}, "a problem")
+    severity = data["severity"]
+    if not isinstance(severity, str) or severity not in _SEVERITIES:
+        raise InvalidMatchData(path + ("severity",), f"expected \"error\" or \"warning\", found "
+                       f"{show_value(severity)}")
+    return Problem(
+        rule=_STR.decode(data["rule"], path + ("rule",)),
+        message=_STR.decode(data["message"], path + ("message",)),
+        line=_LOCATION.decode(data["line"], path + ("line",)),
+        column=_LOCATION.decode(data["column"], path + ("column",)),
+        game=_LOCATION.decode(data["game"], path + ("game",)),
+        severity=_SEVERITIES[severity],
+        move=_LOCATION.decode(data.get("move"), path + ("move",)),
+    )
+
+
+def decode_record(data: dict[str, Any]) -> MatchRecord:
+    """The record of a match object whose ``schema`` and ``kind`` are already checked.
+
+    Raises :class:`InvalidMatchData` (with the JSON path) for a value that breaks the schema.
+    """
+    path: JsonPath = ()
+    data = _check_keys(data, path, _MATCH_KEYS, set(_MATCH_KEYS) | {"derived"},
+                       "a match object")
+    if "derived" in data and not isinstance(data["derived"], dict):
+        raise InvalidMatchData(("derived",), f"expected an object, found {show_value(data['derived'])}")
+    for key in ("tags", "problems", "games"):
+        if not isinstance(data[key], list):
+            raise InvalidMatchData((key,), f"expected an array, found {show_value(data[key])}")
+    return MatchRecord(
+        format=_STR.decode(data["source_format"], ("source_format",)),
+        match_length=_Optional(_COUNT).decode(data["match_length"], ("match_length",)),
+        length_line=_LOCATION.decode(data["length_line"], ("length_line",)),
+        tags=[_TAG.decode(t, ("tags", i))
+              for i, t in enumerate(data["tags"])],
+        comments=_List(_STR).decode(data["comments"], ("comments",)),
+        games=[_game_from(g, ("games", i)) for i, g in enumerate(data["games"])],
+        problems=[_problem_from(p, ("problems", i)) for i, p in enumerate(data["problems"])],
+        extra=_decode_extra(data["extra"], ("extra",), _MATCH_EXTRA),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The schema file
+# ---------------------------------------------------------------------------------------------
+
+
+def schema_path() -> Path:
+    """The path of the JSON Schema (draft 2020-12) of the match object, in the package."""
+    return Path(__file__).resolve().parent / "schemas" / _SCHEMA_FILE
+
+
+def load_schema() -> dict[str, Any]:
+    """The JSON Schema of the match object, as data."""
+    data: dict[str, Any] = json.loads(schema_path().read_text(encoding="utf-8"))
+    return data
+

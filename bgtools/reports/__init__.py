@@ -1,0 +1,1 @@
+"""Replay to the contract's JSON objects (files, moments, conversions); no terminal."""

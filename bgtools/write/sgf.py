@@ -1,0 +1,216 @@
+"""Writer for GNU Backgammon SGF (``GM[6]``, FORMATS.md section 3), laid out as gnubg's
+``save match`` writes it: one game tree per game, the root node on one line, then one line
+per node, ``)`` after the last node.
+
+``write_sgf(record)`` replays the record (see :func:`bgtools.write.mat.normalise_match`)
+and writes:
+
+* for a record read from SGF: every node as read, property for property (analysis ``A``,
+  ``DA``, ``LU``, comments ``C`` ... and gnubg's statistics ``GS`` included), so gnubg's
+  own file comes back byte for byte; only ``MI`` and ``RE`` are recomputed when they
+  disagree with the replay;
+* for any other record: gnubg's root properties (``FF GM CA AP MI PW PB``, on the first game
+  ``DT EV RO PC AN GC``, then ``RU RE``) with ``AP[bgtools:<version>]``, and the nodes gnubg
+  writes: ``W[DDxxyy..]`` moves (steps in written order), ``double``/``take``/``drop``, a
+  beaver as a ``double`` by the taker followed by the original doubler's ``take``, and a
+  roll followed by a resignation as ``PL[W]DI[DD]``. gnubg's statistics (``GS``) are not
+  invented.
+
+A Snowie ``Illegal play (...)`` cell has no SGF form: :class:`UnwritableRecordError`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from bgtools import __version__
+from bgtools.write.mat import (
+    MatchScript,
+    ScriptGame,
+    ScriptMove,
+    UnwritableRecordError,
+    normalise_match,
+)
+from bgtools.read.sgf import match_info
+from bgtools.engine.position import Step
+from bgtools.record import MatchRecord
+from bgtools.replay import Event, MatchReplay
+
+__all__ = ["APPLICATION", "render_sgf", "sgf_steps", "write_sgf"]
+
+APPLICATION = f"bgtools:{__version__}"
+"""The ``AP`` value of SGF files bgtools writes from other formats."""
+
+Props = list[tuple[str, list[str]]]
+
+_ESCAPE_RE = re.compile(r"([\\\]])")
+_RESULT_RE = re.compile(r"([WB])\+([0-9]+)(.*)", re.DOTALL)
+
+
+def _escape(value: str) -> str:
+    return _ESCAPE_RE.sub(r"\\\1", value)
+
+
+def _props_text(props: Props) -> str:
+    return "".join(name + "".join(f"[{_escape(v)}]" for v in values) for name, values in props)
+
+
+def _letter(point: int, player: int) -> str:
+    if point == 25:
+        return "y"
+    if point == 0:
+        return "z"
+    return chr(ord("a") + point - 1) if player == 0 else chr(ord("a") + 24 - point)
+
+
+def sgf_steps(steps: Sequence[Step], player: int) -> str:
+    """The letter pairs of ``steps`` (mover's numbering) for ``player`` (0 = White)."""
+    return "".join(_letter(src, player) + _letter(dst, player) for src, dst in steps)
+
+
+def _colour(player: int) -> str:
+    return "W" if player == 0 else "B"
+
+
+def _result(game: ScriptGame) -> str | None:
+    summary = game.summary
+    if summary.winner is None or summary.points is None or summary.ended_by is None:
+        return None
+    return (f"{_colour(summary.winner)}+{summary.points}"
+            + ("R" if summary.ended_by == "resign" else ""))
+
+
+def _rules(script: MatchScript, game: ScriptGame) -> list[str]:
+    rules: list[str] = []
+    if not script.cube_in_use:
+        rules.append("NoCube")
+    if script.crawford_rule:
+        rules.append("Crawford")
+        if game.crawford:
+            rules.append("CrawfordGame")
+    if script.jacoby:
+        rules.append("Jacoby")
+    return rules
+
+
+def _match_info_values(script: MatchScript, index: int, game: ScriptGame) -> list[str]:
+    return [f"length:{script.length}", f"game:{index}", f"ws:{game.score[0]}",
+            f"bs:{game.score[1]}"]
+
+
+def _new_root(script: MatchScript, index: int, game: ScriptGame) -> Props:
+    props: Props = [("FF", ["4"]), ("GM", ["6"]), ("CA", ["UTF-8"]), ("AP", [APPLICATION]),
+                    ("MI", _match_info_values(script, index, game)),
+                    ("PW", [script.names[0]]), ("PB", [script.names[1]])]
+    if index == 0:
+        info = script.info
+        if info.date is not None:
+            y, m, d = info.date
+            props.append(("DT", [f"{y:04d}-{m:02d}-{d:02d}"]))
+        for name, value in (("EV", info.event), ("RO", info.round), ("PC", info.site),
+                            ("AN", info.annotator), ("GC", info.comment)):
+            if value is not None:
+                props.append((name, [value]))
+    rules = _rules(script, game)
+    if rules:
+        props.append(("RU", [":".join(rules)]))
+    result = _result(game)
+    if result is not None:
+        props.append(("RE", [result]))
+    return props
+
+
+def _kept_root(script: MatchScript, index: int, game: ScriptGame, original: Props) -> Props:
+    """The root as read, with ``MI`` and ``RE`` recomputed where they disagree."""
+    mi = _match_info_values(script, index, game)
+    result = _result(game)
+    props: Props = []
+    seen_re = False
+    for name, values in original:
+        if name == "MI":
+            wanted = match_info(mi)
+            have = match_info(values)
+            if any(have.get(k) != v for k, v in wanted.items()):
+                values = mi
+        elif name == "RE":
+            seen_re = True
+            if result is None:
+                continue
+            m = _RESULT_RE.fullmatch(values[0].strip() if values else "")
+            said = (m.group(1) + "+" + m.group(2) + ("R" if m.group(3).strip()[:1].upper() == "R"
+                                                     else "")) if m else None
+            if said != result:
+                values = [result]
+        elif name == "GS" and result is not None and not seen_re:
+            props.append(("RE", [result]))
+            seen_re = True
+        props.append((name, list(values)))
+    if result is not None and not seen_re:
+        props.append(("RE", [result]))
+    return props
+
+
+def _new_nodes(game: ScriptGame) -> list[Props]:
+    nodes: list[Props] = []
+    moves = game.moves
+    for index, move in enumerate(moves):
+        colour = _colour(move.player)
+        kind = move.kind
+        if kind == "move":
+            assert move.dice is not None
+            value = f"{move.dice[0]}{move.dice[1]}" + sgf_steps(move.executable, move.player)
+            nodes.append([(colour, [value])])
+        elif kind == "dice":
+            assert move.dice is not None
+            dice = f"{move.dice[0]}{move.dice[1]}"
+            if index + 1 < len(moves) and moves[index + 1].kind == "resign":
+                nodes.append([("PL", [colour]), ("DI", [dice])])
+            else:
+                nodes.append([(colour, [dice])])
+        elif kind == "illegal":
+            raise UnwritableRecordError(
+                f"game {game.number}: a Snowie 'Illegal play' cell has no SGF form")
+        elif kind in ("double", "beaver"):
+            nodes.append([(colour, ["double"])])
+            if kind == "beaver" and not _next_is_take(moves, index, 1 - move.player):
+                nodes.append([(_colour(1 - move.player), ["take"])])
+        elif kind in ("take", "drop"):
+            nodes.append([(colour, [kind])])
+    return nodes
+
+
+def _next_is_take(moves: list[ScriptMove], index: int, player: int) -> bool:
+    nxt = moves[index + 1] if index + 1 < len(moves) else None
+    return nxt is not None and nxt.kind == "take" and nxt.player == player
+
+
+def render_sgf(script: MatchScript) -> str:
+    """The SGF text of an already normalised match."""
+    out: list[str] = []
+    from_sgf = script.record.format == "sgf"
+    for index, game in enumerate(script.games):
+        extra = game.record.extra
+        original_root = extra.get("sgf_root")
+        original_nodes = extra.get("sgf_nodes")
+        if from_sgf and isinstance(original_root, list) and isinstance(original_nodes, list):
+            root = _kept_root(script, index, game, original_root)
+            nodes: list[Props] = original_nodes
+        else:
+            root = _new_root(script, index, game)
+            nodes = _new_nodes(game)
+        out.append("(;" + _props_text(root) + "\n")
+        out.append("\n".join(";" + _props_text(node) for node in nodes))
+        out.append(")\n")
+    return "".join(out)
+
+
+def write_sgf(record: MatchRecord, replay: MatchReplay | None = None,
+              events: Sequence[Event] | None = None) -> str:
+    """The GNU Backgammon SGF text of ``record`` (see the module description).
+
+    ``replay`` and ``events`` may be passed to save a second replay: ``events`` must be all
+    events of ``replay_match(record, ..., on_event=events.append)``. Raise
+    :class:`UnwritableRecordError` when the record cannot be written as SGF.
+    """
+    return render_sgf(normalise_match(record, replay, events))
