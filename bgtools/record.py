@@ -1,6 +1,6 @@
 """The format-neutral match record: what a file *says*, before any rule is checked.
 
-Readers (``bgtools.formats``) turn text into a :class:`MatchRecord`; the replayer
+Readers (``bgtools.read``) turn text into a :class:`MatchRecord`; the replayer
 (``bgtools.replay``) walks it and checks it against the rules. Nothing here knows about
 the rules of backgammon beyond the vocabulary, nor about terminals.
 """
@@ -16,6 +16,9 @@ __all__ = [
     "Problem",
     "ActionKind",
     "Action",
+    "CubePosition",
+    "SetUp",
+    "SgfProperties",
     "GameRecord",
     "MatchRecord",
 ]
@@ -79,6 +82,8 @@ class Action:
     (``Cannot Move``), ``resign_marker`` (``???``/``????``), ``illegal`` (Snowie's
     ``Illegal play (...)``). ``play_column`` is where the play text starts. For SGF moves
     the reader fills ``steps`` (already exact, one per die) instead of ``play_text``.
+    ``illegal_text`` is the text of Snowie's ``Illegal play (...)`` cell (with ``illegal``);
+    ``dice_only`` marks a roll shown without a play (an SGF ``DI`` node).
     """
 
     kind: ActionKind
@@ -98,12 +103,120 @@ class Action:
     move: int | None = None
     """For records without lines (``.xg``, ``.bgf``): the 1-based number of the action in
     its game, which locates its problems."""
+    illegal_text: str | None = None
+    dice_only: bool = False
     extra: dict[str, object] = field(default_factory=dict)
+    """What a reader passes through untouched (SGF properties, .mat markers and rows)."""
+
+
+SgfProperties = tuple[tuple[str, tuple[str, ...]], ...]
+"""The properties of one SGF node in order, values unescaped: ``(("AE", ("a:c",)), ...)``."""
+
+CubePosition = Literal[0, 1, "centred"]
+"""Where a set-up puts the cube: owned by player 0 or 1, or in the middle."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetUp:
+    """A board, turn or cube set by hand inside a game (an SGF set-up node: ``AE``/``AW``/
+    ``AB``, ``PL``, ``CV``, ``CP``; a root ``CV`` of automatic doubles, FORMATS.md 3.3).
+
+    The replay applies it just before the game's action number ``before`` (0-based; the
+    number of actions is "after the last"). ``emptied``, ``white`` and ``black`` are
+    absolute 0-based letter indexes (``a`` = 0 .. ``x`` = 23, ``y`` = 24 the bar): points
+    emptied (both colours), then one checker added per entry. ``turn`` is the player to move
+    (0 = White, 1 = Black), ``cube`` the cube value, ``cube_position`` where the cube is;
+    each None when the node does not set it. ``errors`` word the values that cannot be read.
+    ``line``/``column`` locate the node (None: unknown, the game's line is used); ``node``
+    (0 = the root) and ``properties`` are the node as written, kept for loss-free JSON.
+    """
+
+    before: int
+    emptied: tuple[int, ...] = ()
+    white: tuple[int, ...] = ()
+    black: tuple[int, ...] = ()
+    turn: int | None = None
+    cube: int | None = None
+    cube_position: CubePosition | None = None
+    errors: tuple[str, ...] = ()
+    line: int | None = None
+    column: int | None = None
+    node: int = 0
+    properties: SgfProperties = ()
+
+    @property
+    def sets_board(self) -> bool:
+        """True when the node changes checkers (``AE``, ``AW`` or ``AB``)."""
+        return bool(self.emptied or self.white or self.black)
+
+    @classmethod
+    def from_sgf(cls, properties: SgfProperties, *, before: int, node: int,
+                 line: int | None = None, column: int | None = None) -> SetUp:
+        """Read the set-up properties of one SGF node. It lives here, not in the SGF reader,
+        because the JSON codec rebuilds a set-up from the properties it stores."""
+        errors: list[str] = []
+        emptied: list[int] = []
+        white: list[int] = []
+        black: list[int] = []
+        turn: int | None = None
+        cube: int | None = None
+        position: CubePosition | None = None
+        for name, values in properties:
+            first = values[0].strip() if values else ""
+            if name == "AE":
+                emptied.extend(_setup_letters(values, name, errors))
+            elif name == "AW":
+                white.extend(_setup_letters(values, name, errors))
+            elif name == "AB":
+                black.extend(_setup_letters(values, name, errors))
+            elif name == "PL":
+                if first.upper() in ("W", "B"):
+                    turn = 0 if first.upper() == "W" else 1
+                else:
+                    errors.append(f"PL[{first[:20]}] is not W or B")
+            elif name == "CV":
+                value = int(first) if first.isdigit() and len(first) <= 9 else None
+                if value is None or value < 1 or value & (value - 1) or value > 1 << 15:
+                    errors.append(f"CV[{first[:20]}] is not a cube value (1, 2, 4 ...)")
+                else:
+                    cube = value
+            elif name in ("CP", "CO"):
+                where = first.lower()
+                if where == "c" or where == "n":
+                    position = "centred"
+                elif where in ("w", "b"):
+                    position = 0 if where == "w" else 1
+                else:
+                    errors.append(f"{name}[{first[:20]}] is not c, w or b")
+        return cls(before, tuple(emptied), tuple(white), tuple(black), turn, cube, position,
+                   tuple(errors), line, column, node, properties)
+
+
+def _setup_letters(values: tuple[str, ...], name: str, errors: list[str]) -> list[int]:
+    """The letter indexes of point-list values (``a``, ``a:y`` ranges inclusive)."""
+    out: list[int] = []
+    for value in values:
+        text = value.strip()
+        if len(text) == 3 and text[1] == ":":
+            lo, hi = ord(text[0]) - 97, ord(text[2]) - 97
+            if 0 <= lo <= hi <= 24:
+                out.extend(range(lo, hi + 1))
+                continue
+        elif len(text) == 1 and 0 <= ord(text) - 97 <= 24:
+            out.append(ord(text) - 97)
+            continue
+        errors.append(f"{name}[{value[:20]}] is not a point a-x or the bar y")
+    return out
 
 
 @dataclass(slots=True)
 class GameRecord:
-    """One game as written: its header, its score line and its cells in order."""
+    """One game as written: its header, its score line and its cells in order.
+
+    ``setups`` are the boards, turns or cubes set by hand inside the game, in order;
+    ``comments`` the free comment lines written inside it, ``(line, text)`` (each also in
+    :attr:`MatchRecord.comments`).
+    """
 
     number: int | None
     line: int | None = None
@@ -112,7 +225,10 @@ class GameRecord:
     score_line: int | None = None
     score_columns: tuple[int | None, int | None] = (None, None)
     actions: list[Action] = field(default_factory=list)
+    setups: tuple[SetUp, ...] = ()
+    comments: list[tuple[int, str]] = field(default_factory=list)
     extra: dict[str, object] = field(default_factory=dict)
+    """What a reader passes through untouched (SGF properties, ratings)."""
 
 
 @dataclass(slots=True)

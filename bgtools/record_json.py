@@ -39,6 +39,7 @@ from bgtools.record import (
     GameRecord,
     MatchRecord,
     Problem,
+    SetUp,
     Severity,
 )
 
@@ -336,6 +337,71 @@ _ACTION_EXTRA: dict[str, _Codec] = {
     "sgf_props": _PROPS,
 }
 _ANY = _Any()
+# The typed fields of the record that the JSON keeps in ``extra`` (the format predates them):
+# Action.illegal_text and .dice_only, GameRecord.comments and .setups.
+
+
+def _action_extra(action: Action) -> dict[str, object]:
+    """``action.extra`` with the typed fields the JSON keeps there."""
+    extra = dict(action.extra)
+    if action.illegal_text is not None:
+        extra["illegal_text"] = action.illegal_text
+    if action.dice_only:
+        extra["sgf_dice_only"] = True
+    return extra
+
+
+def _take_action_fields(action: Action) -> None:
+    """Move the typed fields the JSON keeps in ``extra`` out of ``action.extra``."""
+    extra = action.extra
+    if "illegal_text" in extra:
+        action.illegal_text = str(extra.pop("illegal_text"))
+    if "sgf_dice_only" in extra:
+        action.dice_only = bool(extra.pop("sgf_dice_only"))
+
+
+def _game_extra(game: GameRecord) -> dict[str, object]:
+    """``game.extra`` with the typed fields the JSON keeps there."""
+    extra = dict(game.extra)
+    if game.comments:
+        extra["comments"] = list(game.comments)
+    if game.setups:
+        extra["setup"] = [(s.node, [(name, list(values)) for name, values in s.properties])
+                          for s in game.setups]
+        located = [[s.node, s.line, s.column] for s in game.setups if s.line is not None]
+        if located:
+            extra["setup_at"] = located
+    return extra
+
+
+def _take_game_fields(game: GameRecord) -> None:
+    """Move the typed fields the JSON keeps in ``extra`` out of ``game.extra``: each set-up
+    comes before the first action of a later SGF node (result actions have none)."""
+    extra = game.extra
+    comments = extra.pop("comments", None)
+    if isinstance(comments, list):
+        game.comments = comments
+    kept = extra.pop("setup", None)
+    located = extra.pop("setup_at", None)
+    if not isinstance(kept, list):
+        return
+    where: dict[int, tuple[int, int]] = {}
+    for item in located if isinstance(located, list) else ():
+        if (isinstance(item, (list, tuple)) and len(item) == 3
+                and all(isinstance(v, int) for v in item)):
+            where.setdefault(item[0], (item[1], item[2]))
+    setups: list[SetUp] = []
+    for node, props in kept:
+        before = len(game.actions)
+        for index, action in enumerate(game.actions):
+            at = action.extra.get("sgf_node")
+            if not isinstance(at, int) or at + 1 > node:
+                before = index
+                break
+        line, column = where[node] if node in where else (None, None)
+        setups.append(SetUp.from_sgf(tuple((name, tuple(values)) for name, values in props),
+                                     before=before, node=node, line=line, column=column))
+    game.setups = tuple(setups)
 
 
 def _encode_extra(extra: dict[str, object], known: dict[str, _Codec]) -> dict[str, Any]:
@@ -403,8 +469,9 @@ def _action_json(action: Action) -> dict[str, Any]:
         value = getattr(action, key)
         if value != default or type(value) is not type(default):
             out[key] = codec.encode(value)
-    if action.extra:
-        out["extra"] = _encode_extra(action.extra, _ACTION_EXTRA)
+    extra = _action_extra(action)
+    if extra:
+        out["extra"] = _encode_extra(extra, _ACTION_EXTRA)
     return out
 
 
@@ -416,7 +483,7 @@ def _game_json(game: GameRecord) -> dict[str, Any]:
         "score": _Optional(_PAIR_INTS).encode(game.score),
         "score_line": _LOCATION.encode(game.score_line),
         "score_columns": _SCORE_COLUMNS.encode(game.score_columns),
-        "extra": _encode_extra(game.extra, _GAME_EXTRA),
+        "extra": _encode_extra(_game_extra(game), _GAME_EXTRA),
         "actions": [_action_json(a) for a in game.actions],
     }
 
@@ -482,6 +549,7 @@ def _action_from(data: Any, path: JsonPath) -> Action:
             setattr(action, key, codec.decode(data[key], path + (key,)))
     if "extra" in data:
         action.extra = _decode_extra(data["extra"], path + ("extra",), _ACTION_EXTRA)
+        _take_action_fields(action)
     return action
 
 
@@ -490,7 +558,7 @@ def _game_from(data: Any, path: JsonPath) -> GameRecord:
     actions = data["actions"]
     if not isinstance(actions, list):
         raise InvalidMatchData(path + ("actions",), f"expected an array, found {show_value(actions)}")
-    return GameRecord(
+    game = GameRecord(
         number=_Optional(_COUNT).decode(data["number"], path + ("number",)),
         line=_LOCATION.decode(data["line"], path + ("line",)),
         names=_Optional(_NAMES).decode(data["names"], path + ("names",)),
@@ -500,6 +568,8 @@ def _game_from(data: Any, path: JsonPath) -> GameRecord:
         actions=[_action_from(a, path + ("actions", i)) for i, a in enumerate(actions)],
         extra=_decode_extra(data["extra"], path + ("extra",), _GAME_EXTRA),
     )
+    _take_game_fields(game)
+    return game
 
 
 def _problem_from(data: Any, path: JsonPath) -> Problem:

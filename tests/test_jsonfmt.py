@@ -560,6 +560,8 @@ def actions(draw: st.DrawFn) -> Action:
             st.tuples(st.integers(0, 25), st.integers(0, 25)), max_size=4).map(tuple))
         action.cannot_move = draw(st.booleans())
         action.illegal = draw(st.booleans())
+        action.illegal_text = draw(st.none() | UNICODE)
+        action.dice_only = draw(st.booleans())
     else:
         action.cube = draw(st.none() | st.integers(0, 2**40))
         action.points = draw(st.none() | st.integers(0, 2**40))
@@ -605,8 +607,7 @@ def records(draw: st.DrawFn) -> MatchRecord:
                           score_columns=(draw(LOCATION), draw(LOCATION)),
                           actions=draw(st.lists(actions(), max_size=6)))
         if draw(st.booleans()):
-            game.extra["comments"] = draw(st.lists(st.tuples(st.integers(1, 99), UNICODE),
-                                                   max_size=2))
+            game.comments = draw(st.lists(st.tuples(st.integers(1, 99), UNICODE), max_size=2))
             game.extra["ratings"] = (draw(st.none() | UNICODE), draw(st.none() | UNICODE))
         record.games.append(game)
     record.problems = draw(st.lists(st.builds(

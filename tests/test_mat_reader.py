@@ -302,7 +302,7 @@ def test_dialect_cells() -> None:
         ("roll", 0), ("roll", 1), ("roll", 0), ("double", 1), ("take", 0), ("roll", 1),
         ("roll", 0), ("roll", 1), ("roll", 0), ("roll", 1), ("resign", 0), ("win", 1)]
     assert acts[2].cannot_move and acts[2].play_text == "" and acts[2].play_column == 10
-    assert acts[6].illegal and acts[6].extra["illegal_text"] == "Illegal play (25;0;1;)"
+    assert acts[6].illegal and acts[6].illegal_text == "Illegal play (25;0;1;)"
     assert acts[6].play_text == "" and acts[7].dice == (1, 1) and acts[7].column == 34
     assert acts[8].resign_marker and acts[8].extra["marker"] == "???"
     assert acts[9].play_text == "Bar/22 13/7*" and acts[9].column == 40
@@ -393,7 +393,7 @@ def test_truncated_file_and_comments_in_body() -> None:
     rec = one(text)
     assert rec.problems == []
     assert rec.comments == ["abandoned here"]
-    assert rec.games[0].extra["comments"] == [(6, "abandoned here")]
+    assert rec.games[0].comments == [(6, "abandoned here")]
     assert rec.games[0].actions[-1].play_text == "13/7 8"
 
 

@@ -165,9 +165,9 @@ def test_setup_node_is_kept_for_the_replay() -> None:
             ";PL[B]AE[a:y]AW[a][a][a]AB[s][y];B[double];W[drop])")
     rec = parse_sgf(text)[0]
     assert rec.problems == []  # applied and checked by the replay (tests/test_sgf_setup.py)
-    setup = rec.games[0].extra["setup"]
-    assert isinstance(setup, list) and setup[0][1][1] == ("AE", ["a:y"])
-    assert rec.games[0].extra["setup_at"] == [[1, 1, 47]]
+    (setup,) = rec.games[0].setups
+    assert setup.properties[1] == ("AE", ("a:y",)) and setup.turn == 1 and setup.sets_board
+    assert (setup.node, setup.line, setup.column, setup.before) == (1, 1, 47, 0)
     assert [a.kind for a in rec.games[0].actions] == ["double", "drop", "win"]
 
 

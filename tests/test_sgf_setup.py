@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 from bgtools.cli import app
 from bgtools.formats.jsonfmt import dumps_match, parse_json
 from bgtools.write.mat import UnwritableRecordError, write_mat
-from bgtools.read.sgf import parse_sgf, read_setup
+from bgtools.read.sgf import parse_sgf
+from bgtools.record import SetUp
 from bgtools.write.sgf import write_sgf
 from bgtools.record import Severity
 from bgtools.replay import Event, MatchReplay, replay_match
@@ -52,7 +53,8 @@ def rules(replay: MatchReplay) -> list[str]:
 @pytest.mark.parametrize("path,truth", CASES, ids=[p.stem for p, _ in CASES])
 def test_replay_reaches_gnubg_ids_after_the_setup(path: Path, truth: dict[str, Any]) -> None:
     replay, events = replay_text(path.read_text(encoding="utf-8"))
-    setup_line = replay.record.games[0].extra["setup_at"][-1][1]  # type: ignore[index]
+    setup_line = replay.record.games[0].setups[-1].line
+    assert setup_line is not None
     ours = [e for e in events if e["action"] == "move" and e["steps"] and e["line"] > setup_line]
     theirs = [p for p in truth["plays"] if p["play"]]  # gnubg's plays after its set-up
     assert len(ours) == len(theirs) > 0
@@ -98,7 +100,8 @@ def test_sgf_keeps_setup_nodes_and_json_round_trips(path: Path, truth: dict[str,
     record = parse_sgf(text)[0]
     assert write_sgf(record) == text
     back = parse_json(dumps_match(record))[0]
-    assert back.games[0].extra["setup"] == record.games[0].extra["setup"]
+    assert back.games[0].setups == record.games[0].setups != ()
+    assert back == record
     events: list[Event] = []
     replay_match(back, on_event=events.append)
     _, expected = replay_text(text)
@@ -170,10 +173,11 @@ def test_invalid_board_leaves_later_plays_unchecked() -> None:
     assert not set(rules(replay)) & {"no-checker", "turn-order", "dice-mismatch"}
 
 
-def test_read_setup_ranges_are_inclusive() -> None:
-    setup = read_setup([("AE", ["a:c", "y"]), ("AW", ["b"]), ("CP", ["c"]), ("CV", ["8"])])
+def test_setup_ranges_are_inclusive() -> None:
+    setup = SetUp.from_sgf((("AE", ("a:c", "y")), ("AW", ("b",)), ("CP", ("c",)), ("CV", ("8",))),
+                           before=0, node=1)
     assert setup.emptied == (0, 1, 2, 24) and setup.white == (1,)
-    assert (setup.owner, setup.cube, setup.errors) == ("c", 8, ())
+    assert (setup.cube_position, setup.cube, setup.errors) == ("centred", 8, ())
 
 
 def test_root_cube_value_keeps_the_opening_roll_rules() -> None:

@@ -536,9 +536,7 @@ class _Reader:
             return
         record.comments.append(text)
         if self.state is not None:
-            body = self.state.game.extra.setdefault("comments", [])
-            assert isinstance(body, list)
-            body.append((lineno, text))
+            self.state.game.comments.append((lineno, text))
 
     def flush_pending(self) -> None:
         for lineno, line in self.pending:
@@ -658,7 +656,7 @@ class _Reader:
                     action.extra["marker"] = line[cell.text_start:cell.text_end]
                 else:
                     action.illegal = True
-                    action.extra["illegal_text"] = line[cell.text_start:cell.text_end]
+                    action.illegal_text = line[cell.text_start:cell.text_end]
             return action
         akind: ActionKind
         if kind in ("double", "beaver", "raccoon"):

@@ -14,8 +14,8 @@ Design:
   later node's properties (``extra["sgf_nodes"]``), in order, values unescaped; each action
   keeps its node's properties (``extra["sgf_props"]``) so a writer can round-trip analysis.
 * Set-up nodes (``AE``/``AW``/``AB``, ``PL``, ``CV``, ``CP``; a root ``CV`` of automatic
-  doubles) are kept in ``extra["setup"]`` as ``(node index, properties)`` with their
-  locations in ``extra["setup_at"]``; the replay applies them (:func:`read_setup`).
+  doubles) become :class:`~bgtools.record.SetUp` values in ``GameRecord.setups``, each with
+  its location and the action it comes before; the replay applies and checks them.
 * The reader never raises on text: unreadable content becomes ``Problem(rule="syntax")``.
 """
 
@@ -31,20 +31,21 @@ from bgtools.record import (
     GameRecord,
     MatchRecord,
     Problem,
+    SetUp,
     Severity,
+    SgfProperties,
 )
 
 __all__ = [
     "MAX_PROBLEMS",
     "SgfNode",
     "SgfProperty",
-    "SgfSetup",
     "SgfTree",
+    "kept_nodes",
     "looks_like_sgf",
     "match_info",
     "parse_collection",
     "parse_sgf",
-    "read_setup",
 ]
 
 MAX_PROBLEMS = 200
@@ -218,6 +219,10 @@ def _props(node: SgfNode) -> Props:
     return [(p.name, list(p.values)) for p in node.props]
 
 
+def _frozen(props: Props) -> SgfProperties:
+    return tuple((name, tuple(values)) for name, values in props)
+
+
 def match_info(values: list[str]) -> dict[str, str]:
     """The ``key:value`` pairs of an ``MI`` property (``length``, ``game``, ``ws``, ``bs``)."""
     info: dict[str, str] = {}
@@ -247,86 +252,14 @@ def _point(letter: str, player: int, is_from: bool) -> int | None:
     return index + 1 if player == 0 else 24 - index
 
 
-@dataclass(frozen=True, slots=True)
-class SgfSetup:
-    """One set-up node read (FORMATS.md 3.3), in absolute terms.
-
-    ``emptied``, ``white`` and ``black`` are 0-based letter indexes (``a`` = 0 .. ``x`` = 23,
-    ``y`` = 24 the bar): points emptied (both colours), then one checker added per entry.
-    ``turn`` is the player to move (0 = White, 1 = Black), ``cube`` the cube value and
-    ``owner`` the cube position (``"c"`` centred, ``0`` White, ``1`` Black), each None when
-    the node does not set it. ``errors`` word the values that cannot be read.
-    """
-
-    emptied: tuple[int, ...] = ()
-    white: tuple[int, ...] = ()
-    black: tuple[int, ...] = ()
-    turn: int | None = None
-    cube: int | None = None
-    owner: int | str | None = None
-    errors: tuple[str, ...] = ()
-
-    @property
-    def sets_board(self) -> bool:
-        """True when the node changes checkers (``AE``, ``AW`` or ``AB``)."""
-        return bool(self.emptied or self.white or self.black)
-
-
-def _letters(values: list[str], name: str, errors: list[str]) -> list[int]:
-    """The letter indexes of point-list values (``a``, ``a:y`` ranges inclusive)."""
-    out: list[int] = []
-    for value in values:
-        text = value.strip()
-        if len(text) == 3 and text[1] == ":":
-            lo, hi = ord(text[0]) - 97, ord(text[2]) - 97
-            if 0 <= lo <= hi <= 24:
-                out.extend(range(lo, hi + 1))
-                continue
-        elif len(text) == 1 and 0 <= ord(text) - 97 <= 24:
-            out.append(ord(text) - 97)
-            continue
-        errors.append(f"{name}[{value[:20]}] is not a point a-x or the bar y")
-    return out
-
-
-def read_setup(props: Props) -> SgfSetup:
-    """Read the set-up properties of one node (as kept in ``GameRecord.extra["setup"]``)."""
-    errors: list[str] = []
-    emptied: list[int] = []
-    white: list[int] = []
-    black: list[int] = []
-    turn: int | None = None
-    cube: int | None = None
-    owner: int | str | None = None
-    for name, values in props:
-        first = values[0].strip() if values else ""
-        if name == "AE":
-            emptied.extend(_letters(values, name, errors))
-        elif name == "AW":
-            white.extend(_letters(values, name, errors))
-        elif name == "AB":
-            black.extend(_letters(values, name, errors))
-        elif name == "PL":
-            if first.upper() in ("W", "B"):
-                turn = 0 if first.upper() == "W" else 1
-            else:
-                errors.append(f"PL[{first[:20]}] is not W or B")
-        elif name == "CV":
-            value = _int(first)
-            if value is None or value < 1 or value & (value - 1) or value > 1 << 15:
-                errors.append(f"CV[{first[:20]}] is not a cube value (1, 2, 4 ...)")
-            else:
-                cube = value
-        elif name in ("CP", "CO"):
-            where = first.lower()
-            if where == "c" or where == "n":
-                owner = "c"
-            elif where in ("w", "b"):
-                owner = 0 if where == "w" else 1
-            else:
-                errors.append(f"{name}[{first[:20]}] is not c, w or b")
-    return SgfSetup(tuple(emptied), tuple(white), tuple(black), turn, cube, owner,
-                    tuple(errors))
+def kept_nodes(game: GameRecord) -> tuple[Props, list[Props]] | None:
+    """The root properties and later nodes of an SGF game as this reader kept them (passed
+    through in ``extra`` for a writer to give back verbatim), or None for another format."""
+    root = game.extra.get("sgf_root")
+    nodes = game.extra.get("sgf_nodes")
+    if isinstance(root, list) and isinstance(nodes, list):
+        return root, nodes
+    return None
 
 
 class _Reader:
@@ -447,8 +380,7 @@ class _Reader:
         root = nodes[0]
         cube = 1
         cv = root.get("CV")
-        setup: list[tuple[int, Props]] = []
-        setup_at: list[list[int]] = []  # [node index, line, column] of each set-up node
+        setups: list[SetUp] = []
         if cv is not None:
             value = _int(cv.values[0] if cv.values else None)
             if value is None or value < 1:
@@ -457,8 +389,8 @@ class _Reader:
             elif value != 1:
                 # Automatic doubles (money play): the game starts with a centred cube at CV.
                 cube = value
-                setup.append((0, [("CV", list(cv.values))]))
-                setup_at.append([0, cv.line, cv.column])
+                setups.append(SetUp.from_sgf((("CV", tuple(cv.values)),), before=0, node=0,
+                                             line=cv.line, column=cv.column))
         pending: tuple[int, int] | None = None  # (doubler, offered value)
         beaver: int | None = None  # the original doubler after a beaver
         actions = game.actions
@@ -473,10 +405,8 @@ class _Reader:
             moves = [p for p in node.props if p.name in ("W", "B")]
             di = node.get("DI")
             pl = node.get("PL")
-            if setup_props or (pl is not None and di is None and not moves):
-                # Applied by the replay (``read_setup``), which also validates it.
-                setup.append((index, props))
-                setup_at.append([index, node.line, node.column])
+            is_setup = bool(setup_props) or (pl is not None and di is None and not moves)
+            if is_setup:
                 cvp = node.get("CV")
                 if cvp is not None and _int(cvp.values[0] if cvp.values else None):
                     cube = _int(cvp.values[0]) or cube
@@ -538,7 +468,7 @@ class _Reader:
                     action = Action(kind="roll", player=player, line=di.line, column=di.column,
                                     dice=(int(dice[0]), int(dice[1])), steps=None,
                                     play_text="")
-                    action.extra["sgf_dice_only"] = True
+                    action.dice_only = True
                 else:
                     self.problem(record, f"DI[{dice}]: dice must be two digits 1-6", di.line,
                                  di.column, gi)
@@ -549,9 +479,11 @@ class _Reader:
                 action.extra["sgf_props"] = props
                 action.extra["sgf_node"] = index - 1
                 actions.append(action)
-        if setup:
-            game.extra["setup"] = setup
-            game.extra["setup_at"] = setup_at
+            if is_setup:
+                # Applied (and checked) by the replay after this node's own action, if any.
+                setups.append(SetUp.from_sgf(_frozen(props), before=len(actions), node=index,
+                                             line=node.line, column=node.column))
+        game.setups = tuple(setups)
         self.result(record, game, root, gi)
 
     def roll(self, record: MatchRecord, prop: SgfProperty, player: int, text: str, last: bool,

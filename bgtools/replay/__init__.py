@@ -13,7 +13,6 @@ from typing import Callable, Literal
 
 from bgtools.engine import ids
 from bgtools.errors import NotationError
-from bgtools.read.sgf import read_setup
 from bgtools.engine.notation import WrittenPlay, parse_play
 from bgtools.engine.position import (
     Play,
@@ -23,7 +22,7 @@ from bgtools.engine.position import (
     step_error,
     unchecked_position,
 )
-from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
+from bgtools.record import Action, GameRecord, MatchRecord, Problem, SetUp, Severity
 from bgtools.engine.resolve import (
     check_maximal,
     every_die_as_written,
@@ -674,23 +673,22 @@ class _Replayer:
         actions = record.actions
         count = len(actions)
         do_roll = self.do_roll
-        setups = _setups(record)
-        at = [_setup_slot(actions, node) for node, _ in setups]
+        setups = record.setups
         done = 0
         for i, action in enumerate(actions):
             self.action = action
-            while done < len(setups) and at[done] <= i:
-                self.apply_setup(g, *setups[done])
+            while done < len(setups) and setups[done].before <= i:
+                self.apply_setup(g, setups[done])
                 done += 1
-            g.setup_next = done < len(setups) and at[done] == i + 1
+            g.setup_next = done < len(setups) and setups[done].before == i + 1
             next_action = actions[i + 1] if i + 1 < count else None
             if action.kind == "roll" and g.over is None:
                 do_roll(g, action, next_action)  # the common case of do_action
             else:
                 self.do_action(g, action, next_action)
         self.action = None
-        for node, props in setups[done:]:
-            self.apply_setup(g, node, props)
+        for setup in setups[done:]:
+            self.apply_setup(g, setup)
         summary.actions += count
         if g.resigned is not None and g.over == "resign" and self.on_event is not None:
             self.emit_resignation(g)
@@ -812,7 +810,7 @@ class _Replayer:
         if action.steps is not None:
             play, pos = self.check_steps(g, action, before, d1, d2)
         elif action.illegal or written.kind == "illegal":
-            text = str(action.extra.get("illegal_text", written.text))
+            text = written.text if action.illegal_text is None else action.illegal_text
             board = _snowie_board(text, before)
             self.problem("illegal-play-line", "the record marks this play as illegal"
                          + ("; replay goes on from the position it gives" if board else ""),
@@ -939,13 +937,15 @@ class _Replayer:
 
     # --- SGF set-up nodes -----------------------------------------------------------------
 
-    def apply_setup(self, g: _Game, node: int, props: list[tuple[str, list[str]]]) -> None:
+    def apply_setup(self, g: _Game, setup: SetUp) -> None:
         """Apply an SGF set-up node: the board (absolute letters, FORMATS.md 3.3), the player
         to move and the cube; like a Snowie ``Illegal play`` cell, the replay goes on from
         the board it gives. A set-up that gives no valid position is ``sgf-setup-invalid``
         and leaves the replay unsynced (later plays are not checked)."""
-        setup = read_setup(props)
-        line, column = _setup_location(self.record.games[self.game_no - 1], node)
+        if setup.line is None:
+            line, column = self.record.games[self.game_no - 1].line, None
+        else:
+            line, column = setup.line, setup.column
         for message in setup.errors:
             self.problem("sgf-setup-invalid", message, line, column)
         view = 0 if g.on_roll is None else g.on_roll
@@ -978,8 +978,8 @@ class _Replayer:
         g.unplayed = None
         if setup.cube is not None:
             g.cube = setup.cube
-        if setup.owner is not None:
-            g.cube_owner = None if setup.owner == "c" else int(setup.owner)
+        if setup.cube_position is not None:
+            g.cube_owner = None if setup.cube_position == "centred" else setup.cube_position
             g.cube_turned = g.cube_owner is not None
         if g.over is None and g.synced and g.position.mover[0] == 15:
             self.end_by_bearoff(g, turn, g.position)
@@ -1272,39 +1272,6 @@ def _snowie_board(text: str, near: Position) -> Position | None:
         if best is None or distance < best[0]:
             best = (distance, candidate)
     return best[1] if best else None
-
-
-def _setups(record: GameRecord) -> list[tuple[int, list[tuple[str, list[str]]]]]:
-    """The game's SGF set-up nodes ``(node index, properties)`` in order (none for .mat)."""
-    kept = record.extra.get("setup")
-    if not isinstance(kept, list):
-        return []
-    out: list[tuple[int, list[tuple[str, list[str]]]]] = []
-    for item in kept:
-        node, props = item
-        out.append((int(node), [(str(name), [str(v) for v in values])
-                                for name, values in props]))
-    return out
-
-
-def _setup_slot(actions: list[Action], node: int) -> int:
-    """The index of the first action after SGF node ``node`` (the root is node 0): the
-    set-up applies just before it. Result actions (no node) come after every node."""
-    for i, action in enumerate(actions):
-        at = action.extra.get("sgf_node")
-        if not isinstance(at, int) or at + 1 > node:
-            return i
-    return len(actions)
-
-
-def _setup_location(record: GameRecord, node: int) -> tuple[int | None, int | None]:
-    """Where set-up node ``node`` starts, when the reader kept it (else the game's line)."""
-    located = record.extra.get("setup_at")
-    if isinstance(located, list):
-        for item in located:
-            if isinstance(item, (list, tuple)) and len(item) == 3 and item[0] == node:
-                return int(item[1]), int(item[2])
-    return record.line, None
 
 
 def _setup_problem(white: list[int], black: list[int]) -> str | None:

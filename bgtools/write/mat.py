@@ -145,9 +145,7 @@ def _match_info(record: MatchRecord) -> MatchInfo:
     elif record.format == "mat":
         in_games: set[str] = set()
         for game in record.games:
-            body = game.extra.get("comments")
-            if isinstance(body, list):
-                in_games.update(str(text) for _, text in body)
+            in_games.update(text for _, text in game.comments)
         lines = [c for c in record.comments if c not in in_games]
         if lines:
             info.comment = "".join(line + "\n" for line in lines)
@@ -206,7 +204,8 @@ def _game_moves(summary: GameSummary, events: list[Event], last_game: bool) -> l
         if kind == "move":
             assert event.dice is not None
             if source is not None and source.illegal:
-                text = str(source.extra.get("illegal_text", source.play_text)).strip()
+                text = (source.play_text if source.illegal_text is None
+                        else source.illegal_text).strip()
                 moves.append(ScriptMove("illegal", player, event.dice, text=text, source=source))
                 continue
             written = source is not None and bool(source.play_text.strip() or source.steps)
@@ -214,7 +213,7 @@ def _game_moves(summary: GameSummary, events: list[Event], last_game: bool) -> l
                 resigned = summary.ended_by == "resign" and i == last_move
                 unfinished = summary.ended_by is None and last_game and i == len(events) - 1
                 # SGF dice shown, then the board set by hand (a set-up node follows).
-                superseded = source is not None and bool(source.extra.get("sgf_dice_only"))
+                superseded = source is not None and source.dice_only
                 if resigned or unfinished or superseded:
                     moves.append(ScriptMove("dice", player, event.dice, source=source))
                     continue
@@ -439,7 +438,7 @@ def write_mat(record: MatchRecord, replay: MatchReplay | None = None,
     has SGF set-up nodes (a .mat cannot set a board, turn or cube).
     """
     for index, game in enumerate(record.games):
-        if game.extra.get("setup"):
+        if game.setups:
             # gnubg's own export writes such a game's moves without the set-up (and warns
             # "this game was edited during play and cannot be exported correctly").
             raise UnwritableRecordError(

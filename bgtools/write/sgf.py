@@ -32,7 +32,7 @@ from bgtools.write.mat import (
     UnwritableRecordError,
     normalise_match,
 )
-from bgtools.read.sgf import match_info
+from bgtools.read.sgf import kept_nodes, match_info
 from bgtools.engine.position import Step
 from bgtools.record import MatchRecord
 from bgtools.replay import Event, MatchReplay
@@ -190,12 +190,10 @@ def render_sgf(script: MatchScript) -> str:
     out: list[str] = []
     from_sgf = script.record.format == "sgf"
     for index, game in enumerate(script.games):
-        extra = game.record.extra
-        original_root = extra.get("sgf_root")
-        original_nodes = extra.get("sgf_nodes")
-        if from_sgf and isinstance(original_root, list) and isinstance(original_nodes, list):
-            root = _kept_root(script, index, game, original_root)
-            nodes: list[Props] = original_nodes
+        kept = kept_nodes(game.record) if from_sgf else None
+        if kept is not None:
+            root = _kept_root(script, index, game, kept[0])
+            nodes: list[Props] = kept[1]
         else:
             root = _new_root(script, index, game)
             nodes = _new_nodes(game)
