@@ -17,7 +17,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-import bgtools.replay as replay  # noqa: E402
+from bgtools.engine import resolve  # noqa: E402
 from bgtools.read.detect import read_records  # noqa: E402
 from bgtools.reports.files import analyse_file  # noqa: E402
 
@@ -25,8 +25,8 @@ from bgtools.reports.files import analyse_file  # noqa: E402
 def _best(fn: object, runs: int = 5) -> float:
     best = float("inf")
     for _ in range(runs):
-        replay._RESOLVED.clear()  # noqa: SLF001 - a fair, cold cache for every format
-        replay._LEGAL.clear()  # noqa: SLF001
+        resolve._RESOLVED.clear()  # noqa: SLF001 - a fair, cold cache for every format
+        resolve._LEGAL.clear()  # noqa: SLF001
         start = time.perf_counter()
         fn()  # type: ignore[operator]
         best = min(best, time.perf_counter() - start)

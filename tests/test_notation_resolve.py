@@ -183,7 +183,6 @@ def test_quick_resolution_equals_the_general_path(pos: Position, roll: tuple[int
 def test_replayer_shortcut_equals_resolve_play(pos: Position, roll: tuple[int, int],
                                                rng: random.Random,
                                                noise: list[tuple[int, int]]) -> None:
-    from bgtools import replay
     from bgtools.engine import resolve
 
     texts = []
@@ -205,12 +204,11 @@ def test_replayer_shortcut_equals_resolve_play(pos: Position, roll: tuple[int, i
             written = parse_play(text)
         except NotationError:
             continue
-        quick = replay._resolved_play(pos, roll[0], roll[1], written)
+        quick = resolve._resolved(pos, roll[0], roll[1], written)
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(replay, "every_die_as_written", lambda *args: None)
-            patch.setattr(replay, "two_checkers_either_die", lambda *args: None)
-            for quick_path in ("_every_die_as_written", "_one_checker_both_dice",
+            for quick_path in ("every_die_as_written", "two_checkers_either_die",
+                               "_every_die_as_written", "_one_checker_both_dice",
                                "_two_checkers_either_die"):
                 patch.setattr(resolve, quick_path, lambda *args: None)
-            general = replay._resolved_play(pos, roll[0], roll[1], written)
+            general = resolve._resolved(pos, roll[0], roll[1], written)
         assert quick == general, (pos.position_id, roll, text)

@@ -66,3 +66,26 @@ def test_validating_a_gnubg_export_does_not_load_lark() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, cwd=REPO, env={"PYTHONPATH": str(REPO), "PATH": ""})
     assert done.stdout.split() == ["True", "False"]
+
+
+def test_every_rule_is_checked_in_one_named_place() -> None:
+    import importlib
+
+    from bgtools.replay import RULES, game, match
+    from bgtools.replay.rules import CHECKED_BY
+
+    assert set(CHECKED_BY) == set(RULES)
+    owners = {"Game": game.Game, "MatchReplayer": match.MatchReplayer}
+    for rule, places in CHECKED_BY.items():
+        for place in places.split(", "):
+            name = place.split(" ")[0]
+            owner, _, attribute = name.rpartition(".")
+            if owner in owners:
+                assert callable(getattr(owners[owner], attribute)), (rule, place)
+            elif name.startswith("bgtools.") and "(" not in name:
+                module, _, function = name.rpartition(".")
+                try:
+                    target = importlib.import_module(name)
+                except ImportError:
+                    target = getattr(importlib.import_module(module), function)
+                assert target is not None, (rule, place)

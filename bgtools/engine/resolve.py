@@ -14,6 +14,7 @@ from itertools import product
 from typing import Sequence
 
 from bgtools.engine import notation
+from bgtools.engine.memo import BoundedMemo
 from bgtools.errors import IllegalPlayError, NotationError
 from bgtools.engine.notation import WrittenPlay
 from bgtools.engine.position import (
@@ -27,12 +28,17 @@ from bgtools.engine.position import (
 
 __all__ = [
     "RULE_MESSAGES",
+    "IllegalStep",
+    "ResolvedPlay",
     "Resolution",
     "check_maximal",
     "every_die_as_written",
+    "legal_results",
     "parse_play",
+    "play_steps",
     "play_text",
     "resolve_play",
+    "resolve_written_play",
     "two_checkers_either_die",
 ]
 
@@ -345,16 +351,11 @@ def two_checkers_either_die(
         for order in ((step1, step2), (step2, step1)):
             me = list(mover)
             opp = list(opponent)
-            hits: list[bool] = []
-            for src, dst, die in order:
-                if step_error(me, opp, src, dst, die) is not None:
-                    break
-                hits.append(apply_step(me, opp, src, dst))
-            else:
+            steps = ((order[0][0], order[0][1]), (order[1][0], order[1][1]))
+            hits = play_steps(me, opp, steps, (order[0][2], order[1][2]), in_order=True)
+            if not isinstance(hits, IllegalStep):
                 if found is None:
-                    found = (tuple(me), tuple(opp),
-                             ((order[0][0], order[0][1]), (order[1][0], order[1][1])),
-                             tuple(hits))
+                    found = (tuple(me), tuple(opp), steps, hits)
                 elif found[0] != tuple(me) or found[1] != tuple(opp):
                     return None
                 # The other order moves the same checkers the same way, so it can only
@@ -380,15 +381,52 @@ def _single_steps(
     for order in orders:
         me = list(pos.mover)
         opp = list(pos.opponent)
-        hits: list[bool] = []
-        for src, dst, die in order:
-            if step_error(me, opp, src, dst, die) is not None:
-                break
-            hits.append(apply_step(me, opp, src, dst))
-        else:
-            play = Play(tuple((src, dst) for src, dst, _ in order), tuple(hits))
-            return play, unchecked_position(tuple(me), tuple(opp))
+        moves = tuple((src, dst) for src, dst, _ in order)
+        hits = play_steps(me, opp, moves, [die for _, _, die in order], in_order=True)
+        if not isinstance(hits, IllegalStep):
+            return Play(moves, hits), unchecked_position(tuple(me), tuple(opp))
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalStep:
+    """The first step of a sequence that cannot be played, and the rule it breaks with the
+    first die tried (None when no die was left for it)."""
+
+    step: Step
+    rule: str | None
+
+
+def play_steps(me: list[int], opp: list[int], steps: Sequence[Step], dice: Sequence[int], *,
+               in_order: bool = False) -> tuple[bool, ...] | IllegalStep:
+    """Play ``steps`` one after the other on the mutable sides ``me``/``opp``, each checked
+    by :func:`~bgtools.engine.position.step_error` with a die: ``dice[i]`` for ``steps[i]``
+    when ``in_order``, else the first die of ``dice`` not used yet that makes it legal.
+
+    Return the hits of the steps, or the first step that cannot be played (the sides are
+    then left as they were after the steps before it).
+    """
+    hits: list[bool] = []
+    if in_order:
+        for (src, dst), die in zip(steps, dice):
+            error = step_error(me, opp, src, dst, die)
+            if error is not None:
+                return IllegalStep((src, dst), error)
+            hits.append(apply_step(me, opp, src, dst))
+        return tuple(hits)
+    pool = list(dice)
+    for src, dst in steps:
+        first_error: str | None = None
+        for die in dict.fromkeys(pool):
+            error = step_error(me, opp, src, dst, die)
+            if error is None:
+                pool.remove(die)
+                break
+            first_error = first_error or error
+        else:
+            return IllegalStep((src, dst), first_error)
+        hits.append(apply_step(me, opp, src, dst))
+    return tuple(hits)
 
 
 def _search(
@@ -451,6 +489,110 @@ def check_maximal(pos: Position, die1: int, die2: int, play: Play, result: Posit
         f"{roll} played as {written}; when only one die can be played the larger must be "
         f"played (e.g. {sample})",
     )
+
+
+# --- the replayer's entry point: a written play resolved once, its problems worded ----------
+
+
+ResolvedPlay = tuple[
+    tuple[int, ...] | None, tuple[int, ...], tuple[Step, ...] | None, tuple[bool, ...],
+    tuple[tuple[str, str], ...],
+]
+"""A written play resolved, as plain tuples: the sides after it (mover's view; the mover's
+side None when the play cannot be applied), its steps (None when there is no play) and hits,
+and its problems ``(rule, message)``. Tuples of numbers and strings only, so the cyclic
+garbage collector stops tracking the memo's entries (it would otherwise rescan hundreds of
+thousands of Position and Play objects on a large archive)."""
+
+_RESOLVED: BoundedMemo[tuple[tuple[int, ...], tuple[int, ...], int, int, str], ResolvedPlay]
+_RESOLVED = BoundedMemo(1 << 17)
+"""Resolved plays by (position, dice, play text as written): everything in a ResolvedPlay is
+immutable and depends on nothing else."""
+
+_LEGAL: BoundedMemo[tuple[tuple[int, ...], tuple[int, ...], int, int], dict[Position, Play]]
+_LEGAL = BoundedMemo(1 << 12)
+"""Legal results by (position, dice) for rolls written without a play; each entry holds every
+legal result of a roll, so far fewer are kept."""
+
+
+def resolve_written_play(position: Position, die1: int, die2: int,
+                         text: str) -> ResolvedPlay | None:
+    """The play ``text`` writes for the mover of ``position`` rolling ``die1``/``die2``,
+    resolved (see :func:`resolve_play`) with its problems worded, memoised.
+
+    None when ``text`` writes no moves (an empty play, ``Cannot Move``, a resignation or
+    illegal-play mark) or is no play at all (the notation rejects it): the caller decides.
+    """
+    key = (position.mover, position.opponent, die1, die2, text)
+    known = _RESOLVED.get(key)
+    if known is None:
+        try:
+            written = notation.parse_play(text)
+        except NotationError:
+            return None
+        if written.kind != "moves" or not written.paths:
+            return None
+        known = _RESOLVED.remember(key, _resolved(position, die1, die2, written))
+    return known
+
+
+def legal_results(position: Position, die1: int, die2: int) -> dict[Position, Play]:
+    """``position.legal_results(die1, die2)``, memoised: the dictionary must not be changed."""
+    key = (position.mover, position.opponent, die1, die2)
+    legal = _LEGAL.get(key)
+    if legal is None:
+        legal = _LEGAL.remember(key, position.legal_results(die1, die2))
+    return legal
+
+
+def _resolved(before: Position, d1: int, d2: int, written: WrittenPlay) -> ResolvedPlay:
+    """Resolve ``written`` and word its problems (see :data:`ResolvedPlay`)."""
+    segments = written.segments
+    if len(segments) == (4 if d1 == d2 else 2):
+        # resolve_play tries this first too; here it builds no Resolution, Play or Position.
+        sides = every_die_as_written(before.mover, before.opponent, d1, d2, segments)
+        if sides is not None:
+            mover, opponent, steps, hits = sides
+            for _, dst, mark in segments:
+                if mark:
+                    return mover, opponent, steps, hits, _hit_mark_problems(
+                        segments, steps, hits)
+            return mover, opponent, steps, hits, ()
+        if d1 != d2:
+            # resolve_play's next try for two segments, likewise without objects.
+            sides = two_checkers_either_die(before.mover, before.opponent, d1, d2, segments)
+            if sides is not None:
+                mover, opponent, steps, hits = sides
+                return mover, opponent, steps, hits, _hit_mark_problems(segments, steps, hits)
+    resolution = resolve_play(before, d1, d2, written)
+    problems: list[tuple[str, str]] = []
+    if resolution.rule is not None:
+        problems.append((resolution.rule, resolution.message))
+    result = resolution.result
+    if result is None:
+        return None, (), None, (), tuple(problems)
+    play = resolution.play
+    if resolution.ambiguous:
+        problems.append(("ambiguous-play", (f"{d1}{d2} {written.text} can be played in "
+                                            f"several ways; read as {play}")))
+    if play is None:
+        return result.mover, result.opponent, None, (), tuple(problems)
+    if resolution.rule is None:
+        problems.extend(_hit_mark_problems(segments, play.steps, play.hits))
+    return result.mover, result.opponent, play.steps, play.hits, tuple(problems)
+
+
+def _hit_mark_problems(segments: Sequence[tuple[int, int, bool]], steps: tuple[Step, ...],
+                       hits: tuple[bool, ...]) -> tuple[tuple[str, str], ...]:
+    """The ``hit-mark`` problem when a written ``*`` marks a point where nothing is hit."""
+    marked = {dst for _, dst, mark in segments if mark}
+    if marked:
+        hit_points = {dst for (_, dst), hit in zip(steps, hits) if hit}
+        unhit = marked - hit_points
+        if unhit:
+            points = ", ".join(map(str, sorted(unhit)))
+            return (("hit-mark", f"'*' after {points} but nothing is hit there"),)
+    return ()
 
 
 def _literal(pos: Position, segments: Sequence[tuple[int, int, bool]]) -> Position | None:

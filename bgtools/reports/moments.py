@@ -162,9 +162,7 @@ def _final_moment(summary: GameSummary, events: list[Event], move: int, length: 
     game_state = ids.GameState.PLAYING
     resignation = 0
     if summary.ended_by is not None and summary.winner is not None:
-        s = list(score)
-        s[summary.winner] += summary.points or 0
-        score = (s[0], s[1])
+        score = summary.score_after
         game_state = {"bearoff": ids.GameState.OVER, "drop": ids.GameState.DROPPED,
                       "resign": ids.GameState.RESIGNED}[summary.ended_by]
         if summary.ended_by == "resign":
@@ -265,13 +263,7 @@ def status_json(display: str, replay: MatchReplay, moment: Moment) -> dict[str, 
 
 def running_totals(replay: MatchReplay) -> list[tuple[int, int]]:
     """The score after each game (the running total of a money session)."""
-    out: list[tuple[int, int]] = []
-    for g in replay.games:
-        score = list(g.score_before)
-        if g.winner is not None and g.points is not None and g.ended_by is not None:
-            score[g.winner] += g.points
-        out.append((score[0], score[1]))
-    return out
+    return [g.score_after for g in replay.games]
 
 
 def header_names(replay: MatchReplay) -> tuple[str, str] | None:

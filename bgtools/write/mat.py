@@ -34,7 +34,8 @@ from typing import Literal
 
 from bgtools.errors import BgtoolsError
 from bgtools.engine.notation import parse_play
-from bgtools.engine.position import Play, Position, Step, apply_step, step_error
+from bgtools.engine.position import Play, Position, Step
+from bgtools.engine.resolve import IllegalStep, play_steps
 from bgtools.record import Action, GameRecord, MatchRecord
 from bgtools.replay import Event, GameSummary, MatchReplay, replay_match
 
@@ -178,8 +179,7 @@ def normalise_match(record: MatchRecord, replay: MatchReplay | None = None,
         script.jacoby = not any(
             g.ended_by == "bearoff" and g.cube == 1 and g.points is not None and g.points > 1
             for g in replay.games)
-    script.cube_in_use = not (profile.cube == "off" or (
-        profile.cube == "min3" and 0 < replay.match_length < 3))
+    script.cube_in_use = profile.cube_in_use(replay.match_length)
     last_index = len(replay.games) - 1
     for index, summary in enumerate(replay.games):
         game_record = record.games[index]
@@ -267,18 +267,9 @@ def _written_order(source: Action | None, play: Play) -> tuple[Step, ...]:
 
 def _legal_order(before: Position, dice: tuple[int, int], steps: tuple[Step, ...]) -> bool:
     """True when ``steps`` can be played one after the other in this order."""
-    me = list(before.mover)
-    opp = list(before.opponent)
     pool = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
-    for src, dst in steps:
-        for die in dict.fromkeys(pool):
-            if step_error(me, opp, src, dst, die) is None:
-                pool.remove(die)
-                break
-        else:
-            return False
-        apply_step(me, opp, src, dst)
-    return True
+    played = play_steps(list(before.mover), list(before.opponent), steps, pool)
+    return not isinstance(played, IllegalStep)
 
 
 def _chain(pool: list[Step], src: int, dst: int) -> list[Step] | None:

@@ -1,0 +1,283 @@
+"""The rules a replay checks: every rule id (:data:`RULES`) and the house rules of the sites
+(:class:`RuleProfile`, :data:`PROFILES`), with the choice of a profile for a file
+(:func:`profile_for`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from bgtools.record import MatchRecord, Severity
+
+__all__ = [
+    "CHECKED_BY",
+    "PROFILES",
+    "PROFILE_NAMES",
+    "RULES",
+    "STUDIO_FORFEIT_FACTOR",
+    "WARNING_RULES",
+    "CubeRule",
+    "ResignationRule",
+    "RuleProfile",
+    "is_money_session",
+    "is_xg_dialect",
+    "profile_for",
+    "severity_of",
+    "site_profile_name",
+]
+
+RULES: dict[str, str] = {
+    "syntax": "a line of the file cannot be read",
+    "notation": "a play is written in a notation that cannot be read",
+    "opening-double": "the opening roll of a game cannot be a double",
+    "turn-order": "the players must alternate: this action is by the wrong player",
+    "dice-mismatch": "the moves written do not match the dice rolled",
+    "no-checker": "a move starts from a point where the mover has no checker",
+    "blocked-point": "a move lands on a point held by two or more opposing checkers",
+    "must-enter-bar": "a player with a checker on the bar must enter it before moving others",
+    "bearoff-not-home": "bearing off is allowed only with every checker in the home board",
+    "bearoff-higher-die": "a die larger than needed bears off only from the highest point",
+    "max-dice": "a play must use as many dice as possible",
+    "higher-die": "when only one die can be played, the larger one must be played",
+    "empty-play": "a roll is written with no play although a legal play exists",
+    "forced-play-omitted": "a roll with exactly one legal play was written with no play (warning)",
+    "ambiguous-play": "a merged move could be played in several ways (warning)",
+    "hit-mark": "a hit mark '*' disagrees with the position (warning)",
+    "illegal-play-line": "the record itself marks a play as illegal (warning)",
+    "cube-timing": "the cube may be turned only by the player on roll, before rolling",
+    "cube-not-owner": "the cube may be turned only by its owner or while it is centred",
+    "cube-value": "the value in 'Doubles => V' must be twice the current cube",
+    "cube-disabled": "the cube is not in use under these rules",
+    "cube-dead": "a double with the cube already dead (doubler's score plus cube reaches the length) (warning)",
+    "crawford-double": "no doubling in the Crawford game",
+    "crawford-unknown": "a double in the first game of a file that starts with a player 1-away: it cannot be told whether that game is the Crawford game (warning)",
+    "cube-answer": "a take, drop or beaver must answer a double",
+    "cube-unanswered": "a double must be answered before play goes on",
+    "beaver-not-allowed": "beavers only in money play where the rules allow them",
+    "action-after-end": "nothing may follow the end of a game but its result",
+    "wins-mismatch": "the 'Wins N' points differ from the game's result",
+    "resign-value": "a resignation must be worth 1, 2 or 3 times the cube",
+    "match-resignation": "the match was resigned: the winner got the points still needed (note)",
+    "forfeit": "the site's forfeit marker ('Wins' 1004 times the cube, Backgammon Studio): the match is read as resigned (warning)",
+    "match-length": "the site does not offer matches of this length (warning)",
+    "game-unfinished": "a game stops before it is over while later games follow",
+    "score-mismatch": "a game's score line differs from the running score",
+    "game-after-match": "a game follows the end of the match",
+    "match-incomplete": "the match stops before a player reached the match length (warning)",
+    "game-number": "games are not numbered on from the first game: 1, 2, 3 ... (warning)",
+    "no-games": "the file holds no game",
+    "sgf-setup-invalid": "an SGF set-up node (AE/AW/AB, PL, CV, CP) gives no valid position or cube",
+    "encoding-assumed": "the file is not UTF-8: it was read as cp1252 (else latin-1) (warning)",
+}
+"""Every rule id the replayer reports, with a one-line description."""
+
+WARNING_RULES = frozenset({
+    "forced-play-omitted", "ambiguous-play", "hit-mark", "illegal-play-line", "cube-dead",
+    "match-incomplete", "game-number", "match-resignation", "encoding-assumed",
+    "crawford-unknown", "match-length", "forfeit",
+})
+"""The rules whose problems are warnings (they do not make a record invalid)."""
+
+
+def severity_of(rule: str) -> Severity:
+    """The severity of a problem under ``rule``."""
+    return Severity.WARNING if rule in WARNING_RULES else Severity.ERROR
+
+
+CHECKED_BY: dict[str, str] = {
+    "syntax": "the readers (bgtools.read), as the record's problems",
+    "encoding-assumed": "bgtools.read.source, as the record's problems",
+    "notation": "Game.play_as_written",
+    "opening-double": "Game.roll",
+    "turn-order": "Game.take_turn",
+    "dice-mismatch": "Game.roll, Game.play_steps, bgtools.engine.resolve",
+    "no-checker": "bgtools.engine.position.step_error",
+    "blocked-point": "bgtools.engine.position.step_error",
+    "must-enter-bar": "bgtools.engine.position.step_error",
+    "bearoff-not-home": "bgtools.engine.position.step_error",
+    "bearoff-higher-die": "bgtools.engine.position.step_error",
+    "max-dice": "bgtools.engine.resolve.check_maximal, Game.play_nothing",
+    "higher-die": "bgtools.engine.resolve.check_maximal",
+    "empty-play": "Game.play_nothing",
+    "forced-play-omitted": "Game.play_nothing",
+    "ambiguous-play": "bgtools.engine.resolve.resolve_written_play",
+    "hit-mark": "bgtools.engine.resolve.resolve_written_play",
+    "illegal-play-line": "Game.play_marked_illegal",
+    "cube-timing": "Game.take_turn",
+    "cube-not-owner": "Game.double",
+    "cube-value": "Game.double, Game.answer",
+    "cube-disabled": "Game.double",
+    "cube-dead": "Game.double",
+    "crawford-double": "Game.double",
+    "crawford-unknown": "Game.double",
+    "cube-answer": "Game.answer",
+    "cube-unanswered": "Game.take_turn",
+    "beaver-not-allowed": "Game.answer",
+    "action-after-end": "Game.act",
+    "wins-mismatch": "Game.result, Game.check_written_points",
+    "resign-value": "Game.resignation_value",
+    "match-resignation": "Game.resignation_value",
+    "forfeit": "Game.resignation_value",
+    "match-length": "MatchReplayer.check_length",
+    "game-unfinished": "Game.play",
+    "score-mismatch": "MatchReplayer.score_before",
+    "game-after-match": "MatchReplayer.run",
+    "match-incomplete": "MatchReplayer.finish",
+    "game-number": "MatchReplayer.check_number",
+    "no-games": "MatchReplayer.run",
+    "sgf-setup-invalid": "Game.apply_setup",
+}
+"""Where each rule of :data:`RULES` is checked (methods of ``bgtools.replay.game.Game`` and
+``bgtools.replay.match.MatchReplayer`` unless a module is named)."""
+
+
+ResignationRule = Literal["game", "game-or-match", "match", "match-at-cube"]
+"""What a resignation is worth in match play.
+
+``game``: 1, 2 or 3 times the cube (the rules of backgammon). ``game-or-match``: that, or the
+points the winner still needs (a resignation of the whole match). ``match``: resigning ends
+the match and the winner gets the points still needed. ``match-at-cube``: resigning ends the
+match; the winner is credited with the game's points at the cube (1, 2 or 3 times it), and
+the match is over even when that falls short of its length.
+"""
+
+
+CubeRule = Literal["on", "off", "min3"]
+"""When the cube is in use: always, never, or only in matches of 3 points or more."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleProfile:
+    """Site-dependent rules: Crawford, cube use, Jacoby, beavers, resignations, lengths.
+
+    ``money_sessions``: the site heads its one-game money sessions with a nominal length
+    (Backgammon Galaxy, :func:`is_money_session`); ``money_session``: this file is one, so it
+    is replayed as money play (set by :func:`profile_for`). ``lengths``: the match lengths the site offers (None: any); another length is a
+    ``match-length`` warning. ``forfeit_factor``: a site's forfeit marker, a ``Wins N`` of
+    exactly this many times the cube after a resignation (read as a resignation of the match).
+    ``wins_at_length``: the site writes the match length as the ``Wins N`` of the game that
+    ends the match; ``resign_at_length``: so it does for a resignation that ends the match.
+    """
+
+    name: str
+    crawford: bool = True
+    cube: CubeRule = "on"
+    jacoby: bool | None = None  # None: unknown, accept results with or without it
+    beavers: bool = True
+    resignation: ResignationRule = "game"
+    money_sessions: bool = False
+    money_session: bool = False
+    lengths: frozenset[int] | None = None
+    forfeit_factor: int | None = None
+    wins_at_length: bool = False
+    resign_at_length: bool = False
+
+    @property
+    def match_resignation(self) -> bool:
+        """True when a resignation may be credited with the points the winner still needs."""
+        return self.resignation in ("game-or-match", "match")
+
+    def cube_in_use(self, match_length: int) -> bool:
+        """True when the cube may be turned in a match of ``match_length`` (0: money)."""
+        return not (self.cube == "off" or (self.cube == "min3" and 0 < match_length < 3))
+
+
+STUDIO_FORFEIT_FACTOR = 1004
+"""Backgammon Studio ends a match that a player abandons with ``DD: ????`` and then
+``Wins N`` where N is 1004 times the cube (4016 at 4, 1004 at 1): no game is worth that, so
+it is read as the forfeit of the match (see README, "How site files are read")."""
+
+PROFILES: dict[str, RuleProfile] = {
+    "standard": RuleProfile("standard"),
+    "nocube": RuleProfile("nocube", cube="off"),
+    "cube3": RuleProfile("cube3", cube="min3"),
+    "match-resign": RuleProfile("match-resign", resignation="game-or-match"),
+    # Backgammon Galaxy: a resignation may give the points still needed (match1988690: Wins 4
+    # at 2-1 of 5, cube 1); its money sessions are headed with an even nominal length.
+    "galaxy": RuleProfile("galaxy", resignation="game-or-match", wins_at_length=True,
+                          money_sessions=True),
+    # eXtreme Gammon's .mat export: the rules of backgammon; a resignation that ends the
+    # match may be written as the match length (Moriuchi-Kawauchi 2022: 'Wins 9' at 7-7).
+    "xg": RuleProfile("xg", resign_at_length=True),
+    # Backgammon Studio: the rules of backgammon, plus its forfeit marker.
+    "studio": RuleProfile("studio", forfeit_factor=STUDIO_FORFEIT_FACTOR),
+    # MeGammon: ranked 1, 3, 5, 7; friendly 1 to 13, with or without the cube; resigning ends
+    # the match with the points still needed; no beavers and no Jacoby in match play.
+    "megammon": RuleProfile("megammon", resignation="match", beavers=False,
+                            lengths=frozenset(range(1, 14))),
+    # Piece of Cake: a single game or a match to 3, 5 or 7; resigning or leaving ends the
+    # match, the winner credited with the game's points at the cube; Crawford applies.
+    "pieceofcake": RuleProfile("pieceofcake", resignation="match-at-cube",
+                               lengths=frozenset({0, 1, 3, 5, 7})),
+}
+"""The rule profiles selectable with ``--rules`` (``auto``, the default, picks one per file)."""
+
+PROFILE_NAMES = ("auto", *PROFILES)
+"""Every value ``--rules`` takes."""
+
+_SITE_PROFILES = (
+    ("backgammongalaxy", "galaxy"), ("backgammon galaxy", "galaxy"),
+    ("backgammon studio", "studio"), ("backgammonstudio", "studio"),
+    ("megammon", "megammon"), ("piece of cake", "pieceofcake"), ("pieceofcake", "pieceofcake"),
+)
+
+
+def site_profile_name(record: MatchRecord) -> str:
+    """The profile ``--rules auto`` picks for ``record``: the site named by its ``Site``
+    header tag (SGF: ``PC``, read as ``Place``) when bgtools knows its house rules; else
+    ``xg`` for eXtreme Gammon's dialect (:func:`is_xg_dialect`); else ``standard``."""
+    site = record.tag("Site") or record.tag("Place")
+    if site is not None:
+        wanted = " ".join(site.lower().split())
+        for needle, name in _SITE_PROFILES:
+            if needle in wanted:
+                return name
+    if is_xg_dialect(record):
+        return "xg"
+    return "standard"
+
+
+def is_xg_dialect(record: MatchRecord) -> bool:
+    """True when the record's last game writes plays in eXtreme Gammon's own way, with a
+    capitalised ``Bar`` or ``Off`` (``Bar/24``, ``6/Off``): no other producer in the corpus
+    does (its ``Site`` tag names the venue, not the program)."""
+    if not record.games:
+        return False
+    return any("Off" in a.play_text or "Bar/" in a.play_text
+               for a in record.games[-1].actions if a.play_text)
+
+
+def is_money_session(record: MatchRecord) -> bool:
+    """A Backgammon Galaxy money session: one game under an even nominal length of 4 or
+    more (Galaxy heads its sessions ``16 point match``, also 4 and 8; the length is never
+    reached and an uncubed gammon is worth 1, the Jacoby rule of money play)."""
+    length = record.match_length or 0
+    return len(record.games) == 1 and length >= 4 and length % 2 == 0
+
+
+def profile_for(record: MatchRecord, name: str = "auto") -> RuleProfile:
+    """The profile ``name`` refined by the file's header tags (Crawford, CubeLimit, Jacoby,
+    Beaver); ``auto`` first picks the site's profile (:func:`site_profile_name`)."""
+    if name == "auto":
+        name = site_profile_name(record)
+    base = PROFILES[name]
+    crawford = base.crawford
+    cube: CubeRule = base.cube
+    jacoby = base.jacoby
+    beavers = base.beavers
+    tag = record.tag("Crawford")
+    if tag is not None and tag.strip().lower() == "off":
+        crawford = False
+    tag = record.tag("CubeLimit")
+    if tag is not None and tag.strip() == "1":
+        cube = "off"
+    tag = record.tag("Jacoby")
+    if tag is not None:
+        jacoby = tag.strip().lower() == "on"
+    tag = record.tag("Beaver")
+    if tag is not None:
+        beavers = tag.strip().lower() == "on"
+    session = base.money_sessions and is_money_session(record)
+    return replace(base, crawford=crawford, cube=cube, jacoby=jacoby, beavers=beavers,
+                   money_session=session)
