@@ -23,6 +23,7 @@ from typing import Any, BinaryIO, Iterator
 
 from bgtools.engine import ids
 from bgtools.batch import FileReport, Input
+from bgtools.engine.memo import BoundedMemo
 from bgtools.engine.position import Position
 from bgtools.replay import Event, MatchReplay
 
@@ -61,11 +62,9 @@ class ExportUnavailableError(Exception):
     """The export format needs an optional dependency that is not installed."""
 
 
-_XGIDS: dict[tuple[Position, ids.MatchState], str] = {}
+_XGIDS: BoundedMemo[tuple[Position, ids.MatchState], str] = BoundedMemo(1 << 14)
 """XGIDs by (position, state): the openings of an archive's games recur (and whole games
 in archives of copies); both keys are immutable."""
-_XGIDS_MAX = 1 << 14
-"""Entries kept in _XGIDS before it starts afresh, so memory stays bounded."""
 
 
 def _xgid(event: Event) -> str:
@@ -81,10 +80,7 @@ def _xgid(event: Event) -> str:
         xgid = ids.encode_xgid(sides, state)
     except ids.IdError:
         xgid = ""
-    if len(_XGIDS) >= _XGIDS_MAX:
-        _XGIDS.clear()
-    _XGIDS[key] = xgid
-    return xgid
+    return _XGIDS.remember(key, xgid)
 
 
 _WEIGHTS = tuple(range(26))

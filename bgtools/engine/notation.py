@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from bgtools.engine.memo import BoundedMemo
 from bgtools.errors import NotationError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -103,11 +104,9 @@ _FAST_POINT = re.compile(r"([0-9]+|[bB][aA][rR]|[oO][fF][fF]|[bB]|[oO])(\*?)")
 _FAST_TAIL = re.compile(r"[ \t,]*")
 
 
-_FAST_PATHS: dict[str, tuple[tuple[int, ...], tuple[bool, ...]]] = {}
+_FAST_PATHS: BoundedMemo[str, tuple[tuple[int, ...], tuple[bool, ...]]] = BoundedMemo(1 << 16)
 """The points and hit marks of each path text ``_parse_fast`` has read (``13/7*``): a few
 thousand distinct paths make up the plays of a whole archive."""
-_FAST_PATHS_MAX = 1 << 16
-"""Path texts kept in _FAST_PATHS before it starts afresh."""
 
 
 def _parse_fast(text: str) -> list[RawPath] | None:
@@ -136,10 +135,7 @@ def _parse_fast(text: str) -> list[RawPath] | None:
                 points.append(BAR_POINT if first in "bB" else OFF_POINT if first in "oO"
                               else int(word))
                 marks.append(bool(star))
-            known = (tuple(points), tuple(marks))
-            if len(_FAST_PATHS) >= _FAST_PATHS_MAX:
-                _FAST_PATHS.clear()
-            _FAST_PATHS[item_text] = known
+            known = _FAST_PATHS.remember(item_text, (tuple(points), tuple(marks)))
         repeat = m.group(2)
         out.append((known[0], known[1], 1 if repeat is None else int(repeat), m.start(1)))
         pos = m.end()
@@ -236,16 +232,12 @@ def parse_play(text: str) -> WrittenPlay:
         key = (points, marks, count, column)
         path = _PATHS.get(key)
         if path is None:
-            if len(_PATHS) >= _PATHS_MAX:
-                _PATHS.clear()
-            path = _PATHS[key] = WrittenPath(points, marks, count, column)
+            path = _PATHS.remember(key, WrittenPath(points, marks, count, column))
         paths.append(path)
     return WrittenPlay("moves", tuple(paths), stripped)
 
 
-_PATHS: dict[RawPath, WrittenPath] = {}
+_PATHS: BoundedMemo[RawPath, WrittenPath] = BoundedMemo(1 << 16)
 """Written paths shared between parsed plays (they are immutable): an archive writes a few
 thousand distinct paths in tens of thousands of plays, and every object kept alive in the
 parse cache is one more for the cyclic garbage collector to rescan."""
-_PATHS_MAX = 1 << 16
-"""Paths kept in _PATHS before it starts afresh."""

@@ -14,7 +14,7 @@ loop, :func:`replay_match`).
 from __future__ import annotations
 
 from bgtools.replay.match import replay_match
-from bgtools.replay.model import Event, GameEnd, GameResult, GameSummary, MatchReplay
+from bgtools.replay.model import Event, EventKind, GameEnd, GameResult, GameSummary, MatchReplay
 from bgtools.replay.rules import (
     PROFILE_NAMES,
     PROFILES,
@@ -36,6 +36,7 @@ __all__ = [
     "STUDIO_FORFEIT_FACTOR",
     "CubeRule",
     "Event",
+    "EventKind",
     "GameEnd",
     "GameResult",
     "GameSummary",

@@ -23,7 +23,7 @@ from bgtools.engine.resolve import (
 )
 from bgtools.errors import NotationError
 from bgtools.record import Action, GameRecord, Problem, SetUp, Severity
-from bgtools.replay.model import RESULT_NAMES, Event, GameEnd, GameSummary
+from bgtools.replay.model import RESULT_NAMES, Event, EventKind, GameEnd, GameSummary
 from bgtools.replay.rules import RuleProfile, severity_of
 
 __all__ = ["Game", "MatchContext"]
@@ -171,7 +171,7 @@ class Game:
             return self.position
         return self.position.swapped()
 
-    def emit(self, player: int, kind: str, dice: tuple[int, int] | None, play: Play | None,
+    def emit(self, player: int, kind: EventKind, dice: tuple[int, int] | None, play: Play | None,
              before: Position, action: Action, after: Position | None = None) -> None:
         """Tell the listener about one action replayed, with the state before it."""
         if self.on_event is None:
@@ -554,6 +554,8 @@ class Game:
         p = action.player
         line, column = action.line, action.column
         kind = action.kind
+        if kind not in ("take", "drop", "beaver", "raccoon"):
+            return  # act() sends only answers here
         if self.beavered_by is not None and p != self.beavered_by and kind in ("take", "raccoon"):
             # The original doubler accepts the beaver (SGF writes it) or raccoons.
             if kind == "raccoon":

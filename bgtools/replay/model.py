@@ -14,11 +14,16 @@ from bgtools.replay.rules import RuleProfile
 __all__ = [
     "RESULT_NAMES",
     "Event",
+    "EventKind",
     "GameEnd",
     "GameResult",
     "GameSummary",
     "MatchReplay",
 ]
+
+EventKind = Literal["move", "double", "take", "drop", "beaver", "raccoon", "resign", "accept"]
+"""What an event replays: a roll and its play, a cube action, or one half of a resignation
+(``resign`` by the loser, then ``accept`` by the winner)."""
 
 GameEnd = Literal["bearoff", "drop", "resign"]
 """How a game ended: the last checker borne off, a double dropped, a resignation."""
@@ -38,7 +43,7 @@ class Event:
     index: int
     line: int | None
     player: int
-    action: str
+    action: EventKind
     dice: tuple[int, int] | None
     play: Play | None
     position_before: Position

@@ -232,9 +232,9 @@ def _game_moves(summary: GameSummary, events: list[Event], last_game: bool) -> l
                                     executable=executable))
         elif kind in ("double", "beaver"):
             cube *= 2
-            moves.append(ScriptMove(kind, player, cube=cube, source=source))  # type: ignore[arg-type]
+            moves.append(ScriptMove(kind, player, cube=cube, source=source))
         elif kind in ("take", "drop"):
-            moves.append(ScriptMove(kind, player, cube=cube, source=source))  # type: ignore[arg-type]
+            moves.append(ScriptMove(kind, player, cube=cube, source=source))
     if summary.ended_by == "resign" and summary.winner is not None:
         level = {"single": 1, "gammon": 2, "backgammon": 3}.get(summary.result or "", 1)
         points = summary.points if summary.points != level * cube else None
