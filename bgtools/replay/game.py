@@ -246,26 +246,32 @@ class Game:
         elif kind in ("take", "drop", "beaver", "raccoon"):
             self.answer(action)
 
-    def take_turn(self, action: Action, rule: str, verb: str) -> None:
-        """``action.player`` acts: a double left unanswered is ``cube-unanswered``, acting out
-        of turn is ``rule`` (``turn-order`` for a roll, ``cube-timing`` for a double)."""
+    def take_turn(self, action: Action) -> None:
+        """``action.player`` rolls or doubles, so he is on roll from now on. A double left
+        unanswered is ``cube-unanswered``; rolling out of turn is ``turn-order``, doubling
+        out of turn or before the opening roll ``cube-timing`` (a set-up that handed over
+        the turn lets either player act)."""
         p = action.player
+        rolling = action.kind == "roll"
         if self.pending is not None:
             self.problem("cube-unanswered", "the double was never answered before this roll"
-                         if action.kind == "roll" else
-                         "a double follows a double that was never answered",
+                         if rolling else "a double follows a double that was never answered",
                          action.line, action.column, action)
             self.pending = None
         if self.on_roll is None:
-            if action.kind != "roll":
+            if not rolling:
                 self.problem("cube-timing", "the cube cannot be turned before the opening roll",
                              action.line, action.column, action)
             self.on_roll = p
         elif self.on_roll != p:
             if not self.turn_open:
-                self.problem(rule, f"player {p} {verb} but it is player {self.on_roll}'s turn"
-                             + ("" if action.kind == "roll" else " to roll"),
-                             action.line, action.column, action)
+                if rolling:
+                    self.problem("turn-order", f"player {p} rolls but it is player "
+                                 f"{self.on_roll}'s turn", action.line, action.column, action)
+                else:
+                    self.problem("cube-timing", f"player {p} doubles but it is player "
+                                 f"{self.on_roll}'s turn to roll", action.line, action.column,
+                                 action)
             self.position = self.position.swapped()
             self.on_roll = p
         self.turn_open = False
@@ -285,7 +291,7 @@ class Game:
         self.unplayed = None
         self.resign_marked_by = p if action.resign_marker else None
         if self.pending is not None or self.on_roll != p:
-            self.take_turn(action, "turn-order", "rolls")
+            self.take_turn(action)
         self.turn_open = False
         dice = action.dice
         if dice is None or not (1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
@@ -521,7 +527,7 @@ class Game:
         p = action.player
         line, column = action.line, action.column
         self.beavered_by = None
-        self.take_turn(action, "cube-timing", "doubles")
+        self.take_turn(action)
         before = self.position
         if self.crawford and self.crawford_unknown:
             self.problem("crawford-unknown", f"a double at {self.score[0]}-{self.score[1]} in "
