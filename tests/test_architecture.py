@@ -48,20 +48,6 @@ ROOT_METADATA = {"__version__"}
 PENDING: dict[str, set[str]] = {
     "reader bgtools.replay": {"bgtools/replay/__init__.py: bgtools.read.sgf"},
     "extra bgtools.replay": {"bgtools/replay/__init__.py"},
-    "private": {
-        "bgtools/cli/answers.py: bgtools.cli._console",
-        "bgtools/cli/answers.py: bgtools.cli._emit_json",
-        "bgtools/cli/answers.py: bgtools.cli._fail",
-        "bgtools/cli/answers.py: bgtools.cli._jobs",
-        "bgtools/cli/answers.py: bgtools.cli._problem_text",
-        "bgtools/cli/convert.py: bgtools.cli._fail",
-        "bgtools/cli/convert.py: bgtools.cli._problem_text",
-    },
-    "cycle": {
-        "bgtools.cli -> bgtools.cli.answers -> bgtools.cli",
-        "bgtools.cli -> bgtools.cli.convert -> bgtools.cli",
-        "bgtools.cli -> bgtools.cli.data -> bgtools.cli",
-    },
 }
 
 

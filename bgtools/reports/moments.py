@@ -14,10 +14,11 @@ from typing import Any
 
 from bgtools.engine import ids
 from bgtools.engine.position import Position
+from bgtools.engine.results import result_level
+from bgtools.record_json import SCHEMA
 from bgtools.replay import Event, GameSummary, MatchReplay
 
 __all__ = [
-    "SCHEMA",
     "Moment",
     "MatchAnswers",
     "RangeError",
@@ -29,8 +30,6 @@ __all__ = [
     "moment_ids",
     "error_json",
 ]
-
-SCHEMA = "bgtools/1"
 
 
 class RangeError(ValueError):
@@ -169,7 +168,7 @@ def _final_moment(summary: GameSummary, events: list[Event], move: int, length: 
                       "resign": ids.GameState.RESIGNED}[summary.ended_by]
         if summary.ended_by == "resign":
             # gnubg keeps the level resigned in the Match ID of a resigned game.
-            resignation = {"single": 1, "gammon": 2, "backgammon": 3}.get(summary.result or "", 1)
+            resignation = result_level(summary.result)
     state = ids.MatchState(
         match_length=length, score=score, cube_value=summary.cube, cube_owner=owner,
         on_roll=on_roll, crawford=summary.crawford, game_state=game_state, turn=on_roll,
