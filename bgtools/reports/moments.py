@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from bgtools.engine import ids
 from bgtools.engine.position import Position
@@ -18,7 +18,11 @@ from bgtools.engine.results import result_level
 from bgtools.record_json import SCHEMA
 from bgtools.replay import Event, GameSummary, MatchReplay
 
+if TYPE_CHECKING:
+    from bgtools.reports.files import FileResult
+
 __all__ = [
+    "CrawfordStatus",
     "Moment",
     "MatchAnswers",
     "RangeError",
@@ -30,6 +34,9 @@ __all__ = [
     "moment_ids",
     "error_json",
 ]
+
+CrawfordStatus = Literal["money", "crawford", "post-crawford", "pre-crawford"]
+"""Where a game stands with the Crawford rule (``money``: no match, no Crawford rule)."""
 
 
 class RangeError(ValueError):
@@ -112,7 +119,7 @@ class MatchAnswers:
         return moments[move - 1]
 
 
-def crawford_status(length: int, crawford: bool, post_crawford: bool) -> str:
+def crawford_status(length: int, crawford: bool, post_crawford: bool) -> CrawfordStatus:
     """``money``, ``crawford``, ``post-crawford`` or ``pre-crawford``."""
     if not length:
         return "money"
@@ -178,7 +185,7 @@ def _final_moment(summary: GameSummary, events: list[Event], move: int, length: 
 
 
 def analyse_answers(display: str, path: Path | None, error: str | None = None,
-                    rules: str = "auto") -> tuple[Any, list[MatchAnswers]]:
+                    rules: str = "auto") -> tuple[FileResult, list[MatchAnswers]]:
     """Read and replay one file, collecting moments: ``(FileResult, [MatchAnswers])``."""
     from bgtools.reports.files import analyse_file
 
