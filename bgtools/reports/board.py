@@ -93,11 +93,7 @@ def _half(pos: Position, points: list[int], row: int) -> str:
     return "".join(out)
 
 
-def _bar_cell(count: int, row: int, mark: str) -> str:
-    return _cell(count, row, mark)
-
-
-def _score_text(score: int | None, length: int | None) -> str:
+def _score_text(score: int | None) -> str:
     if score is None:
         return ""
     return f"{score} point" + ("" if score == 1 else "s")
@@ -115,11 +111,11 @@ def board_lines(info: BoardInfo) -> list[str]:
     o_bar, x_bar = pos.opponent[25], pos.mover[25]
     grid: list[str] = [" " + _TOP]
     for row in range(_ROWS):
-        grid.append(" |" + _half(pos, top_left, row) + "|" + _bar_cell(o_bar, row, "O") + "|"
+        grid.append(" |" + _half(pos, top_left, row) + "|" + _cell(o_bar, row, "O") + "|"
                     + _half(pos, top_right, row) + "|")
     grid.append("v|                  |BAR|                  |")
     for row in reversed(range(_ROWS)):
-        grid.append(" |" + _half(pos, bottom_left, row) + "|" + _bar_cell(x_bar, row, "X") + "|"
+        grid.append(" |" + _half(pos, bottom_left, row) + "|" + _cell(x_bar, row, "X") + "|"
                     + _half(pos, bottom_right, row) + "|")
     grid.append(" " + _BOTTOM)
 
@@ -127,7 +123,7 @@ def board_lines(info: BoardInfo) -> list[str]:
     width = _WIDTH - INFO_COLUMN
     notes = [""] * len(grid)
     notes[0] = f"O: {info.o_name}"
-    notes[1] = _score_text(info.o_score, info.match_length)
+    notes[1] = _score_text(info.o_score)
     notes[2] = f"pips {o_pips}, off {pos.opponent[0]}"
     if info.cube_owner == "o":
         notes[3] = f"Cube: {info.cube_value}"
@@ -146,7 +142,7 @@ def board_lines(info: BoardInfo) -> list[str]:
     for k, part in enumerate(info.status.split("; ")[:3] if info.status else []):
         notes[7 + k] = part
     notes[11] = f"pips {x_pips}, off {pos.mover[0]}"
-    notes[12] = f"X: {info.x_name}  " + _score_text(info.x_score, info.match_length)
+    notes[12] = f"X: {info.x_name}  " + _score_text(info.x_score)
     lines: list[str] = []
     if info.position_id:
         lines.append(f" Position ID: {info.position_id}")
