@@ -1,11 +1,12 @@
 """The data commands: ``stats``, ``standings`` and ``export``, over whole archives.
 
 Thin Typer commands over :mod:`bgtools.data.stats`, :mod:`bgtools.data.standings` and
-:mod:`bgtools.data.export`: each runs its per-file job through :func:`bgtools.cli.progress.run_batch`
-(the paths, globs and ``--jobs`` of ``validate``), leaves invalid files out with a note
-(``--include-invalid`` keeps them) and ends with the contract's exit code (0; 1 when an
-input had errors; 2 when one could not be read; 130 after Ctrl-C). Registered on
-:data:`bgtools.cli.app` when ``bgtools.cli`` imports this module.
+:mod:`bgtools.data.export`: each runs its per-file job through
+:func:`bgtools.cli.progress.run_batch` (the paths, globs and ``--jobs`` of ``validate``),
+leaves invalid files out with a note (``--include-invalid`` keeps them) and ends with the
+contract's exit code (0; 1 when an input had errors; 2 when one could not be read; 130 after
+Ctrl-C). Registered on :data:`bgtools.cli.app.app` when :mod:`bgtools.cli` imports this
+module.
 """
 
 from __future__ import annotations
