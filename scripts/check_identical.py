@@ -76,8 +76,9 @@ def record(destination: Path, roots: Sequence[Path]) -> int:
     from bgtools.cli import app
 
     runner = CliRunner()
-    work = Path(tempfile.gettempdir()) / "bgtools-check-identical"
-    work.mkdir(exist_ok=True)
+    # A directory of this run's own (runs side by side must not share converted files); its
+    # name is written as "(work)" in the recording, so that two runs compare equal.
+    work = Path(tempfile.mkdtemp(prefix="bgtools-check-identical-"))
 
     def run(kind: str, path: Path, args: Sequence[str], produced: Path | None = None) -> None:
         result = runner.invoke(app, list(args), catch_exceptions=True)
@@ -88,6 +89,7 @@ def record(destination: Path, roots: Sequence[Path]) -> int:
         if produced is not None:
             text += "--- file\n"
             text += produced.read_text("utf-8", "replace") if produced.exists() else "(none)\n"
+        text = text.replace(str(work), "(work)")
         target = destination / output_name(kind, path)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, "utf-8")

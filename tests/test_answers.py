@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 import bgtools.cli.answers  # noqa: F401  (registers the commands)
 from bgtools.reports.moments import MatchAnswers, analyse_answers, crawford_status, moment_ids
 from bgtools.cli import app
-from bgtools.reports.board import BoardInfo, ascii_board, rich_board
+from bgtools.cli.board import rich_board
+from bgtools.reports.board import BoardInfo, ascii_board
 from bgtools.engine.position import Position
 from bgtools.reports.files import expand_paths
 

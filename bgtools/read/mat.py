@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bgtools.engine import notation
 from bgtools.read.source import normalise_newlines
-from bgtools.limits import MAX_LINE_CHARS
+from bgtools.limits import MAX_LINE_CHARS, MAX_PROBLEMS
 from bgtools.record import Action, ActionKind, GameRecord, MatchRecord, Problem
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -103,8 +103,6 @@ _GAME_LINE_RE = re.compile(r"^[ \t]*game[ \t]+[0-9]{1,9}[ \t]*$", re.IGNORECASE)
 
 MAX_LINE_LENGTH = MAX_LINE_CHARS
 """Longer lines are reported as problems and skipped (real lines are under 200 characters)."""
-MAX_PROBLEMS = 200
-"""Syntax problems reported per record before the reader stops listing them."""
 
 _DEFAULT_LEFT_COLUMN = 6  # 1-based column of a left cell after "  N) " (gnubg, XG, Galaxy)
 _DEFAULT_RIGHT_COLUMN = 34  # 1-based column of gnubg's right cell

@@ -25,6 +25,7 @@ import bisect
 import re
 from dataclasses import dataclass, field, replace
 
+from bgtools.limits import MAX_PROBLEMS
 from bgtools.record import (
     Action,
     ActionKind,
@@ -47,9 +48,6 @@ __all__ = [
     "parse_collection",
     "parse_sgf",
 ]
-
-MAX_PROBLEMS = 200
-"""Syntax problems reported per record before the reader stops listing them."""
 
 Props = list[tuple[str, list[str]]]
 

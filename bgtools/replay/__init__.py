@@ -14,7 +14,7 @@ loop, :func:`replay_match`).
 from __future__ import annotations
 
 from bgtools.replay.match import replay_match
-from bgtools.replay.model import Event, EventKind, GameEnd, GameResult, GameSummary, MatchReplay
+from bgtools.replay.model import Event, EventKind, GameEnd, GameSummary, MatchReplay
 from bgtools.replay.rules import (
     PROFILE_NAMES,
     PROFILES,
@@ -38,7 +38,6 @@ __all__ = [
     "Event",
     "EventKind",
     "GameEnd",
-    "GameResult",
     "GameSummary",
     "MatchReplay",
     "ResignationRule",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from bgtools.engine import ids
 from bgtools.engine.notation import WrittenPlay, parse_play
 from bgtools.engine.position import Play, Position, unchecked_position
+from bgtools.engine.results import result_name
 from bgtools.engine.resolve import (
     IllegalStep,
     ResolvedPlay,
@@ -23,7 +24,7 @@ from bgtools.engine.resolve import (
 )
 from bgtools.errors import NotationError
 from bgtools.record import Action, GameRecord, Problem, SetUp, Severity
-from bgtools.replay.model import RESULT_NAMES, Event, EventKind, GameEnd, GameSummary
+from bgtools.replay.model import Event, EventKind, GameEnd, GameSummary
 from bgtools.replay.rules import RuleProfile, severity_of
 
 __all__ = ["Game", "MatchContext"]
@@ -221,7 +222,7 @@ class Game:
         summary.points = self.points if self.over else None
         summary.cube = self.cube
         summary.ended_by = self.over
-        summary.result = RESULT_NAMES.get(self.value) if self.over else None
+        summary.result = result_name(self.value) if self.over else None
         summary.rolls = self.rolls
         summary.final_position = self.position
         summary.final_on_roll = self.on_roll
@@ -755,7 +756,7 @@ class Game:
         """How the game ended, for messages."""
         if self.over == "drop":
             return "a dropped cube at " + str(self.points)
-        name = RESULT_NAMES.get(self.value, "single")
+        name = result_name(self.value) or "single"
         return f"{name} with the cube at {self.cube}"
 
     # --- resignations ---------------------------------------------------------------------

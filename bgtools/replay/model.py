@@ -8,15 +8,14 @@ from typing import Literal
 
 from bgtools.engine import ids
 from bgtools.engine.position import Play, Position
+from bgtools.engine.results import ResultName
 from bgtools.record import Action, MatchRecord, Problem, Severity
 from bgtools.replay.rules import RuleProfile
 
 __all__ = [
-    "RESULT_NAMES",
     "Event",
     "EventKind",
     "GameEnd",
-    "GameResult",
     "GameSummary",
     "MatchReplay",
 ]
@@ -27,13 +26,6 @@ EventKind = Literal["move", "double", "take", "drop", "beaver", "raccoon", "resi
 
 GameEnd = Literal["bearoff", "drop", "resign"]
 """How a game ended: the last checker borne off, a double dropped, a resignation."""
-
-GameResult = Literal["single", "gammon", "backgammon"]
-"""What a game was worth, in multiples of the cube (1, 2, 3)."""
-
-RESULT_NAMES: dict[int, GameResult] = {1: "single", 2: "gammon", 3: "backgammon"}
-"""The name of a game's value (1, 2 or 3 times the cube)."""
-
 
 @dataclass(slots=True)
 class Event:
@@ -87,7 +79,7 @@ class GameSummary:
     winner: int | None = None
     points: int | None = None
     cube: int = 1
-    result: GameResult | None = None
+    result: ResultName | None = None
     ended_by: GameEnd | None = None
     rolls: int = 0
     actions: int = 0
