@@ -12,9 +12,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for the tests.helpers package
 
-from strategies import random_position  # noqa: E402
+from tests.helpers.strategies import random_position  # noqa: E402
 
 from bgtools.engine.position import Position  # noqa: E402
 

@@ -36,12 +36,12 @@ def have_gnubg() -> bool:
 
 def _play_one(seed: int, out: Path) -> None:
     """In this process: let gnubg play a 7-point match with ``seed`` and export it to ``out``."""
-    sys.path.insert(0, str(REPO / "tests"))
-    from selfplay import Spec, _gnubg, _play, _quiet
+    sys.path.insert(0, str(REPO))  # for the tests.helpers package
+    from tests.helpers.selfplay import Spec, load_gnubg, play_spec, quiet_stdout
 
-    gnubg = _gnubg()
-    with _quiet():
-        _play(gnubg, Spec(out.stem, seed, LENGTH))
+    gnubg = load_gnubg()
+    with quiet_stdout():
+        play_spec(gnubg, Spec(out.stem, seed, LENGTH))
         gnubg.command(f"export match mat {out}")
 
 

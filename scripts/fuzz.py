@@ -2,7 +2,7 @@
 
     python scripts/fuzz.py --duration 600 [--seed 7] [--crashes fuzz-crashes] [--max-bytes N]
 
-Uses the mutators of ``tests/fuzzing.py`` (byte flips, cuts, shuffled, deleted, duplicated
+Uses the mutators of ``tests/helpers/fuzzing.py`` (byte flips, cuts, shuffled, deleted, duplicated
 and moved lines, inserted NUL/BOM/CR/tab/punctuation, huge and negative numbers, random
 digits ...) on the samples, the test data and the shared corpus when present, and for
 ``.xg``/``.bgf`` seeds the binary mutators (record fields, cuts and repeated records inside
@@ -26,10 +26,9 @@ import traceback
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO))  # for the tests.helpers package
 
-from fuzzing import (
+from tests.helpers.fuzzing import (
     BINARY_MUTATORS,
     CLI_COMMANDS,
     apply_binary_edits,

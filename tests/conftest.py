@@ -7,10 +7,7 @@ from types import ModuleType
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "corpus"
-EXAMPLES = REPO.parent / "shared" / "docs" / "examples"
-DATA = Path(__file__).resolve().parent / "data"
+from tests.helpers.paths import CORPUS, EXAMPLES
 
 
 @pytest.fixture(scope="session")

@@ -19,7 +19,7 @@ from types import ModuleType
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import dice, positions, random_position
+from tests.helpers.strategies import dice, positions, random_position
 
 import bgtools
 import bgtools.engine.resolve
@@ -58,7 +58,7 @@ def _game_positions(rng: random.Random, count: int) -> list[Position]:
 
 
 def test_every_gnubg_play_written_by_gnubg_parses_to_gnubg_result(gnubg: ModuleType) -> None:
-    import gnubg_oracle
+    from tests.helpers import gnubg_oracle
 
     if not gnubg_oracle.available():
         pytest.skip("gnubg's move generator is not reachable in this build")
@@ -88,7 +88,7 @@ def test_every_gnubg_play_written_by_gnubg_parses_to_gnubg_result(gnubg: ModuleT
 def test_whatever_parses_is_legal_for_gnubg(gnubg: ModuleType) -> None:
     """Random one-die-per-step texts: success means gnubg lists the result as legal; every
     failure is typed, with a rule id the replayer knows."""
-    import gnubg_oracle
+    from tests.helpers import gnubg_oracle
 
     if not gnubg_oracle.available():
         pytest.skip("gnubg's move generator is not reachable in this build")

@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 from bgtools.write import atomic as atomicio
 from bgtools.cli import app
 from bgtools.data.export import COLUMNS, ParquetSink
-from selfplay import load_cases
-from synthetic_matches import random_match
+from tests.helpers.selfplay import load_cases
+from tests.helpers.synthetic_matches import random_match
 
 DATA = Path(__file__).resolve().parent / "data"
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"

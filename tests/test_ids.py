@@ -21,7 +21,7 @@ from bgtools.engine.ids import (
     encode_position_id,
     encode_xgid,
 )
-from strategies import positions, random_position
+from tests.helpers.strategies import positions, random_position
 
 WORKED_POSITION_IDS = {
     "4HPwATDgc/ABMA": "start",

@@ -14,7 +14,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from conftest import CORPUS, DATA, EXAMPLES, REPO
+from tests.helpers.paths import CORPUS, DATA, EXAMPLES, REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner

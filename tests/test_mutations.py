@@ -1,6 +1,6 @@
 """Mutation suite: one edit to a GNU Backgammon self-play ``.mat`` breaks exactly one rule.
 
-Each case takes a cached self-play record (``tests/selfplay.py``), which replays clean,
+Each case takes a cached self-play record (``tests/helpers/selfplay.py``), which replays clean,
 applies one edit that violates one rule, re-writes the file exactly as gnubg lays it out,
 and checks that the replayer reports that rule, on the edited line, and no other error.
 Where to edit is found from gnubg's truth file (positions before each action).
@@ -20,11 +20,11 @@ from bgtools.read.mat import parse_mat
 from bgtools.engine.position import Position
 from bgtools.record import Severity
 from bgtools.replay import replay_match
-from selfplay import load_cases
+from tests.helpers.selfplay import load_cases
 
 CASES = load_cases()
 if not CASES:  # pragma: no cover - the cache is committed
-    pytest.skip("no cached self-play records (run tests/selfplay.py --regenerate)",
+    pytest.skip("no cached self-play records (run python -m tests.helpers.selfplay --regenerate)",
                 allow_module_level=True)
 
 

@@ -14,7 +14,7 @@ from bgtools.engine.notation import _parse_fast, _parse_lark, parse_play
 from bgtools.engine.position import Position
 from bgtools.replay import RULES
 from bgtools.engine.resolve import resolve_play
-from strategies import dice, positions
+from tests.helpers.strategies import dice, positions
 
 
 def gnubg_mat_style(play_steps: tuple[tuple[int, int], ...], hits: tuple[bool, ...]) -> str:

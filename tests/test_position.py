@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 
 from bgtools import Play, Position, PositionError
-from strategies import dice, positions
+from tests.helpers.strategies import dice, positions
 
 
 def results(pos: Position, d1: int, d2: int) -> set[str]:

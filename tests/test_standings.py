@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.data.standings import CSV_COLUMNS, MatchOutcome, Standings
-from selfplay import load_cases
-from synthetic_matches import random_match
+from tests.helpers.selfplay import load_cases
+from tests.helpers.synthetic_matches import random_match
 
 CASES = load_cases()
 runner = CliRunner()

@@ -29,9 +29,9 @@ from bgtools.data.stats import (
     stats_json,
     stats_report,
 )
-from selfplay import load_cases
-from strategies import random_position
-from synthetic_matches import fair_die, loaded_die, random_match, write_archive
+from tests.helpers.selfplay import load_cases
+from tests.helpers.strategies import random_position
+from tests.helpers.synthetic_matches import fair_die, loaded_die, random_match, write_archive
 
 DATA = Path(__file__).resolve().parent / "data"
 SELFPLAY = DATA / "selfplay"

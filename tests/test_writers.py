@@ -27,7 +27,7 @@ from bgtools.read.sgf import parse_collection, parse_sgf
 from bgtools.write.sgf import APPLICATION, write_sgf
 from bgtools.record import MatchRecord
 from bgtools.replay import Event, MatchReplay, replay_match
-from selfplay import DATA as SELFPLAY
+from tests.helpers.selfplay import DATA as SELFPLAY
 
 DEBIAN_GNUBG = Path("/usr/games/gnubg")
 

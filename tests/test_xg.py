@@ -16,7 +16,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from fuzzing import build_bgf, build_xg
+from tests.helpers.fuzzing import build_bgf, build_xg
 from typer.testing import CliRunner
 
 from bgtools.cli import app

@@ -19,8 +19,8 @@ from bgtools.read.detect import read_records
 from bgtools.reports.board import BoardInfo, ascii_board
 from bgtools.replay import Event, profile_for, replay_match
 from bgtools.reports.files import FileResult, event_json, validate_json
+from tests.helpers.paths import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 
 Edit = tuple[str, int, int, int]
