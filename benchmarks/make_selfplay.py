@@ -21,7 +21,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 FALLBACK = REPO / "tests" / "data" / "selfplay"
-DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "bgtools-bench" / "selfplay"
+DEFAULT_CACHE = (Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+                 / "bgtools-bench" / "selfplay")
 FIRST_SEED = 1000
 LENGTH = 7
 
@@ -61,13 +62,15 @@ def distinct_matches(count: int, cache: Path = DEFAULT_CACHE) -> list[Path]:
         if not path.is_file():
             tmp = path.with_suffix(".tmp.mat")
             subprocess.run([sys.executable, __file__, "--play-one", str(seed), str(tmp)],
-                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=True, timeout=600)
+                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=True,
+                           timeout=600)
             tmp.replace(path)
         paths.append(path)
     return paths
 
 
-def make_archive(out_dir: Path, files: int, matches: int, cache: Path = DEFAULT_CACHE) -> list[Path]:
+def make_archive(out_dir: Path, files: int, matches: int,
+                 cache: Path = DEFAULT_CACHE) -> list[Path]:
     """Fill ``out_dir`` with ``files`` copies of the distinct matches; return the copies."""
     sources = distinct_matches(matches, cache)
     if not sources:

@@ -7,19 +7,20 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 import bgtools.cli.answers  # noqa: F401  (registers the commands)
-from bgtools.reports.moments import MatchAnswers, analyse_answers, crawford_status, moment_ids
 from bgtools.cli import app
-from bgtools.reports.board import BoardInfo, ascii_board, rich_board
 from bgtools.engine.position import Position
+from bgtools.reports.board import BoardInfo, ascii_board, rich_board
 from bgtools.reports.files import expand_paths
+from bgtools.reports.moments import MatchAnswers, analyse_answers, crawford_status, moment_ids
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 EXAMPLE = SAMPLES / "example_gnubg.mat"
@@ -218,7 +219,7 @@ def test_corpus_score_and_status_never_crash(corpus: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-c", "from bgtools.cli import main; main()", "status", str(corpus),
          "--json"],
-        capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL, check=False,
         env={**os.environ, "NO_COLOR": "1"},
     )
     assert "Traceback" not in proc.stderr
@@ -254,7 +255,7 @@ def _import(gnubg: ModuleType, path: Path) -> dict[str, Any] | None:
     try:
         gnubg.command(f"import mat {path}")
         match: dict[str, Any] = gnubg.match()
-    except Exception:
+    except Exception:  # noqa: BLE001 - gnubg fails in its own ways on files it cannot import
         return None
     return match
 
@@ -416,7 +417,7 @@ def test_show_bare_xgid_and_subprocess_without_colour() -> None:
     xgid = "XGID=aa-BBbBB-----D------AbbcdB:1:1:-1:31:2:4:0:9:10"
     proc = subprocess.run(
         [sys.executable, "-c", "from bgtools.cli import main; main()", "show", xgid],
-        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, check=False,
         env={**os.environ, "NO_COLOR": "1", "COLUMNS": "80"},
     )
     assert proc.returncode == 0, proc.stderr
@@ -440,7 +441,7 @@ def test_score_human_golden() -> None:
     proc = subprocess.run(
         [sys.executable, "-c", "from bgtools.cli import main; main()", "score",
          "samples/example_gnubg.mat"],
-        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, check=False,
         cwd=SAMPLES.parent, env={**os.environ, "NO_COLOR": "1", "COLUMNS": "80"},
     )
     assert proc.returncode == 0, proc.stderr

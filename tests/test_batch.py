@@ -8,8 +8,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from typer.testing import CliRunner
@@ -32,6 +32,7 @@ def bgtools(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
     return subprocess.run(
         [sys.executable, "-c", "from bgtools.cli import main; main()", *args],
         capture_output=True, text=True, env=full_env, timeout=600, stdin=subprocess.DEVNULL,
+        check=False,
     )
 
 
@@ -138,7 +139,7 @@ def test_summary_counts_and_slowest_files() -> None:
 # --- inputs: directories and globs -------------------------------------------------------------
 
 
-@pytest.fixture()
+@pytest.fixture
 def tree(tmp_path: Path) -> Path:
     """A small tree: match files at several depths, a note and an unrelated file."""
     example = (SAMPLES / "example_gnubg.mat").read_bytes()
@@ -306,7 +307,7 @@ def _alive(pid: int) -> bool:
     return stat[stat.rindex(")") + 2:].split()[0] != "Z"
 
 
-@pytest.fixture()
+@pytest.fixture
 def big_archive(tmp_path: Path) -> tuple[Path, int]:
     """Thousands of match files (links to the corpus, or to the self-play files)."""
     sources = sorted(p for p in (CORPUS if CORPUS.is_dir() else SELFPLAY).rglob("*.mat"))

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from bgtools.engine.position import Position
 from bgtools.replay import Event
 from bgtools.reports.files import analyse_file, expand_paths
 

@@ -13,6 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from tests.helpers.fuzzing import (
     BINARY_MUTATORS,
     CLI_COMMANDS,
@@ -25,8 +28,6 @@ from tests.helpers.fuzzing import (
     check_cli,
     seed_files,
 )
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 # Small files keep the suite's fuzzing under a minute; scripts/fuzz.py takes them all.
 SEEDS = seed_files(max_bytes=12_000)

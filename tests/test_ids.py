@@ -136,7 +136,8 @@ def test_xgid_round_trip(pos: Position, state: MatchState) -> None:
         state = state.with_(dice=None, turn=1 - state.on_roll)
     else:
         state = state.with_(turn=state.on_roll)
-    sides = (pos.mover[1:], pos.opponent[1:]) if state.on_roll == 0 else (pos.opponent[1:], pos.mover[1:])
+    sides = ((pos.mover[1:], pos.opponent[1:]) if state.on_roll == 0
+             else (pos.opponent[1:], pos.mover[1:]))
     xgid = encode_xgid(sides, state)
     back_sides, back_state = decode_xgid(xgid)
     assert back_sides == sides

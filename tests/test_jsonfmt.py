@@ -14,15 +14,12 @@ from typing import Any
 
 import jsonschema
 import pytest
-from tests.helpers.paths import CORPUS, DATA, EXAMPLES, REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from bgtools.reports.convert import TARGET_FORMATS, render
 from bgtools.errors import BgtoolsError, RecordSyntaxError, UnsupportedFormatError
-from bgtools.read.detect import detect_format, load_file, read_records
 from bgtools.formats.jsonfmt import (
     MAX_JSON_DEPTH,
     JsonMatchError,
@@ -34,11 +31,14 @@ from bgtools.formats.jsonfmt import (
     record_to_json,
     schema_path,
 )
+from bgtools.read.detect import detect_format, load_file, read_records
 from bgtools.read.mat import parse_mat
 from bgtools.read.sgf import parse_sgf
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
 from bgtools.replay import Event, MatchReplay, replay_match
+from bgtools.reports.convert import TARGET_FORMATS, render
 from bgtools.reports.files import analyse_file, event_json, validate_json
+from tests.helpers.paths import CORPUS, DATA, EXAMPLES, REPO
 
 SAMPLES = REPO / "samples"
 ROOTS = [CORPUS, EXAMPLES, SAMPLES, DATA]
@@ -148,7 +148,7 @@ def test_sgf_analysis_properties_survive_verbatim(examples: Path) -> None:
     record = load_file(examples / "example.sgf").records[0]
     obj = record_to_json(record)
     game = obj["games"][0]
-    root = {name: values for name, values in game["extra"]["sgf_root"]}
+    root = dict(game["extra"]["sgf_root"])
     assert root["MI"] == ["length:3", "game:0", "ws:0", "bs:0"] and "GS" in root
     first = game["actions"][0]
     assert first["extra"]["sgf_props"] == [["B", ["63lrlo"]]]
@@ -248,7 +248,7 @@ def without_file(out: str) -> list[dict[str, Any]]:
     return objs
 
 
-@pytest.fixture()
+@pytest.fixture
 def json_copy(tmp_path: Path) -> tuple[Path, Path]:
     source = SAMPLES / "example_gnubg.mat"
     target = tmp_path / "example.json"
@@ -458,7 +458,8 @@ def test_detection() -> None:
 
 def test_text_layout() -> None:
     text = sample_json()
-    assert text.endswith("}\n") and text.startswith('{\n  "schema": "bgtools/1",\n  "kind": "match"')
+    assert text.endswith("}\n")
+    assert text.startswith('{\n  "schema": "bgtools/1",\n  "kind": "match"')
     action_lines = [line for line in text.split("\n") if line.lstrip().startswith('{"kind": ')]
     record = load_file(SAMPLES / "example_gnubg.mat").records[0]
     assert len(action_lines) == sum(len(g.actions) for g in record.games)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.resources
+import itertools
 import re
 import time
 from pathlib import Path
@@ -59,7 +60,7 @@ def sequence_issues(game: GameRecord) -> list[str]:
     offers, nothing follows a drop or a result, at most one Wins, winner is not the dropper."""
     issues: list[str] = []
     moves = [a for a in game.actions if a.kind not in ("win", "loss", "resign")]
-    for a, b in zip(moves, moves[1:]):
+    for a, b in itertools.pairwise(moves):
         where = f"line {b.line}"
         if a.player == b.player:
             issues.append(f"{where}: {a.kind} by {a.player} then {b.kind} by {b.player}")
@@ -157,10 +158,12 @@ FRAGMENTS = [
 
 
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(st.sampled_from(FRAGMENTS), st.sampled_from(["", " ", "  ", "      ", "\t"])),
+@given(st.lists(st.tuples(st.sampled_from(FRAGMENTS),
+                          st.sampled_from(["", " ", "  ", "      ", "\t"])),
                 max_size=9),
        st.sampled_from(["", " ", "   "]))
-def test_fast_path_equals_grammar_on_generated_lines(parts: list[tuple[str, str]], lead: str) -> None:
+def test_fast_path_equals_grammar_on_generated_lines(parts: list[tuple[str, str]],
+                                                     lead: str) -> None:
     _same(lead + "".join(frag + sep for frag, sep in parts))
 
 
@@ -699,7 +702,8 @@ def test_corpus_names_have_no_stray_colons() -> None:
         for rec in read(path):
             for game in rec.games:
                 if game.names:
-                    assert all(":" not in n and n == n.strip() for n in game.names), (path, game.names)
+                    assert all(":" not in n and n == n.strip() for n in game.names), \
+                        (path, game.names)
                     assert not re.search(r",\d+$", game.names[0] + game.names[1])
 
 
@@ -709,7 +713,8 @@ ROLL_LINE_PARTS = ["  1)", "12)", "1)", "0001)", "63:", "11:", "07:", "66:", "13
 
 
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(st.sampled_from(ROLL_LINE_PARTS), st.sampled_from([" ", "  ", "      ", ""])),
+@given(st.lists(st.tuples(st.sampled_from(ROLL_LINE_PARTS),
+                          st.sampled_from([" ", "  ", "      ", ""])),
                 max_size=8),
        st.sampled_from(["", " ", "   "]))
 def test_roll_line_fast_path_equals_the_tokenizer_and_grammar(parts: list[tuple[str, str]],
@@ -760,7 +765,8 @@ def test_roll_lines_straight_to_actions_equal_the_general_reader(
 @given(st.lists(st.lists(st.tuples(st.sampled_from(ROLL_LINE_PARTS),
                                    st.sampled_from([" ", "  ", "                ", ""])),
                          max_size=6), max_size=8))
-def test_generated_roll_lines_read_the_same_by_both_paths(lines: list[list[tuple[str, str]]]) -> None:
+def test_generated_roll_lines_read_the_same_by_both_paths(
+        lines: list[list[tuple[str, str]]]) -> None:
     body = "\n".join("".join(frag + sep for frag, sep in parts) for parts in lines)
     text = f" 5 point match\n\n Game 1\n alice : 0                 bob : 0\n{body}\n"
     with pytest.MonkeyPatch.context() as patch:

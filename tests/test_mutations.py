@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
-from bgtools.read.mat import parse_mat
 from bgtools.engine.position import Position
+from bgtools.read.mat import parse_mat
 from bgtools.record import Severity
 from bgtools.replay import replay_match
 from tests.helpers.selfplay import load_cases
@@ -364,7 +365,7 @@ def mut_score(mat: Mat) -> Cell | None:
 
 
 def mut_wins(mat: Mat) -> Cell | None:
-    for gi, (game, tgame) in enumerate(zip(mat.games[:-1], mat.truth["games"])):
+    for game, tgame in zip(mat.games[:-1], mat.truth["games"]):
         if tgame["resigned"]:
             continue
         cell = game.cells[-1]
@@ -408,7 +409,7 @@ def mut_turn(mat: Mat) -> Cell | None:
 
 
 def mut_opening(mat: Mat) -> Cell | None:
-    for gi, (game, tgame) in enumerate(zip(mat.games, mat.truth["games"])):
+    for game, tgame in zip(mat.games, mat.truth["games"]):
         if tgame["points"] > 3 or game.cells[0].truth is None:
             continue
         first = game.cells[0]

@@ -41,7 +41,7 @@ def _replay(path: Path) -> tuple[MatchReplay, list[dict[str, Any]]]:
     parse = parse_sgf if path.suffix == ".sgf" else parse_mat
     records = parse(path.read_text(encoding="utf-8"))
     assert len(records) == 1
-    truth = {p: t for p, t in CASES}.get(path.with_suffix(".mat"))
+    truth = dict(CASES).get(path.with_suffix(".mat"))
     if (truth is not None and records[0].match_length == 0 and "jacoby" in truth
             and records[0].tag("Jacoby") is None):
         # A .mat cannot say whether the session played Jacoby: state it as a header tag.

@@ -7,7 +7,6 @@ Match ID before every play and the Position ID after it (``tests/data/setup/``).
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +15,12 @@ from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.formats.jsonfmt import dumps_match, parse_json
-from bgtools.write.mat import UnwritableRecordError, write_mat
 from bgtools.read.sgf import parse_sgf, read_setup
-from bgtools.write.sgf import write_sgf
 from bgtools.record import Severity
 from bgtools.replay import Event, MatchReplay, replay_match
 from bgtools.reports.files import event_json
-
+from bgtools.write.mat import UnwritableRecordError, write_mat
+from bgtools.write.sgf import write_sgf
 from tests.helpers.setup_fixtures import load_cases
 
 CASES = load_cases()

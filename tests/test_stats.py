@@ -16,10 +16,6 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from bgtools.engine import ids
-from bgtools.engine.position import Position
-from bgtools.replay import Event
-from bgtools.reports.files import analyse_file, expand_paths
 from bgtools.data.stats import (
     KINDS,
     Tally,
@@ -29,6 +25,10 @@ from bgtools.data.stats import (
     stats_json,
     stats_report,
 )
+from bgtools.engine import ids
+from bgtools.engine.position import Position
+from bgtools.replay import Event
+from bgtools.reports.files import analyse_file, expand_paths
 from tests.helpers.selfplay import load_cases
 from tests.helpers.strategies import random_position
 from tests.helpers.synthetic_matches import fair_die, loaded_die, random_match, write_archive
@@ -107,7 +107,7 @@ def stats_of(paths: list[Path], by: str = "player") -> dict[str, Any]:
 
 @pytest.mark.skipif(not CASES, reason="no cached self-play matches")
 @pytest.mark.parametrize("suffix", [".mat", ".sgf"])
-@pytest.mark.parametrize(("mat", "truth"), CASES, ids=[c[0].stem for c in CASES])
+@pytest.mark.parametrize("mat,truth", CASES, ids=[c[0].stem for c in CASES])
 def test_counts_equal_gnubgs_record(mat: Path, truth: dict[str, Any], suffix: str) -> None:
     obj = stats_of([mat.with_suffix(suffix)])
     expected = truth_counts(truth)

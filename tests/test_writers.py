@@ -22,11 +22,11 @@ import pytest
 from bgtools.errors import BgtoolsError
 from bgtools.read.detect import load_file, read_records
 from bgtools.read.mat import parse_mat
-from bgtools.write.mat import UnwritableRecordError, normalise_match, write_mat
 from bgtools.read.sgf import parse_collection, parse_sgf
-from bgtools.write.sgf import APPLICATION, write_sgf
 from bgtools.record import MatchRecord
 from bgtools.replay import Event, MatchReplay, replay_match
+from bgtools.write.mat import UnwritableRecordError, normalise_match, write_mat
+from bgtools.write.sgf import APPLICATION, write_sgf
 from tests.helpers.selfplay import DATA as SELFPLAY
 
 DEBIAN_GNUBG = Path("/usr/games/gnubg")
@@ -219,7 +219,8 @@ def test_unreplayable_roll_is_refused() -> None:
 def test_sgf_header_from_mat_tags() -> None:
     text = ('; [Site "Club"]\n; [Event "Cup"]\n; [Round "Final"]\n; [EventDate "2020.02.24"]\n'
             '; [Transcriber "Tom"]\n; first line\n; second\n\n 1 point match\n\n Game 1\n'
-            ' a : 0                          b : 0\n  1) 31: 8/5 6/5                  Doubles => 2\n'
+            ' a : 0                          b : 0\n'
+            '  1) 31: 8/5 6/5                  Doubles => 2\n'
             '  2)  Drops                       Wins 1 point \n')
     record = parse_mat(text)[0]
     sgf = write_sgf(record)
@@ -328,8 +329,7 @@ def test_gnubg_imports_our_mat_to_the_same_score(
         target = tmp_path / f"{index}.mat"
         target.write_text(write_mat(record, replay, match.events), encoding="utf-8")
         gnubg.command(f"import mat {target}")
-        match = gnubg.match()
-        gnu_games = match["games"]
+        gnu_games = gnubg.match()["games"]
         assert len(gnu_games) == len(replay.games), path
         for mine, theirs in zip(replay.games, gnu_games):
             info = theirs["info"]

@@ -16,17 +16,17 @@ import zlib
 from pathlib import Path
 
 import pytest
-from tests.helpers.fuzzing import build_bgf, build_xg
 from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
+from bgtools.limits import MAX_DECOMPRESSED_BYTES
 from bgtools.read.detect import RECORD_SUFFIXES, read_records
 from bgtools.read.smile import MAX_DEPTH, SmileError, decode_smile
 from bgtools.read.xg import RECORD_SIZE, read_game_file
-from bgtools.limits import MAX_DECOMPRESSED_BYTES
 from bgtools.replay import Event
 from bgtools.reports.files import analyse_file, expand_paths
+from tests.helpers.fuzzing import build_bgf, build_xg
 
 DATA = Path(__file__).resolve().parent / "data" / "xg"
 SAMPLE_XG = DATA / "B4_SrGcsKAQmoTyHlgJCbM.xg"

@@ -1,7 +1,8 @@
 """GNU Backgammon self-play matches as a replay oracle (cached under tests/data/selfplay/).
 
-``python -m tests.helpers.selfplay --regenerate`` (from the repository root) lets gnubg (0-ply, seeded, cube in use) play the
-matches and money sessions of ``SPECS`` against itself and writes, for each:
+``python -m tests.helpers.selfplay --regenerate`` (from the repository root) lets gnubg
+(0-ply, seeded, cube in use) play the matches and money sessions of ``SPECS`` against itself
+and writes, for each:
 
 * ``<name>.mat``: gnubg's own ``export match mat``;
 * ``<name>.sgf``: gnubg's own ``save match`` of the same game record (same step order);
@@ -28,11 +29,13 @@ import contextlib
 import json
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-from tests.helpers.paths import DATA as TEST_DATA, REPO
+from tests.helpers.paths import DATA as TEST_DATA
+from tests.helpers.paths import REPO
 
 DATA = TEST_DATA / "selfplay"
 
@@ -99,7 +102,7 @@ def quiet_stdout() -> Iterator[None]:
             import ctypes
 
             ctypes.CDLL(None).fflush(None)
-        except Exception:  # pragma: no cover
+        except Exception:  # noqa: BLE001  # pragma: no cover - flushing C stdio is best effort
             pass
         os.dup2(saved, 1)
         os.close(saved)

@@ -1,8 +1,8 @@
 """GNU Backgammon records with set-up positions as a replay oracle (tests/data/setup/).
 
-``python -m tests.helpers.setup_fixtures --regenerate`` (from the repository root) drives gnubg through each scenario of
-``SCENARIOS`` (set a board, the player to move, the cube by hand, then let gnubg's 0-ply
-best move play on) and writes, for each:
+``python -m tests.helpers.setup_fixtures --regenerate`` (from the repository root) drives
+gnubg through each scenario of ``SCENARIOS`` (set a board, the player to move, the cube by
+hand, then let gnubg's 0-ply best move play on) and writes, for each:
 
 * ``<name>.sgf``: gnubg's ``save match`` (set-up nodes ``AE``/``AW``/``AB``/``PL``/``CV``/``CP``);
 * ``<name>.mat``: gnubg's ``export match mat`` of the same record, kept to show what gnubg
@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.helpers.paths import DATA as TEST_DATA, REPO
+from tests.helpers.paths import DATA as TEST_DATA
+from tests.helpers.paths import REPO
 from tests.helpers.selfplay import current_ids, load_gnubg, quiet_stdout
 
 DATA = TEST_DATA / "setup"
