@@ -215,6 +215,7 @@ def test_crawford_status_names() -> None:
 # --- corpus: no crash, consistent JSON ----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_corpus_score_and_status_never_crash(corpus: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-c", "from bgtools.cli import main; main()", "status", str(corpus),

@@ -57,6 +57,7 @@ def _game_positions(rng: random.Random, count: int) -> list[Position]:
     return out
 
 
+@pytest.mark.slow
 def test_every_gnubg_play_written_by_gnubg_parses_to_gnubg_result(gnubg: ModuleType) -> None:
     from tests.helpers import gnubg_oracle
 
@@ -85,6 +86,7 @@ def test_every_gnubg_play_written_by_gnubg_parses_to_gnubg_result(gnubg: ModuleT
     assert checked > 5000 and passes > 20, (checked, passes)
 
 
+@pytest.mark.slow
 def test_whatever_parses_is_legal_for_gnubg(gnubg: ModuleType) -> None:
     """Random one-die-per-step texts: success means gnubg lists the result as legal; every
     failure is typed, with a rule id the replayer knows."""
@@ -118,6 +120,7 @@ def test_whatever_parses_is_legal_for_gnubg(gnubg: ModuleType) -> None:
     assert accepted > 300 and rejected > 300, (accepted, rejected)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(positions, dice)
 def test_every_legal_play_text_parses_back(pos: Position, roll: tuple[int, int]) -> None:
@@ -145,6 +148,7 @@ def _mutations(text: str, rng: random.Random) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(positions, dice, st.integers(0, 2**32))
 def test_mutated_texts_parse_legally_or_raise_a_typed_error(

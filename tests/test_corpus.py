@@ -13,6 +13,8 @@ import pytest
 from bgtools.replay import Event
 from bgtools.reports.files import analyse_file, expand_paths
 
+pytestmark = pytest.mark.slow  # every file of the shared corpus
+
 # (file, rule, line): why the file is guilty (checked by hand).
 GUILTY: dict[tuple[str, str, int | None], str] = {
     ("fibs/Amirrr-nori-2009Feb151603.txt", "resign-value", 132):

@@ -29,6 +29,8 @@ from tests.helpers.fuzzing import (
     seed_files,
 )
 
+pytestmark = pytest.mark.slow  # fuzz runs
+
 # Small files keep the suite's fuzzing under a minute; scripts/fuzz.py takes them all.
 SEEDS = seed_files(max_bytes=12_000)
 SEED_BYTES = {path: path.read_bytes() for path in SEEDS}

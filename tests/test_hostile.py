@@ -162,6 +162,7 @@ def _invoke(args: list[str]) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", HOSTILE_NAMES)
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
 def test_hostile_input_keeps_the_contract(hostile: dict[str, Hostile], name: str,
@@ -195,6 +196,7 @@ def test_hostile_input_keeps_the_contract(hostile: dict[str, Hostile], name: str
         assert obj["file"] == printable_path(case.path)
 
 
+@pytest.mark.slow
 def test_validate_json_gives_one_line_per_input_in_order(hostile: dict[str, Hostile]) -> None:
     names = [n for n in HOSTILE_NAMES if n != "directory"]
     code, out, err = _invoke(["validate", "--json", *[hostile[n].path for n in names]])
@@ -242,6 +244,7 @@ def _run_process(args: list[str], **kwargs: object) -> subprocess.CompletedProce
         check=False, capture_output=True, env=env, timeout=120, stdin=subprocess.DEVNULL, **kwargs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [("validate", "--json"), ("validate",), ("replay", "--jsonl"),
                                      ("score", "--json"), ("status",)], ids=" ".join)
 def test_hostile_inputs_in_a_real_process(hostile: dict[str, Hostile],

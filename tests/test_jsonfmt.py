@@ -96,6 +96,7 @@ def test_the_corpus_is_there_and_large() -> None:
     assert len(FILES) >= 200
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", FILES, ids=file_id)
 def test_file_round_trips_through_json(path: Path) -> None:
     records = load_file(path).records
@@ -116,6 +117,7 @@ def test_file_round_trips_through_json(path: Path) -> None:
     assert objs == [record_to_json(r) for r in records]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", FILES, ids=file_id)
 def test_json_copy_replays_and_writes_like_the_original(path: Path, tmp_path: Path) -> None:
     """Reading the JSON copy gives the same problems, games, results and score; and every
@@ -518,18 +520,21 @@ def mangled(draw: st.DrawFn, text: str) -> str:
 SLOW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @SLOW
 @given(mangled(MAT_TEXT))
 def test_mangled_mat_records_round_trip(text: str) -> None:
     assert_round_trip(parse_mat(text))
 
 
+@pytest.mark.slow
 @SLOW
 @given(mangled(GALAXY_TEXT))
 def test_mangled_galaxy_records_round_trip(text: str) -> None:
     assert_round_trip(parse_mat(text), check_schema=False)
 
 
+@pytest.mark.slow
 @SLOW
 @given(mangled(SGF_TEXT))
 def test_mangled_sgf_records_round_trip(text: str) -> None:
@@ -619,6 +624,7 @@ def records(draw: st.DrawFn) -> MatchRecord:
     return record
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(records())
 def test_generated_records_round_trip(record: MatchRecord) -> None:
@@ -666,6 +672,7 @@ REPLACEMENTS = [None, -1, 0, 1, 2, 6, 7, 25, 26, 1.5, 2.0, "", "x", "roll", True
                 [1, 2], [7, 1], ["a", "b"], [None, None], {"$tuple": 1}, {"$tuple": []}]
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.sampled_from(POINTERS), st.sampled_from(REPLACEMENTS + ["<delete>", "<add>"]))
 def test_schema_and_reader_accept_the_same_documents(pointer: str, value: Any) -> None:

@@ -135,6 +135,7 @@ def test_fast_path_equals_grammar_on_data_files(path: Path) -> None:
         _same(line)
 
 
+@pytest.mark.slow
 def test_fast_path_equals_grammar_on_corpus() -> None:
     seen: set[str] = set()
     for path in corpus_files():
@@ -157,6 +158,7 @@ FRAGMENTS = [
 ]
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(FRAGMENTS),
                           st.sampled_from(["", " ", "  ", "      ", "\t"])),
@@ -517,12 +519,14 @@ MAT_ALPHABET = st.sampled_from(list(" \n\t0123456789:)/*;#[]\"=>?(") + [
     "Cannot Move", "Illegal play (", "and the match", "\ufeff"])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(MAT_ALPHABET, max_size=200).map("".join))
 def test_parse_mat_never_raises_on_mat_like_noise(text: str) -> None:
     _check_record_shape(parse_mat(text), text)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_parse_mat_never_raises_on_mangled_files(data: st.DataObject) -> None:
@@ -628,6 +632,7 @@ def _timed(text: str) -> float:
 # --------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_corpus_has_no_syntax_problems_and_sane_sequences() -> None:
     failures: list[str] = []
     for path in corpus_files():
@@ -652,6 +657,7 @@ def test_corpus_has_no_syntax_problems_and_sane_sequences() -> None:
     assert failures == []
 
 
+@pytest.mark.slow
 def test_corpus_results_agree_with_next_score_line() -> None:
     """Where a game has a Wins (or Losses) cell, the next score line grows on the right side:
     checks the column attribution of result cells (except the two score-mismatch fixtures)."""
@@ -678,6 +684,7 @@ def test_corpus_results_agree_with_next_score_line() -> None:
     assert bad == [] and checked > 1000
 
 
+@pytest.mark.slow
 def test_corpus_multi_cell_shapes_seen() -> None:
     """Every dialect feature the reader claims is exercised somewhere in the corpus."""
     seen: set[str] = set()
@@ -697,6 +704,7 @@ def test_corpus_multi_cell_shapes_seen() -> None:
                     "resign_marker", "illegal", "and_the_match", "ratings", "low-first"}
 
 
+@pytest.mark.slow
 def test_corpus_names_have_no_stray_colons() -> None:
     for path in corpus_files():
         for rec in read(path):
@@ -712,6 +720,7 @@ ROLL_LINE_PARTS = ["  1)", "12)", "1)", "0001)", "63:", "11:", "07:", "66:", "13
                    "3/", "13", "7", "Doubles", "Takes", ")", ":", "é/3", "\t"]
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(ROLL_LINE_PARTS),
                           st.sampled_from([" ", "  ", "      ", ""])),
@@ -750,6 +759,7 @@ def _both_readers(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     assert fast == general
 
 
+@pytest.mark.slow
 def test_roll_lines_straight_to_actions_equal_the_general_reader(
         monkeypatch: pytest.MonkeyPatch) -> None:
     paths = [*DATA_FILES, *sorted((DATA / "selfplay").glob("*.mat"))]
@@ -761,6 +771,7 @@ def test_roll_lines_straight_to_actions_equal_the_general_reader(
     assert len(paths) > 15
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.lists(st.tuples(st.sampled_from(ROLL_LINE_PARTS),
                                    st.sampled_from([" ", "  ", "                ", ""])),
@@ -777,6 +788,7 @@ _roll_cell = st.tuples(st.sampled_from(["63", "11", "52", "07", "44"]),
                        st.sampled_from(["", " 13/7 8/7", " 25/22* 6/0", " 8/5(2)", " 13/7x"]))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(["", "  1)", " 12)", "123)"]),
                           st.integers(0, 40), _roll_cell, st.integers(0, 40),

@@ -23,6 +23,8 @@ from bgtools.record import Severity
 from bgtools.replay import replay_match
 from tests.helpers.selfplay import load_cases
 
+pytestmark = pytest.mark.slow  # mutation runs; building the cases alone takes seconds
+
 CASES = load_cases()
 if not CASES:  # pragma: no cover - the cache is committed
     pytest.skip("no cached self-play records (run python -m tests.helpers.selfplay --regenerate)",

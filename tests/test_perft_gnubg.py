@@ -15,6 +15,8 @@ import pytest
 from bgtools.engine.position import Position
 from tests.helpers.strategies import random_position
 
+pytestmark = pytest.mark.slow  # 20,000 positions against GNU Backgammon's move generator
+
 KINDS = ["contact", "bar", "bearoff", "race", "prime", "mixed"]
 SAMPLES = 20_000
 

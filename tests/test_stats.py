@@ -155,6 +155,7 @@ def test_the_whole_archive_adds_up() -> None:
     assert obj["all"]["dice_chi_square"]["p_value"] > 0.01
 
 
+@pytest.mark.slow
 def test_loaded_dice_get_a_tiny_p_value(tmp_path: Path) -> None:
     loaded = write_archive(tmp_path / "loaded", 4, loaded_die(), seed=100)
     fair = write_archive(tmp_path / "fair", 4, seed=100)

@@ -180,6 +180,7 @@ def corpus_records(corpus: Path) -> list[CorpusMatch]:
     return _valid_corpus_records(corpus)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("writer", [write_mat, write_sgf], ids=["mat", "sgf"])
 def test_corpus_round_trip(writer: Any, corpus_records: list[CorpusMatch]) -> None:
     written = 0
@@ -293,6 +294,7 @@ def _house_rule_gnubg_lacks(record: MatchRecord, replay: MatchReplay) -> bool:
         for g in replay.games)
 
 
+@pytest.mark.slow
 def test_debian_gnubg_loads_our_sgf(debian_gnubg: Path, tmp_path: Path, examples: Path,
                                     corpus_records: list[CorpusMatch]) -> None:
     matches: list[tuple[Path, MatchRecord, Fingerprint, str]] = []
@@ -316,6 +318,7 @@ def test_debian_gnubg_loads_our_sgf(debian_gnubg: Path, tmp_path: Path, examples
     assert len(matches) > 150
 
 
+@pytest.mark.slow
 def test_gnubg_imports_our_mat_to_the_same_score(
         gnubg: ModuleType, tmp_path: Path,
         corpus_records: list[CorpusMatch]) -> None:

@@ -212,6 +212,7 @@ def test_wrong_magic_is_not_taken_for_xg() -> None:
         read_records(data, "bad")
 
 
+@pytest.mark.slow
 def test_zlib_bombs_stop_at_the_limit() -> None:
     bomb = bytes(MAX_DECOMPRESSED_BYTES + RECORD_SIZE)
     with pytest.raises(LimitExceededError, match="MAX_DECOMPRESSED_BYTES"):
@@ -317,6 +318,7 @@ def test_smile_errors(doc: bytes, message: str) -> None:
         decode_smile(doc)
 
 
+@pytest.mark.slow
 def test_smile_decoder_matches_gammonview_on_the_corpus(corpus: Path) -> None:
     bgf = pytest.importorskip("gvformat.bgf")
     for path in sorted((corpus / "bgblitz").glob("*.bgf"))[:3]:
