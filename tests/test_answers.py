@@ -279,6 +279,7 @@ def _comparable(gnubg: ModuleType,
         yield path, match, answers[0]
 
 
+@pytest.mark.slow
 def test_scores_match_gnubg(gnubg: ModuleType, gnubg_files: list[Path]) -> None:
     compared = 0
     for path, match, answer in _comparable(gnubg, gnubg_files):
@@ -305,6 +306,7 @@ def test_scores_match_gnubg(gnubg: ModuleType, gnubg_files: list[Path]) -> None:
     assert compared >= 5
 
 
+@pytest.mark.slow
 def test_positions_and_pips_match_gnubg(gnubg: ModuleType, gnubg_files: list[Path]) -> None:
     checked = 0
     for path, match, answer in _comparable(gnubg, gnubg_files):
@@ -323,6 +325,7 @@ def test_positions_and_pips_match_gnubg(gnubg: ModuleType, gnubg_files: list[Pat
     assert checked > 200
 
 
+@pytest.mark.slow
 def test_resign_ids_match_gnubg(gnubg: ModuleType, gnubg_files: list[Path]) -> None:
     """The moment before a resignation (``resign``, also after a roll not played) is the
     state gnubg shows after the record before its resignation; ``accept`` follows."""
@@ -349,6 +352,7 @@ def test_resign_ids_match_gnubg(gnubg: ModuleType, gnubg_files: list[Path]) -> N
     assert checked >= 2
 
 
+@pytest.mark.slow
 def test_end_ids_match_gnubg(gnubg: ModuleType) -> None:
     """After an import gnubg stands at the end of the match: same IDs as our final status."""
     for path in (EXAMPLE, *sorted(SAMPLES.glob("*.mat"))):

@@ -145,6 +145,7 @@ def test_xgid_round_trip(pos: Position, state: MatchState) -> None:
     assert parse_id(xgid).position == pos
 
 
+@pytest.mark.slow
 def test_ids_equal_gnubg_on_random_positions(gnubg: ModuleType) -> None:
     rng = random.Random(20261129)
     for _ in range(3000):
@@ -154,6 +155,7 @@ def test_ids_equal_gnubg_on_random_positions(gnubg: ModuleType) -> None:
         assert Position.from_gnubg(gnubg.position_from_id(pos.position_id)) == pos
 
 
+@pytest.mark.slow
 def test_match_ids_equal_gnubg_on_random_states(gnubg: ModuleType) -> None:
     rng = random.Random(7)
     for _ in range(3000):

@@ -22,6 +22,8 @@ from bgtools.replay import Event, MatchReplay, replay_match
 from bgtools.reports.files import event_json
 from tests.helpers.selfplay import load_cases
 
+pytestmark = pytest.mark.slow  # the differential comparison with gnubg's own records
+
 CASES = load_cases()
 if not CASES:  # pragma: no cover - the cache is committed
     pytest.skip("no cached self-play records (run python -m tests.helpers.selfplay --regenerate)",

@@ -89,6 +89,7 @@ def test_money_beaver(examples: Path) -> None:
     assert rec.tag("Jacoby") == "On"
 
 
+@pytest.mark.slow
 def test_corpus_sgf_replays_clean(corpus: Path) -> None:
     files = sorted(corpus.rglob("*.sgf"))
     assert len(files) >= 6
@@ -108,6 +109,7 @@ def test_corpus_sgf_replays_clean(corpus: Path) -> None:
             assert {"A", "LU"} <= names or {"DA"} <= names, path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sgf_name,mat_name", [
     ("charlot1-charlot2_7p_2025-11-08-2305.sgf", "charlot1-charlot2_7p_2025-11-08-2305.mat"),
     ("test-match01_analyzed.sgf", "test-match01.txt"),

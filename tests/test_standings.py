@@ -26,6 +26,7 @@ def run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CASES, reason="no cached self-play matches")
 def test_standings_equal_gnubgs_record() -> None:
     mats = [mat for mat, truth in CASES]

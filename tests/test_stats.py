@@ -105,6 +105,7 @@ def stats_of(paths: list[Path], by: str = "player") -> dict[str, Any]:
     return stats_json(tallies, by, used, 0, matches)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CASES, reason="no cached self-play matches")
 @pytest.mark.parametrize("suffix", [".mat", ".sgf"])
 @pytest.mark.parametrize("mat,truth", CASES, ids=[c[0].stem for c in CASES])

@@ -358,6 +358,7 @@ def test_sgf_results_are_recomputed_when_wrong(examples: Path) -> None:
     assert write_sgf(parse_sgf(broken)[0]) == original
 
 
+@pytest.mark.slow
 def test_corpus_gnubg_sgf_byte_for_byte(corpus: Path) -> None:
     # Real gnubg files (1.0x, analysed: A, DA, LU, GS, comments): written back unchanged,
     # and the one that has its .mat export beside it gives that .mat.
