@@ -8,6 +8,7 @@ Every import counts, including those inside functions (kept there for start-up t
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -65,6 +66,7 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+@functools.cache  # parsed once for all the tests of this module
 def sources() -> list[tuple[str, Path, ast.Module]]:
     """Every module of the package with its parsed source."""
     return [(module_name(path), path, ast.parse(path.read_text("utf-8")))

@@ -235,7 +235,7 @@ def _int(text: str | None) -> int | None:
     if text is None:
         return None
     text = text.strip()
-    return int(text) if text.isdigit() and len(text) <= 9 else None
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
 
 
 def _point(letter: str, player: int, is_from: bool) -> int | None:
