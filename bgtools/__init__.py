@@ -14,7 +14,6 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bgtools.errors import BgtoolsError, IllegalPlayError, NotationError
     from bgtools.engine.position import (
         BAR,
         OFF,
@@ -26,6 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
         parse_id,
     )
     from bgtools.engine.resolve import parse_play, play_text
+    from bgtools.errors import BgtoolsError, IllegalPlayError, NotationError
 
 __all__ = [
     "BAR",

@@ -2,7 +2,8 @@
 
 Real files stay far below every limit (the shared corpus of about 200 real files: largest
 file 0.5 MB, longest ``.mat`` line 153 characters, longest match 25 points, at most 50
-games and 2,776 actions in a file). The limits are there so that hostile input costs bounded time and memory.
+games and 2,776 actions in a file). The limits are there so that hostile input costs bounded
+time and memory.
 """
 
 from __future__ import annotations

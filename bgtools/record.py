@@ -182,7 +182,7 @@ class SetUp:
                     cube = value
             elif name in ("CP", "CO"):
                 where = first.lower()
-                if where == "c" or where == "n":
+                if where in {"c", "n"}:
                     position = "centred"
                 elif where in ("w", "b"):
                     position = 0 if where == "w" else 1

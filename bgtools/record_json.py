@@ -445,7 +445,7 @@ def _take_game_fields(game: GameRecord) -> None:
             if not isinstance(at, int) or at + 1 > node:
                 before = index
                 break
-        line, column = where[node] if node in where else (None, None)
+        line, column = where.get(node, (None, None))
         setups.append(SetUp.from_sgf(tuple((name, tuple(values)) for name, values in props),
                                      before=before, node=node, line=line, column=column))
     game.setups = tuple(setups)
@@ -618,7 +618,8 @@ def _game_from(data: JsonValue, path: JsonPath) -> GameRecord:
     data = _check_keys(data, path, _GAME_KEYS, _GAME_KEYS, "a game")
     actions = data["actions"]
     if not isinstance(actions, list):
-        raise InvalidMatchData(path + ("actions",), f"expected an array, found {show_value(actions)}")
+        raise InvalidMatchData(path + ("actions",),
+                               f"expected an array, found {show_value(actions)}")
     game = GameRecord(
         number=_Optional(_COUNT).decode(data["number"], path + ("number",)),
         line=_LOCATION.decode(data["line"], path + ("line",)),

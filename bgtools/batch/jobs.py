@@ -50,7 +50,7 @@ def warm_up() -> None:
     try:
         for record in read_records(_WARM_UP_RECORD, "<warm-up>").records:
             replay_match(record, profile_for(record, "standard"))
-    except Exception:  # pragma: no cover - only a cache, never a reason to fail
+    except Exception:  # noqa: BLE001  # pragma: no cover - only a cache, never a reason to fail
         pass
 
 

@@ -8,6 +8,7 @@ here knows what the job does.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -15,10 +16,11 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from types import TracebackType
-from typing import Any, Callable, Generic, Iterable, Iterator, TypeVar
+from typing import Any, Generic, TypeVar
 
 __all__ = ["Batch", "Outcome", "default_jobs"]
 
@@ -52,7 +54,7 @@ def _run_one(job: Callable[[T], R], item: T) -> tuple[R | None, str | None, floa
     try:
         value: R | None = job(item)
         failure = None
-    except Exception as exc:  # a bug in a job must not stop the batch
+    except Exception as exc:  # noqa: BLE001 - a bug in a job must not stop the batch
         value, failure = None, _describe(exc)
     return value, failure, time.perf_counter() - start
 
@@ -75,7 +77,7 @@ def _worker_main(conn: Connection, job: Callable[[Any], Any]) -> None:
                 conn.send((index, value, failure, seconds))
             except (BrokenPipeError, EOFError):
                 break
-            except Exception as exc:  # an unpicklable result
+            except Exception as exc:  # noqa: BLE001 - an unpicklable result
                 conn.send((index, None, f"result cannot be sent back: {_describe(exc)}",
                            seconds))
     finally:
@@ -160,10 +162,8 @@ class Batch(Generic[T, R]):
             self._context = multiprocessing.get_context("fork" if linux else None)
         # Buffered output would be written twice by a forked child that flushed it.
         for stream in (sys.stdout, sys.stderr):
-            try:
+            with contextlib.suppress(OSError, ValueError):
                 stream.flush()
-            except (OSError, ValueError):
-                pass
         # Ignore SIGINT from the fork until the worker sets its own handler (only the main
         # thread may change signal handlers).
         main = threading.current_thread() is threading.main_thread()

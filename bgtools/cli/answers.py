@@ -9,8 +9,9 @@ drawn by :mod:`bgtools.cli.board`. Registered on :data:`bgtools.cli.app.app` whe
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 

@@ -22,8 +22,17 @@ __all__ = ["convert"]
 _SHOWN_PROBLEMS = 10
 
 
-@app.command()
-def convert(
+HELP = (
+    "Convert a match file to .mat (as GNU Backgammon exports it), SGF or JSON.\n\n"
+    "A record with errors is not converted (exit 1). OUT is written to a temporary file and "
+    "renamed, so it is complete or absent; IN is never modified; an existing OUT is kept "
+    "unless --force is given."
+)
+"""The command's --help text (one paragraph a line: Typer keeps a docstring's line breaks)."""
+
+
+@app.command(help=HELP)
+def convert(  # noqa: C901 - one error path per way a conversion can fail, each with its exit code
     source: Annotated[Path, typer.Argument(help="The match file to read (.mat, SGF or JSON).",
                                             metavar="IN", show_default=False)],
     output: Annotated[str, typer.Option("--output", "-o",
@@ -34,10 +43,7 @@ def convert(
     force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
     rules: RulesOption = "auto",
 ) -> None:
-    """Convert a match file to .mat (as GNU Backgammon exports it), SGF or JSON.
-
-    A record with errors is not converted (exit 1). OUT is written to a temporary file and renamed, so it is complete or absent; IN is never modified; an existing OUT is kept unless --force is given.
-    """
+    """Convert a match file to .mat (as GNU Backgammon exports it), SGF or JSON (help: HELP)."""
     from bgtools.errors import BgtoolsError, describe_error
     from bgtools.reports.convert import (
         ConversionError,

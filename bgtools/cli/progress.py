@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from bgtools.batch import Batch, BatchSummary, FileReport, Input, failed_report, warm_up
 

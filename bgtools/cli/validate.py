@@ -8,7 +8,8 @@ Registered on :data:`bgtools.cli.app.app` when :mod:`bgtools.cli` imports this m
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Annotated, Any, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -169,7 +170,8 @@ def replay(
         seen = True
         rows: list[dict[str, Any]] = []
 
-        def collect(event: Event, display: str = display) -> None:
+        def collect(event: Event, display: str = display,
+                    rows: list[dict[str, Any]] = rows) -> None:
             obj = event_json(display, event)
             if jsonl:
                 emit_json(obj)

@@ -18,8 +18,9 @@ from __future__ import annotations
 import csv
 import gc
 import io
+from collections.abc import Iterator
 from operator import mul
-from typing import Any, BinaryIO, Iterator
+from typing import Any, BinaryIO
 
 from bgtools.batch import FileReport, Input
 from bgtools.engine import ids

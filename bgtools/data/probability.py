@@ -17,8 +17,8 @@ dependency for three functions.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 __all__ = [
     "EXACT_TRIALS",

@@ -30,8 +30,9 @@ What is counted (README "bgtools stats" and docs/CONTRACT-data.md say the same):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from bgtools.batch import FileReport, Input
 from bgtools.data.probability import chi_square_test, poisson_binomial_test
@@ -209,7 +210,7 @@ def keeps_dice_order(events: Iterable[Event]) -> bool:
 
 def player_names(replay: MatchReplay) -> tuple[str, str]:
     """The players' names, or ``player 0`` and ``player 1`` when the record has none."""
-    return replay.names if replay.names else ("player 0", "player 1")
+    return replay.names or ("player 0", "player 1")
 
 
 def site_of(replay: MatchReplay) -> str:

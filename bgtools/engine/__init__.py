@@ -1,1 +1,4 @@
-"""The rules of backgammon: positions, IDs, notation, resolving a written play. Imports nothing else of bgtools but errors and limits."""
+"""The rules of backgammon: positions, IDs, notation, resolving a written play.
+
+Imports nothing else of bgtools but errors, limits and the grammars.
+"""

@@ -8,8 +8,8 @@ Nothing in this module knows about files or terminals.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from bgtools.engine import ids
 
@@ -100,12 +100,12 @@ class Position:
     # --- construction -------------------------------------------------------------------
 
     @classmethod
-    def initial(cls) -> "Position":
+    def initial(cls) -> Position:
         """The starting position (2 on 24, 5 on 13, 3 on 8, 5 on 6 for each player)."""
         return _INITIAL
 
     @classmethod
-    def from_points(cls, mover: dict[int, int], opponent: dict[int, int]) -> "Position":
+    def from_points(cls, mover: dict[int, int], opponent: dict[int, int]) -> Position:
         """Build a position from ``{point: count}`` maps in each player's own numbering."""
         sides = []
         for what, points in (("the player on roll", mover), ("the opponent", opponent)):
@@ -118,14 +118,14 @@ class Position:
         return cls(sides[0], sides[1])
 
     @classmethod
-    def from_gnubg(cls, board: Sequence[Sequence[int]]) -> "Position":
+    def from_gnubg(cls, board: Sequence[Sequence[int]]) -> Position:
         """Build from gnubg's ``(side not on roll, side on roll)`` pair of 25-slot lists."""
         if len(board) != 2:
             raise PositionError("a gnubg board is a pair of sides")
         return cls(_side(board[1], "the player on roll"), _side(board[0], "the opponent"))
 
     @classmethod
-    def from_id(cls, text: str) -> "Position":
+    def from_id(cls, text: str) -> Position:
         """Parse a GNU Backgammon Position ID, a GNUbg ID (``pos:match``) or an XGID."""
         return parse_id(text).position
 
@@ -148,7 +148,7 @@ class Position:
             sum(p * c for p, c in enumerate(self.opponent)),
         )
 
-    def swapped(self) -> "Position":
+    def swapped(self) -> Position:
         """The same board seen from the other player."""
         return unchecked_position(self.opponent, self.mover)
 
@@ -189,12 +189,12 @@ class Position:
         _check_dice(die1, die2)
         return [play for play, _ in _generate(self, die1, die2)]
 
-    def legal_results(self, die1: int, die2: int) -> dict["Position", Play]:
+    def legal_results(self, die1: int, die2: int) -> dict[Position, Play]:
         """Map every position reachable by a legal play (mover's view, before swapping)."""
         _check_dice(die1, die2)
         return {result: play for play, result in _generate(self, die1, die2)}
 
-    def play(self, play: Play | Iterable[Step]) -> "Position":
+    def play(self, play: Play | Iterable[Step]) -> Position:
         """Apply a play's steps (trusted to be legal) and return the position, opponent to act."""
         steps = play.steps if isinstance(play, Play) else tuple(play)
         me = list(self.mover)
@@ -203,7 +203,7 @@ class Position:
             apply_step(me, opp, src, dst)
         return unchecked_position(tuple(opp), tuple(me))
 
-    def apply_steps(self, steps: Iterable[Step]) -> tuple["Position", tuple[bool, ...]]:
+    def apply_steps(self, steps: Iterable[Step]) -> tuple[Position, tuple[bool, ...]]:
         """Apply steps without any check; return the mover's-view result and the hits."""
         me = list(self.mover)
         opp = list(self.opponent)
@@ -309,18 +309,21 @@ def _no_step(me: list[int], opp: list[int], die1: int, die2: int) -> bool:
     return not _die_steps(me, opp, die1) and (die1 == die2 or not _die_steps(me, opp, die2))
 
 
-def _generate(pos: Position, die1: int, die2: int) -> list[tuple[Play, Position]]:
+# Complexity kept: the move generator's hot loop: inlined on purpose (bench_legal_plays).
+def _generate(pos: Position, die1: int, die2: int) -> list[tuple[Play, Position]]:  # noqa: C901
     """Generate (play, mover's-view result) pairs, one per distinct result."""
     me0 = list(pos.mover)
     opp0 = list(pos.opponent)
     if _no_step(me0, opp0, die1, die2):
         # The roll cannot be played at all (often: on the bar against a closed board).
         return [(Play(), unchecked_position(pos.mover, pos.opponent))]
-    found: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, tuple[Step, ...], tuple[bool, ...], int]] = {}
+    found: dict[tuple[tuple[int, ...], tuple[int, ...]],
+                tuple[int, tuple[Step, ...], tuple[bool, ...], int]] = {}
     best = 0
     seen: set[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = set()
 
-    def record(me: list[int], opp: list[int], steps: list[Step], hits: list[bool], first_die: int) -> None:
+    def record(me: list[int], opp: list[int], steps: list[Step], hits: list[bool],
+               first_die: int) -> None:
         nonlocal best
         n = len(steps)
         if n < best:
@@ -332,7 +335,8 @@ def _generate(pos: Position, die1: int, die2: int) -> list[tuple[Play, Position]
         if key not in found:
             found[key] = (n, tuple(steps), tuple(hits), first_die)
 
-    def walk(me: list[int], opp: list[int], dice: tuple[int, ...], steps: list[Step], hits: list[bool], first_die: int) -> None:
+    def walk(me: list[int], opp: list[int], dice: tuple[int, ...], steps: list[Step],
+             hits: list[bool], first_die: int) -> None:
         if not dice:
             record(me, opp, steps, hits, first_die)
             return

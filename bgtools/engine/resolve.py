@@ -9,13 +9,12 @@ leaves dice unused.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import Sequence
 
 from bgtools.engine import notation
 from bgtools.engine.memo import BoundedMemo
-from bgtools.errors import IllegalPlayError, NotationError
 from bgtools.engine.notation import WrittenPlay
 from bgtools.engine.position import (
     Play,
@@ -25,6 +24,7 @@ from bgtools.engine.position import (
     step_error,
     unchecked_position,
 )
+from bgtools.errors import IllegalPlayError, NotationError
 
 __all__ = [
     "RULE_MESSAGES",
@@ -97,9 +97,8 @@ def _segment_options(src: int, dst: int, dice: tuple[int, ...]) -> list[tuple[in
         if seq[0] >= src and seq not in options:
             options.append(seq)
     if not options:
-        for seq in ((d1, d2), (d2, d1)):
-            if src - seq[0] >= 1 and seq[1] >= src - seq[0]:
-                options.append(seq)
+        options.extend(seq for seq in ((d1, d2), (d2, d1))
+                       if src - seq[0] >= 1 and seq[1] >= src - seq[0])
     return options
 
 
@@ -114,7 +113,9 @@ def _uses_dice(seqs: Sequence[tuple[int, ...]], dice: tuple[int, ...]) -> bool:
     return True
 
 
-def resolve_play(pos: Position, die1: int, die2: int, written: WrittenPlay) -> Resolution:
+def resolve_play(  # noqa: C901 - the written play's cases in the order they are tried
+    pos: Position, die1: int, die2: int, written: WrittenPlay,
+) -> Resolution:
     """Resolve ``written`` for the mover of ``pos`` rolling ``die1``/``die2``."""
     dice = (die1,) * 4 if die1 == die2 else (die1, die2)
     segments = written.segments
@@ -169,12 +170,12 @@ def resolve_play(pos: Position, die1: int, die2: int, written: WrittenPlay) -> R
             continue
         # Each segment becomes a chain of steps; chains may interleave.
         chains: list[list[tuple[int, int, int]]] = []
-        for (src, dst, _), seq in zip(segments, combo):
+        for (src, _dst, _), seq in zip(segments, combo):
             chain: list[tuple[int, int, int]] = []
             at = src
             for die in seq:
                 nxt = at - die
-                chain.append((at, nxt if nxt > 0 else 0, die))
+                chain.append((at, max(0, nxt), die))
                 at = nxt
             chains.append(chain)
         _search(list(pos.mover), list(pos.opponent), chains, [0] * len(chains), [], [],
@@ -372,7 +373,7 @@ def _single_steps(
     order, so one legal order (as written, or bar first then highest first) proves it."""
     if not _uses_dice([(d,) for d in dice_used], dice):
         return None
-    steps = [(src, dst if dst > 0 else 0, die)
+    steps = [(src, max(0, dst), die)
              for (src, dst, _), die in zip(segments, dice_used)]
     orders = [steps]
     canonical = sorted(steps, key=lambda s: (s[0], s[1]), reverse=True)
@@ -553,7 +554,7 @@ def _resolved(before: Position, d1: int, d2: int, written: WrittenPlay) -> Resol
         sides = every_die_as_written(before.mover, before.opponent, d1, d2, segments)
         if sides is not None:
             mover, opponent, steps, hits = sides
-            for _, dst, mark in segments:
+            for _, _dst, mark in segments:
                 if mark:
                     return mover, opponent, steps, hits, _hit_mark_problems(
                         segments, steps, hits)
@@ -642,10 +643,10 @@ def parse_play(position: Position, die1: int, die2: int, text: str) -> Play:
     '8/5 6/5'
     >>> parse_play(start, 6, 6, "24/18 24/18 13/7(2)").steps
     ((24, 18), (24, 18), (13, 7), (13, 7))
-    >>> parse_play(start, 6, 5, "24/18 6/1")
+    >>> parse_play(start, 6, 5, "24/18 6/1")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bgtools.errors.IllegalPlayError: 65 played as 24/18 6/1: 6/1: the landing point is held by two or more opposing checkers
+    bgtools.errors.IllegalPlayError: 65 played as 24/18 6/1: 6/1: the landing point is held by ...
     >>> parse_play(start, 6, 5, "24/x")
     Traceback (most recent call last):
     ...

@@ -4,7 +4,7 @@ body): never more than a given number of bytes, whatever the file claims."""
 from __future__ import annotations
 
 import zlib
-from typing import Callable
+from collections.abc import Callable
 
 from bgtools.errors import BgtoolsError, LimitExceededError
 from bgtools.limits import MAX_DECOMPRESSED_BYTES, format_count

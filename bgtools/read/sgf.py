@@ -119,7 +119,8 @@ class _Locator:
         return i + 1, offset - self.starts[i] + 1
 
 
-def parse_collection(text: str) -> tuple[list[SgfTree], list[Problem]]:
+# Complexity kept: a hand-written SGF tokenizer: one branch per token.
+def parse_collection(text: str) -> tuple[list[SgfTree], list[Problem]]:  # noqa: C901
     """Tokenize and build the game trees of ``text`` without recursion, with problems."""
     loc = _Locator(text)
     problems: list[Problem] = []
@@ -374,7 +375,8 @@ class _Reader:
         if app is not None and app.values:
             record.extra["application"] = app.values[0]
 
-    def moves(self, record: MatchRecord, game: GameRecord, nodes: list[SgfNode], gi: int) -> None:
+    # Complexity kept: one branch per SGF property of a move node.
+    def moves(self, record: MatchRecord, game: GameRecord, nodes: list[SgfNode], gi: int) -> None:  # noqa: C901
         root = nodes[0]
         cube = 1
         cv = root.get("CV")

@@ -30,7 +30,7 @@ START_SIDE = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 
 class BoardTracker:
     """The board of one game, each side in its own numbering (26 slots, 0 off, 25 bar)."""
 
-    __slots__ = ("sides", "lost")
+    __slots__ = ("lost", "sides")
 
     def __init__(self) -> None:
         self.sides: tuple[list[int], list[int]] = (list(START_SIDE), list(START_SIDE))
@@ -65,16 +65,16 @@ def moves_text(moves: list[Step]) -> str:
 def _split(me: list[int], opp: list[int], dice: tuple[int, int],
            moves: list[Step]) -> tuple[Step, ...] | None:
     d1, d2 = dice
-    if len(moves) == (4 if d1 == d2 else 2) and all(dst for _, dst in moves):
-        # The usual case: one move per die, none bearing off; checked step by step.
-        if d1 == d2 or sorted(s - t for s, t in moves) == sorted(dice):
-            m2, o2 = list(me), list(opp)
-            for src, dst in moves:
-                if src - dst not in dice or step_error(m2, o2, src, dst, src - dst):
-                    break
-                apply_step(m2, o2, src, dst)
-            else:
-                return tuple(moves)
+    # The usual case: one move per die, none bearing off; checked step by step.
+    if (len(moves) == (4 if d1 == d2 else 2) and all(dst for _, dst in moves)
+            and (d1 == d2 or sorted(s - t for s, t in moves) == sorted(dice))):
+        m2, o2 = list(me), list(opp)
+        for src, dst in moves:
+            if src - dst not in dice or step_error(m2, o2, src, dst, src - dst):
+                break
+            apply_step(m2, o2, src, dst)
+        else:
+            return tuple(moves)
     pool = [d1] * 4 if d1 == d2 else sorted((d1, d2), reverse=True)
     for order in _orders(moves):
         found = _assign(list(me), list(opp), pool, order)

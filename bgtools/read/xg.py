@@ -21,9 +21,9 @@ import zlib
 from datetime import datetime, timedelta
 
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
+from bgtools.limits import MAX_DECOMPRESSED_BYTES, format_count
 from bgtools.read.inflate import inflate_bounded
 from bgtools.read.spans import BoardTracker, moves_text
-from bgtools.limits import MAX_DECOMPRESSED_BYTES, format_count
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
 
 __all__ = ["XG_MAGIC", "RECORD_SIZE", "looks_like_xg", "parse_xg", "read_game_file"]
@@ -69,7 +69,7 @@ def read_game_file(data: bytes, name: str = "<input>", member: str = "temp.xg") 
         _TRAILER.unpack_from(data, len(data) - _TRAILER.size)
     end = len(data) - _TRAILER.size
     start = end - index_size - data_size
-    if not (0 < count <= 64 and 0 < index_size and 0 <= data_size and start >= _HEADER_SIZE):
+    if not (0 < count <= 64 and index_size > 0 and data_size >= 0 and start >= _HEADER_SIZE):
         raise _bad(name, "the archive trailer is damaged or the file is truncated")
     if zlib.crc32(data[start:end]) != crc & 0xFFFFFFFF:
         raise _bad(name, "the archive checksum does not match (truncated or corrupt)")
@@ -86,7 +86,7 @@ def read_game_file(data: bytes, name: str = "<input>", member: str = "temp.xg") 
             continue
         osize, csize, offset, file_crc = _ENTRY.unpack_from(entry, 512)
         stored = entry[528] != 0
-        if not (0 <= csize and 0 <= offset and offset + csize <= data_size):
+        if not (csize >= 0 and offset >= 0 and offset + csize <= data_size):
             raise _bad(name, f"{member} lies outside the archive")
         if osize > MAX_DECOMPRESSED_BYTES or osize < 0:
             raise LimitExceededError(

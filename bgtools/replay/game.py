@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from bgtools.engine import ids
 from bgtools.engine.notation import WrittenPlay, parse_play
 from bgtools.engine.position import Play, Position, unchecked_position
-from bgtools.engine.results import result_name
 from bgtools.engine.resolve import (
     IllegalStep,
     ResolvedPlay,
@@ -22,6 +21,7 @@ from bgtools.engine.resolve import (
     play_steps,
     resolve_written_play,
 )
+from bgtools.engine.results import result_name
 from bgtools.errors import NotationError
 from bgtools.record import Action, GameRecord, Problem, SetUp, Severity
 from bgtools.replay.model import Event, EventKind, GameEnd, GameSummary

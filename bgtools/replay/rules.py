@@ -49,9 +49,15 @@ RULES: dict[str, str] = {
     "cube-not-owner": "the cube may be turned only by its owner or while it is centred",
     "cube-value": "the value in 'Doubles => V' must be twice the current cube",
     "cube-disabled": "the cube is not in use under these rules",
-    "cube-dead": "a double with the cube already dead (doubler's score plus cube reaches the length) (warning)",
+    "cube-dead": (
+        "a double with the cube already dead (doubler's score plus cube reaches the "
+        "length) (warning)"
+    ),
     "crawford-double": "no doubling in the Crawford game",
-    "crawford-unknown": "a double in the first game of a file that starts with a player 1-away: it cannot be told whether that game is the Crawford game (warning)",
+    "crawford-unknown": (
+        "a double in the first game of a file that starts with a player 1-away: it cannot "
+        "be told whether that game is the Crawford game (warning)"
+    ),
     "cube-answer": "a take, drop or beaver must answer a double",
     "cube-unanswered": "a double must be answered before play goes on",
     "beaver-not-allowed": "beavers only in money play where the rules allow them",
@@ -59,7 +65,10 @@ RULES: dict[str, str] = {
     "wins-mismatch": "the 'Wins N' points differ from the game's result",
     "resign-value": "a resignation must be worth 1, 2 or 3 times the cube",
     "match-resignation": "the match was resigned: the winner got the points still needed (note)",
-    "forfeit": "the site's forfeit marker ('Wins' 1004 times the cube, Backgammon Studio): the match is read as resigned (warning)",
+    "forfeit": (
+        "the site's forfeit marker ('Wins' 1004 times the cube, Backgammon Studio): the "
+        "match is read as resigned (warning)"
+    ),
     "match-length": "the site does not offer matches of this length (warning)",
     "game-unfinished": "a game stops before it is over while later games follow",
     "score-mismatch": "a game's score line differs from the running score",
@@ -67,7 +76,9 @@ RULES: dict[str, str] = {
     "match-incomplete": "the match stops before a player reached the match length (warning)",
     "game-number": "games are not numbered on from the first game: 1, 2, 3 ... (warning)",
     "no-games": "the file holds no game",
-    "sgf-setup-invalid": "an SGF set-up node (AE/AW/AB, PL, CV, CP) gives no valid position or cube",
+    "sgf-setup-invalid": (
+        "an SGF set-up node (AE/AW/AB, PL, CV, CP) gives no valid position or cube"
+    ),
     "encoding-assumed": "the file is not UTF-8: it was read as cp1252 (else latin-1) (warning)",
 }
 """Every rule id the replayer reports, with a one-line description."""
@@ -153,9 +164,10 @@ class RuleProfile:
 
     ``money_sessions``: the site heads its one-game money sessions with a nominal length
     (Backgammon Galaxy, :func:`is_money_session`); ``money_session``: this file is one, so it
-    is replayed as money play (set by :func:`profile_for`). ``lengths``: the match lengths the site offers (None: any); another length is a
-    ``match-length`` warning. ``forfeit_factor``: a site's forfeit marker, a ``Wins N`` of
-    exactly this many times the cube after a resignation (read as a resignation of the match).
+    is replayed as money play (set by :func:`profile_for`). ``lengths``: the match lengths the
+    site offers (None: any); another length is a ``match-length`` warning. ``forfeit_factor``:
+    a site's forfeit marker, a ``Wins N`` of exactly this many times the cube after a
+    resignation (read as a resignation of the match).
     ``wins_at_length``: the site writes the match length as the ``Wins N`` of the game that
     ends the match; ``resign_at_length``: so it does for a resignation that ends the match.
     """

@@ -110,13 +110,11 @@ def board_lines(info: BoardInfo) -> list[str]:
     bottom_left, bottom_right = list(range(12, 6, -1)), list(range(6, 0, -1))
     o_bar, x_bar = pos.opponent[25], pos.mover[25]
     grid: list[str] = [" " + _TOP]
-    for row in range(_ROWS):
-        grid.append(" |" + _half(pos, top_left, row) + "|" + _cell(o_bar, row, "O") + "|"
-                    + _half(pos, top_right, row) + "|")
+    grid.extend(" |" + _half(pos, top_left, row) + "|" + _cell(o_bar, row, "O") + "|"
+                + _half(pos, top_right, row) + "|" for row in range(_ROWS))
     grid.append("v|                  |BAR|                  |")
-    for row in reversed(range(_ROWS)):
-        grid.append(" |" + _half(pos, bottom_left, row) + "|" + _cell(x_bar, row, "X") + "|"
-                    + _half(pos, bottom_right, row) + "|")
+    grid.extend(" |" + _half(pos, bottom_left, row) + "|" + _cell(x_bar, row, "X") + "|"
+                + _half(pos, bottom_right, row) + "|" for row in reversed(range(_ROWS)))
     grid.append(" " + _BOTTOM)
 
     x_pips, o_pips = pos.pips
@@ -149,8 +147,8 @@ def board_lines(info: BoardInfo) -> list[str]:
     if info.match_id:
         lines.append(f" Match ID   : {info.match_id}")
     for text, note in zip(grid, notes):
-        note = _fit(note, width).rstrip()
-        lines.append((text.ljust(INFO_COLUMN) + note).rstrip() if note else text)
+        fitted = _fit(note, width).rstrip()
+        lines.append((text.ljust(INFO_COLUMN) + fitted).rstrip() if fitted else text)
     lines.append(f" Pip count  X: {x_pips}  O: {o_pips}  "
                  f"({_lead(x_pips, o_pips)})")
     if info.xgid:
@@ -184,7 +182,7 @@ def moment_board(match: MatchAnswers, moment: Moment) -> BoardInfo:
     from bgtools.reports.moments import crawford_status, moment_ids
 
     replay = match.replay
-    names = replay.names if replay.names else ("player 0", "player 1")
+    names = replay.names or ("player 0", "player 1")
     state = moment.state
     x = state.on_roll
     o = 1 - x

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import gc
 import os
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from bgtools.errors import BgtoolsError, describe_error
 from bgtools.record import Problem

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 import tempfile
-from contextlib import contextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 from bgtools.errors import OutputRefusedError
 
@@ -79,10 +80,8 @@ def open_atomically(path: Path, *, overwrite: bool = False,
         else:
             os.replace(temp, path)
     except BaseException:
-        try:
+        with suppress(FileNotFoundError):
             temp.unlink()
-        except FileNotFoundError:
-            pass
         raise
     _fsync_directory(directory)
 

@@ -32,10 +32,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from bgtools.errors import BgtoolsError
 from bgtools.engine.notation import parse_play
 from bgtools.engine.position import Play, Position, Step
 from bgtools.engine.resolve import IllegalStep, play_steps
+from bgtools.errors import BgtoolsError
 from bgtools.record import Action, GameRecord, MatchRecord
 from bgtools.replay import Event, GameSummary, MatchReplay, replay_match
 
@@ -316,7 +316,8 @@ def _move_text(move: ScriptMove) -> str:
     return text + "".join(parts)
 
 
-def _write_game(out: list[str], game: ScriptGame, names: tuple[str, str]) -> None:
+# Complexity kept: one branch per kind of .mat cell written.
+def _write_game(out: list[str], game: ScriptGame, names: tuple[str, str]) -> None:  # noqa: C901
     """gnubg's ``ExportGameJF`` for one game (same counters, same spacing)."""
     out.append(f" Game {game.number}\n")
     left = f"{names[0]} : {game.score[0]}"

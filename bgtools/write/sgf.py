@@ -25,6 +25,10 @@ import re
 from collections.abc import Sequence
 
 from bgtools import __version__
+from bgtools.engine.position import Step
+from bgtools.read.sgf import kept_nodes, match_info
+from bgtools.record import MatchRecord
+from bgtools.replay import Event, MatchReplay
 from bgtools.write.mat import (
     MatchScript,
     ScriptGame,
@@ -32,10 +36,6 @@ from bgtools.write.mat import (
     UnwritableRecordError,
     normalise_match,
 )
-from bgtools.read.sgf import kept_nodes, match_info
-from bgtools.engine.position import Step
-from bgtools.record import MatchRecord
-from bgtools.replay import Event, MatchReplay
 
 __all__ = ["APPLICATION", "render_sgf", "sgf_steps", "write_sgf"]
 
@@ -127,7 +127,8 @@ def _kept_root(script: MatchScript, index: int, game: ScriptGame, original: Prop
     result = _result(game)
     props: Props = []
     seen_re = False
-    for name, values in original:
+    for name, written in original:
+        values = written
         if name == "MI":
             wanted = match_info(mi)
             have = match_info(values)
