@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from collections.abc import Callable
+from functools import cache, partial
 from typing import TYPE_CHECKING, NamedTuple
 
 from bgtools.grammars import MAT_LINE, parser, terminals
@@ -235,9 +236,9 @@ def _scan_fast(line: str) -> ScannedLine | None:
     first, second = syntax.cells
     if m.start(first.cell) >= 0:
         if m.start(second.cell) < 0:
-            return ScannedLine("action", None, row, (_fast_cell(line, m, first),))
-        return ScannedLine("action", None, row, (_fast_cell(line, m, first),
-                                                 _fast_cell(line, m, second)))
+            return _new_line(("action", None, row, (_fast_cell(line, m, first),)))
+        return _new_line(("action", None, row, (_fast_cell(line, m, first),
+                                                _fast_cell(line, m, second))))
     if row is not None:
         return ScannedLine("action", None, row)
     if m.start(syntax.comment) >= 0:
@@ -249,6 +250,13 @@ def _scan_fast(line: str) -> ScannedLine | None:
     return ScannedLine("action")
 
 
+# The commonest cells and lines, made without the NamedTuple's keyword-aware constructor.
+_new_cell: Callable[[tuple[str, int, int, str, str, int, int, int | None, bool]], LineCell] = \
+    partial(tuple.__new__, LineCell)
+_new_line: Callable[[tuple[str, int | None, tuple[int, int, int] | None, tuple[LineCell, ...]]],
+                    ScannedLine] = partial(tuple.__new__, ScannedLine)
+
+
 def _fast_cell(line: str, m: re.Match[str], groups: _CellGroups) -> LineCell:
     """The cell that the fast path's expression read in the groups ``groups``."""
     start = m.start(groups.roll)
@@ -256,7 +264,8 @@ def _fast_cell(line: str, m: re.Match[str], groups: _CellGroups) -> LineCell:
         end = m.end(groups.roll)
         text_start = m.start(groups.play)
         if text_start >= 0:
-            return LineCell("roll", start, end, line[start:start + 2], "play", text_start, end)
+            return _new_cell(("roll", start, end, line[start:start + 2], "play", text_start, end,
+                              None, False))
         for rest, index in groups.rests:
             text_start = m.start(index)
             if text_start >= 0:
