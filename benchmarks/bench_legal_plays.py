@@ -12,11 +12,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for the tests.helpers package
 
-from strategies import random_position  # noqa: E402
-
-from bgtools.engine.position import Position  # noqa: E402
+from bgtools.engine.position import Position
+from tests.helpers.strategies import random_position
 
 
 def sample(count: int, seed: int) -> list[tuple[Position, int, int]]:
@@ -35,6 +34,7 @@ def sample(count: int, seed: int) -> list[tuple[Position, int, int]]:
 
 
 def main() -> None:
+    """Time legal-play generation on the sample and print positions per second."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--count", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=1)

@@ -17,9 +17,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-import bgtools.replay as replay  # noqa: E402
-from bgtools.read.detect import read_records  # noqa: E402
-from bgtools.reports.files import analyse_file  # noqa: E402
+from bgtools import replay
+from bgtools.read.detect import read_records
+from bgtools.reports.files import analyse_file
 
 
 def _best(fn: object, runs: int = 5) -> float:
@@ -59,7 +59,8 @@ def main() -> None:
         print("  ".join(row))
     print()
     for kind, (seconds, rolls) in totals.items():
-        line = f"{kind:4} {rolls:6} rolls in {seconds * 1000:7.1f} ms: {rolls / seconds:8,.0f} rolls/s"
+        line = (f"{kind:4} {rolls:6} rolls in {seconds * 1000:7.1f} ms: "
+                f"{rolls / seconds:8,.0f} rolls/s")
         if kind in reading:
             line += f"  (reading alone {reading[kind] * 1000:.1f} ms)"
         print(line)

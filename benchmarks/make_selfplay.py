@@ -21,7 +21,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 FALLBACK = REPO / "tests" / "data" / "selfplay"
-DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "bgtools-bench" / "selfplay"
+DEFAULT_CACHE = (Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+                 / "bgtools-bench" / "selfplay")
 FIRST_SEED = 1000
 LENGTH = 7
 
@@ -36,12 +37,12 @@ def have_gnubg() -> bool:
 
 def _play_one(seed: int, out: Path) -> None:
     """In this process: let gnubg play a 7-point match with ``seed`` and export it to ``out``."""
-    sys.path.insert(0, str(REPO / "tests"))
-    from selfplay import Spec, _gnubg, _play, _quiet
+    sys.path.insert(0, str(REPO))  # for the tests.helpers package
+    from tests.helpers.selfplay import Spec, load_gnubg, play_spec, quiet_stdout
 
-    gnubg = _gnubg()
-    with _quiet():
-        _play(gnubg, Spec(out.stem, seed, LENGTH))
+    gnubg = load_gnubg()
+    with quiet_stdout():
+        play_spec(gnubg, Spec(out.stem, seed, LENGTH))
         gnubg.command(f"export match mat {out}")
 
 
@@ -61,13 +62,15 @@ def distinct_matches(count: int, cache: Path = DEFAULT_CACHE) -> list[Path]:
         if not path.is_file():
             tmp = path.with_suffix(".tmp.mat")
             subprocess.run([sys.executable, __file__, "--play-one", str(seed), str(tmp)],
-                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=True, timeout=600)
+                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, check=True,
+                           timeout=600)
             tmp.replace(path)
         paths.append(path)
     return paths
 
 
-def make_archive(out_dir: Path, files: int, matches: int, cache: Path = DEFAULT_CACHE) -> list[Path]:
+def make_archive(out_dir: Path, files: int, matches: int,
+                 cache: Path = DEFAULT_CACHE) -> list[Path]:
     """Fill ``out_dir`` with ``files`` copies of the distinct matches; return the copies."""
     sources = distinct_matches(matches, cache)
     if not sources:

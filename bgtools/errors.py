@@ -10,12 +10,14 @@ Hierarchy (every one a :class:`BgtoolsError`):
   permission, not a regular file).
 
 :func:`describe_error` is the one place that turns any of these (and ``OSError``) into a
-one-line message and the contract's exit code; the CLI and the reports use it.
+one-line message and the contract's exit code; the CLI and the reports use it. The exit
+codes (``EXIT_*``) are defined here too, once.
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_PROBLEMS",
     "EXIT_UNUSABLE",
@@ -36,6 +38,8 @@ EXIT_PROBLEMS = 1
 """At least one input has errors."""
 EXIT_UNUSABLE = 2
 """Usage error, or an input that cannot be read or is not recognised."""
+EXIT_INTERRUPTED = 130
+"""Stopped by Ctrl-C: 128 + SIGINT, as shells report it (the contract does not define it)."""
 
 
 class BgtoolsError(Exception):

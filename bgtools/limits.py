@@ -14,6 +14,7 @@ __all__ = [
     "MAX_GAMES",
     "MAX_LINE_CHARS",
     "MAX_MATCH_LENGTH",
+    "MAX_PROBLEMS",
     "MAX_SCORE",
 ]
 
@@ -30,6 +31,9 @@ MAX_LINE_CHARS = 2000
 
 MAX_MATCH_LENGTH = 999
 """Longest match accepted, in points (GNU Backgammon itself stops at 64)."""
+
+MAX_PROBLEMS = 200
+"""Syntax problems reported per record before a text reader stops listing them."""
 
 MAX_GAMES = 10_000
 """Most games in one file (money sessions can hold hundreds)."""

@@ -31,7 +31,7 @@ import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, get_args
+from typing import Generic, Literal, TypeAlias, TypeGuard, TypeVar, cast, get_args, overload
 
 from bgtools.record import (
     Action,
@@ -47,7 +47,9 @@ __all__ = [
     "KIND",
     "SCHEMA",
     "InvalidMatchData",
+    "JsonObject",
     "JsonPath",
+    "JsonValue",
     "decode_record",
     "encode_problem",
     "encode_record",
@@ -70,12 +72,25 @@ _SCHEMA_FILE = "match-1.schema.json"
 _KINDS: tuple[str, ...] = get_args(ActionKind)
 _SEVERITIES = {s.value: s for s in Severity}
 
+JsonValue: TypeAlias = (
+    bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"] | None
+)
+"""JSON data as :mod:`json` reads and writes it."""
+
+JsonObject: TypeAlias = dict[str, JsonValue]
+"""A JSON object: a match object, a game, an action, a problem."""
+
 # ---------------------------------------------------------------------------------------------
 # Value codecs: one small description per value shape, used both ways, so that the JSON read
 # back has exactly the Python types written (tuples stay tuples, lists stay lists).
 # ---------------------------------------------------------------------------------------------
 
 JsonPath = tuple[str | int, ...]
+
+_T_co = TypeVar("_T_co", covariant=True)
+_A = TypeVar("_A")
+_B = TypeVar("_B")
+_C = TypeVar("_C")
 
 
 class InvalidMatchData(Exception):
@@ -92,42 +107,52 @@ def json_pointer(path: JsonPath) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
-def show_value(value: Any) -> str:
+def show_value(value: object) -> str:
     """``value`` as JSON, cut to 40 characters, for messages."""
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-class _Codec:
-    """Encode a Python value to JSON data and decode it back, checking its shape."""
+class _Codec(Generic[_T_co]):
+    """Encode a Python value to JSON data and decode JSON data back to a ``_T_co``, checking
+    its shape both ways.
+
+    ``encode`` takes any value and checks it at run time (raising TypeError): a record is only
+    as well typed as the reader that built it, and its ``extra`` values are plain objects.
+    ``decode`` returns the type it promises or raises :class:`InvalidMatchData`.
+    """
 
     what = "a value"
 
-    def encode(self, value: Any) -> Any:
+    def encode(self, value: object) -> JsonValue:
+        """The JSON data of ``value``; TypeError when it does not have this codec's shape."""
         raise NotImplementedError
 
-    def decode(self, data: Any, path: JsonPath) -> Any:
+    def decode(self, data: JsonValue, path: JsonPath) -> _T_co:
+        """The Python value of ``data`` found at ``path``; InvalidMatchData when it breaks
+        the schema."""
         raise NotImplementedError
 
-    def fail(self, data: Any, path: JsonPath) -> InvalidMatchData:
+    def fail(self, data: JsonValue, path: JsonPath) -> InvalidMatchData:
+        """The error for ``data`` at ``path``, which is not what this codec reads."""
         return InvalidMatchData(path, f"expected {self.what}, found {show_value(data)}")
 
 
-class _Str(_Codec):
+class _Str(_Codec[str]):
     what = "a string"
 
-    def encode(self, value: Any) -> Any:
+    def encode(self, value: object) -> JsonValue:
         if not isinstance(value, str):
             raise TypeError(f"{value!r} is not a string")
         return value
 
-    def decode(self, data: Any, path: JsonPath) -> Any:
+    def decode(self, data: JsonValue, path: JsonPath) -> str:
         if not isinstance(data, str):
             raise self.fail(data, path)
         return data
 
 
-class _Int(_Codec):
+class _Int(_Codec[int]):
     def __init__(self, low: int | None = 0, high: int | None = None) -> None:
         self.low = low
         self.high = high
@@ -138,17 +163,18 @@ class _Int(_Codec):
         else:
             self.what = "an integer"
 
-    def ok(self, value: Any) -> bool:
+    def ok(self, value: object) -> TypeGuard[int]:
+        """True when ``value`` is an int (not a bool) within the bounds."""
         return (isinstance(value, int) and not isinstance(value, bool)
                 and (self.low is None or value >= self.low)
                 and (self.high is None or value <= self.high))
 
-    def encode(self, value: Any) -> Any:
+    def encode(self, value: object) -> JsonValue:
         if not self.ok(value):
             raise TypeError(f"{value!r} is not {self.what}")
         return value
 
-    def decode(self, data: Any, path: JsonPath) -> Any:
+    def decode(self, data: JsonValue, path: JsonPath) -> int:
         if isinstance(data, float) and data.is_integer():
             data = int(data)  # JSON Schema counts 2.0 as an integer; so does the reader
         if not self.ok(data):
@@ -156,29 +182,29 @@ class _Int(_Codec):
         return data
 
 
-class _Bool(_Codec):
+class _Bool(_Codec[bool]):
     what = "true or false"
 
-    def encode(self, value: Any) -> Any:
+    def encode(self, value: object) -> JsonValue:
         if not isinstance(value, bool):
             raise TypeError(f"{value!r} is not a bool")
         return value
 
-    def decode(self, data: Any, path: JsonPath) -> Any:
+    def decode(self, data: JsonValue, path: JsonPath) -> bool:
         if not isinstance(data, bool):
             raise self.fail(data, path)
         return data
 
 
-class _Optional(_Codec):
-    def __init__(self, inner: _Codec) -> None:
+class _Optional(_Codec[_T_co | None]):
+    def __init__(self, inner: _Codec[_T_co]) -> None:
         self.inner = inner
         self.what = f"{inner.what} or null"
 
-    def encode(self, value: Any) -> Any:
+    def encode(self, value: object) -> JsonValue:
         return None if value is None else self.inner.encode(value)
 
-    def decode(self, data: Any, path: JsonPath) -> Any:
+    def decode(self, data: JsonValue, path: JsonPath) -> _T_co | None:
         if data is None:
             return None
         try:
@@ -189,57 +215,76 @@ class _Optional(_Codec):
             raise
 
 
-class _List(_Codec):
+class _List(_Codec[_T_co]):
     """A Python list (or, with ``as_tuple``, a tuple of any length) as a JSON array."""
 
-    def __init__(self, item: _Codec, as_tuple: bool = False) -> None:
+    @overload
+    def __init__(self: _List[list[_A]], item: _Codec[_A],
+                 as_tuple: Literal[False] = False) -> None: ...
+
+    @overload
+    def __init__(self: _List[tuple[_A, ...]], item: _Codec[_A],
+                 as_tuple: Literal[True]) -> None: ...
+
+    def __init__(self, item: _Codec[object], as_tuple: bool = False) -> None:
         self.item = item
         self.as_tuple = as_tuple
         self.what = f"an array of {item.what.removeprefix('a ').removeprefix('an ')}s"
 
-    def encode(self, value: Any) -> Any:
+    def encode(self, value: object) -> JsonValue:
         if not isinstance(value, tuple if self.as_tuple else list):
             raise TypeError(f"{value!r} is not a {'tuple' if self.as_tuple else 'list'}")
         return [self.item.encode(v) for v in value]
 
-    def decode(self, data: Any, path: JsonPath) -> Any:
+    def decode(self, data: JsonValue, path: JsonPath) -> _T_co:
         if not isinstance(data, list):
             raise self.fail(data, path)
         items = [self.item.decode(v, path + (i,)) for i, v in enumerate(data)]
-        return tuple(items) if self.as_tuple else items
+        # The overloads of __init__ tie _T_co to as_tuple: a tuple, else a list, of items.
+        return cast(_T_co, tuple(items) if self.as_tuple else items)
 
 
-class _Tuple(_Codec):
+class _Tuple(_Codec[_T_co]):
     """A fixed-length Python tuple as a JSON array."""
 
-    def __init__(self, *items: _Codec, what: str | None = None) -> None:
+    @overload
+    def __init__(self: _Tuple[tuple[_A, _B]], first: _Codec[_A], second: _Codec[_B], /, *,
+                 what: str | None = None) -> None: ...
+
+    @overload
+    def __init__(self: _Tuple[tuple[_A, _B, _C]], first: _Codec[_A], second: _Codec[_B],
+                 third: _Codec[_C], /, *, what: str | None = None) -> None: ...
+
+    def __init__(self, *items: _Codec[object], what: str | None = None) -> None:
         self.items = items
         self.what = what or "[" + ", ".join(i.what for i in items) + "]"
 
-    def encode(self, value: Any) -> Any:
+    def encode(self, value: object) -> JsonValue:
         if not isinstance(value, tuple) or len(value) != len(self.items):
             raise TypeError(f"{value!r} is not a tuple of {len(self.items)}")
         return [c.encode(v) for c, v in zip(self.items, value)]
 
-    def decode(self, data: Any, path: JsonPath) -> Any:
+    def decode(self, data: JsonValue, path: JsonPath) -> _T_co:
         if not isinstance(data, list) or len(data) != len(self.items):
             raise self.fail(data, path)
-        return tuple(c.decode(v, path + (i,)) for i, (c, v) in enumerate(zip(self.items, data)))
+        # The overloads of __init__ tie _T_co to the items' codecs, in order.
+        return cast(_T_co, tuple(c.decode(v, path + (i,))
+                                 for i, (c, v) in enumerate(zip(self.items, data))))
 
 
-class _Fields(_Codec):
+class _Fields(_Codec[dict[str, object]]):
     """A Python dict with a fixed set of keys as a JSON object."""
 
-    def __init__(self, fields: dict[str, _Codec], what: str) -> None:
+    def __init__(self, fields: dict[str, _Codec[object]], what: str) -> None:
         self.fields = fields
         self.what = what
 
-    def encode(self, value: Any) -> Any:
+    def encode(self, value: object) -> JsonValue:
         if not isinstance(value, dict) or set(value) != set(self.fields):
             raise TypeError(f"{value!r} does not have the keys {sorted(self.fields)}")
         return {k: c.encode(value[k]) for k, c in self.fields.items()}
 
-    def decode(self, data: Any, path: JsonPath) -> Any:
+    def decode(self, data: JsonValue, path: JsonPath) -> dict[str, object]:
         if not isinstance(data, dict):
             raise self.fail(data, path)
         for key in data:
@@ -251,14 +296,14 @@ class _Fields(_Codec):
         return {k: c.decode(data[k], path + (k,)) for k, c in self.fields.items()}
 
 
-class _Any(_Codec):
+class _Any(_Codec[object]):
     """Any other value a reader may keep in ``extra``: JSON's own types, with tuples written
     as ``{"$tuple": [...]}`` (and a dict whose only key starts with ``$`` as
     ``{"$dict": {...}}``) so that they come back as tuples."""
 
     what = "a JSON value"
 
-    def encode(self, value: Any) -> Any:
+    def encode(self, value: object) -> JsonValue:
         if value is None or isinstance(value, (str, bool, int)):
             return value
         if isinstance(value, float):
@@ -278,7 +323,7 @@ class _Any(_Codec):
             return out
         raise TypeError(f"{type(value).__name__} {value!r} has no JSON form")
 
-    def decode(self, data: Any, path: JsonPath) -> Any:
+    def decode(self, data: JsonValue, path: JsonPath) -> object:
         if isinstance(data, list):
             return [self.decode(v, path + (i,)) for i, v in enumerate(data)]
         if isinstance(data, dict):
@@ -286,11 +331,13 @@ class _Any(_Codec):
                 key, inner = next(iter(data.items()))
                 if key == "$tuple":
                     if not isinstance(inner, list):
-                        raise InvalidMatchData(path + (key,), f"expected an array, found {show_value(inner)}")
+                        raise InvalidMatchData(path + (key,),
+                                               f"expected an array, found {show_value(inner)}")
                     return tuple(self.decode(v, path + (key, i)) for i, v in enumerate(inner))
                 if key == "$dict":
                     if not isinstance(inner, dict):
-                        raise InvalidMatchData(path + (key,), f"expected an object, found {show_value(inner)}")
+                        raise InvalidMatchData(path + (key,),
+                                               f"expected an object, found {show_value(inner)}")
                     return {k: self.decode(v, path + (key, k)) for k, v in inner.items()}
             return {k: self.decode(v, path + (k,)) for k, v in data.items()}
         if isinstance(data, float) and not math.isfinite(data):
@@ -308,14 +355,14 @@ _POINT = _Int(0, 25)
 _PROPS = _List(_Tuple(_STR, _List(_STR), what="[name, [values]]"))
 """SGF properties of a node in order: ``[("DA", ["..."]), ...]``."""
 
-_MATCH_EXTRA: dict[str, _Codec] = {
+_MATCH_EXTRA: dict[str, _Codec[object]] = {
     "application": _STR,
     "rules": _List(_STR),
     "sgf_root": _PROPS,
     "set_pos": _List(_Fields({"line": _Int(1), "game": _Optional(_Int(1)), "text": _STR},
                              "an object {line, game, text}")),
 }
-_GAME_EXTRA: dict[str, _Codec] = {
+_GAME_EXTRA: dict[str, _Codec[object]] = {
     "comments": _List(_Tuple(_Int(1), _STR)),
     "crawford_game": _BOOL,
     "ratings": _Tuple(_Optional(_STR), _Optional(_STR)),
@@ -326,7 +373,7 @@ _GAME_EXTRA: dict[str, _Codec] = {
     "sgf_root": _PROPS,
     "sgf_variations": _COUNT,
 }
-_ACTION_EXTRA: dict[str, _Codec] = {
+_ACTION_EXTRA: dict[str, _Codec[object]] = {
     "illegal_text": _STR,
     "marker": _STR,
     "row": _COUNT,
@@ -338,8 +385,8 @@ _ACTION_EXTRA: dict[str, _Codec] = {
 _ANY = _Any()
 
 
-def _encode_extra(extra: dict[str, object], known: dict[str, _Codec]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _encode_extra(extra: dict[str, object], known: dict[str, _Codec[object]]) -> JsonObject:
+    out: JsonObject = {}
     for key in sorted(extra):
         if not isinstance(key, str):
             raise TypeError(f"extra key {key!r} is not a string")
@@ -351,7 +398,8 @@ def _encode_extra(extra: dict[str, object], known: dict[str, _Codec]) -> dict[st
     return out
 
 
-def _decode_extra(data: Any, path: JsonPath, known: dict[str, _Codec]) -> dict[str, object]:
+def _decode_extra(data: JsonValue, path: JsonPath,
+                  known: dict[str, _Codec[object]]) -> dict[str, object]:
     if not isinstance(data, dict):
         raise InvalidMatchData(path, f"expected an object, found {show_value(data)}")
     return {k: known.get(k, _ANY).decode(v, path + (k,)) for k, v in data.items()}
@@ -369,7 +417,7 @@ _SCORE_COLUMNS = _Tuple(_LOCATION, _LOCATION)
 _TAG = _Tuple(_STR, _STR, what="[name, value]")
 
 # Optional action fields: JSON name, codec, default. Written only when not the default.
-_ACTION_OPTIONAL: tuple[tuple[str, _Codec, Any], ...] = (
+_ACTION_OPTIONAL: tuple[tuple[str, _Codec[object], object], ...] = (
     ("dice", _DICE, None),
     ("play_text", _STR, ""),
     ("play_column", _Int(1), None),
@@ -390,10 +438,10 @@ _MATCH_KEYS = ("schema", "kind", "source_format", "match_length", "length_line",
 _PROBLEM_KEYS = ("severity", "rule", "line", "column", "game", "message")
 
 
-def _action_json(action: Action) -> dict[str, Any]:
+def _action_json(action: Action) -> JsonObject:
     if action.kind not in _KINDS:
         raise TypeError(f"action kind {action.kind!r} is not one of {_KINDS}")
-    out: dict[str, Any] = {
+    out: JsonObject = {
         "kind": action.kind,
         "player": _PLAYER.encode(action.player),
         "line": _LOCATION.encode(action.line),
@@ -408,7 +456,7 @@ def _action_json(action: Action) -> dict[str, Any]:
     return out
 
 
-def _game_json(game: GameRecord) -> dict[str, Any]:
+def _game_json(game: GameRecord) -> JsonObject:
     return {
         "number": _Optional(_COUNT).encode(game.number),
         "line": _LOCATION.encode(game.line),
@@ -421,7 +469,8 @@ def _game_json(game: GameRecord) -> dict[str, Any]:
     }
 
 
-def encode_problem(problem: Problem) -> dict[str, Any]:
+def encode_problem(problem: Problem) -> JsonObject:
+    """The JSON object of a problem (``move`` only when it is located by move)."""
     return {
         "severity": problem.severity.value,
         "rule": _STR.encode(problem.rule),
@@ -434,12 +483,12 @@ def encode_problem(problem: Problem) -> dict[str, Any]:
 
 
 
-def encode_record(record: MatchRecord) -> dict[str, Any]:
+def encode_record(record: MatchRecord) -> JsonObject:
     """The match object of ``record`` (JSON data: dicts, lists, strings, numbers).
 
     Raises TypeError if the record holds a value JSON cannot carry.
     """
-    obj: dict[str, Any] = {
+    obj: JsonObject = {
         "schema": SCHEMA,
         "kind": KIND,
         "source_format": _STR.encode(record.format),
@@ -454,8 +503,8 @@ def encode_record(record: MatchRecord) -> dict[str, Any]:
     return obj
 
 
-def _check_keys(data: Any, path: JsonPath, required: Sequence[str],
-                allowed: set[str] | Sequence[str], what: str) -> dict[str, Any]:
+def _check_keys(data: JsonValue, path: JsonPath, required: Sequence[str],
+                allowed: set[str] | Sequence[str], what: str) -> JsonObject:
     if not isinstance(data, dict):
         raise InvalidMatchData(path, f"expected {what}, found {show_value(data)}")
     for key in data:
@@ -467,11 +516,23 @@ def _check_keys(data: Any, path: JsonPath, required: Sequence[str],
     return data
 
 
-def _action_from(data: Any, path: JsonPath) -> Action:
+def _is_kind(value: JsonValue) -> TypeGuard[ActionKind]:
+    return value in _KINDS
+
+
+def _array(data: JsonObject, key: str) -> list[JsonValue]:
+    """The array ``data[key]`` of a match object; InvalidMatchData when it is not one."""
+    value = data[key]
+    if not isinstance(value, list):
+        raise InvalidMatchData((key,), f"expected an array, found {show_value(value)}")
+    return value
+
+
+def _action_from(data: JsonValue, path: JsonPath) -> Action:
     data = _check_keys(data, path, ("kind", "player", "line", "column"), _ACTION_KEYS,
                        "an action")
     kind = data["kind"]
-    if kind not in _KINDS:
+    if not _is_kind(kind):
         raise InvalidMatchData(path + ("kind",), f"expected one of {', '.join(_KINDS)}, found "
                        f"{show_value(kind)}")
     action = Action(kind=kind, player=_PLAYER.decode(data["player"], path + ("player",)),
@@ -485,7 +546,7 @@ def _action_from(data: Any, path: JsonPath) -> Action:
     return action
 
 
-def _game_from(data: Any, path: JsonPath) -> GameRecord:
+def _game_from(data: JsonValue, path: JsonPath) -> GameRecord:
     data = _check_keys(data, path, _GAME_KEYS, _GAME_KEYS, "a game")
     actions = data["actions"]
     if not isinstance(actions, list):
@@ -502,7 +563,7 @@ def _game_from(data: Any, path: JsonPath) -> GameRecord:
     )
 
 
-def _problem_from(data: Any, path: JsonPath) -> Problem:
+def _problem_from(data: JsonValue, path: JsonPath) -> Problem:
     data = _check_keys(data, path, _PROBLEM_KEYS, set(_PROBLEM_KEYS) | {"move"}, "a problem")
     severity = data["severity"]
     if not isinstance(severity, str) or severity not in _SEVERITIES:
@@ -519,7 +580,7 @@ def _problem_from(data: Any, path: JsonPath) -> Problem:
     )
 
 
-def decode_record(data: dict[str, Any]) -> MatchRecord:
+def decode_record(data: JsonObject) -> MatchRecord:
     """The record of a match object whose ``schema`` and ``kind`` are already checked.
 
     Raises :class:`InvalidMatchData` (with the JSON path) for a value that breaks the schema.
@@ -528,19 +589,18 @@ def decode_record(data: dict[str, Any]) -> MatchRecord:
     data = _check_keys(data, path, _MATCH_KEYS, set(_MATCH_KEYS) | {"derived"},
                        "a match object")
     if "derived" in data and not isinstance(data["derived"], dict):
-        raise InvalidMatchData(("derived",), f"expected an object, found {show_value(data['derived'])}")
-    for key in ("tags", "problems", "games"):
-        if not isinstance(data[key], list):
-            raise InvalidMatchData((key,), f"expected an array, found {show_value(data[key])}")
+        raise InvalidMatchData(("derived",),
+                               f"expected an object, found {show_value(data['derived'])}")
+    tags, problems, games = (_array(data, key) for key in ("tags", "problems", "games"))
     return MatchRecord(
         format=_STR.decode(data["source_format"], ("source_format",)),
         match_length=_Optional(_COUNT).decode(data["match_length"], ("match_length",)),
         length_line=_LOCATION.decode(data["length_line"], ("length_line",)),
         tags=[_TAG.decode(t, ("tags", i))
-              for i, t in enumerate(data["tags"])],
+              for i, t in enumerate(tags)],
         comments=_List(_STR).decode(data["comments"], ("comments",)),
-        games=[_game_from(g, ("games", i)) for i, g in enumerate(data["games"])],
-        problems=[_problem_from(p, ("problems", i)) for i, p in enumerate(data["problems"])],
+        games=[_game_from(g, ("games", i)) for i, g in enumerate(games)],
+        problems=[_problem_from(p, ("problems", i)) for i, p in enumerate(problems)],
         extra=_decode_extra(data["extra"], ("extra",), _MATCH_EXTRA),
     )
 
@@ -555,8 +615,8 @@ def schema_path() -> Path:
     return Path(__file__).resolve().parent / "schemas" / _SCHEMA_FILE
 
 
-def load_schema() -> dict[str, Any]:
+def load_schema() -> JsonObject:
     """The JSON Schema of the match object, as data."""
-    data: dict[str, Any] = json.loads(schema_path().read_text(encoding="utf-8"))
+    data: JsonObject = json.loads(schema_path().read_text(encoding="utf-8"))
     return data
 

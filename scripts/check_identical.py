@@ -55,7 +55,8 @@ def input_files(roots: Sequence[Path]) -> list[Path]:
         elif root.is_dir():
             files.extend(
                 path for path in root.rglob("*")
-                if path.is_file() and path.name not in SKIPPED_NAMES and "__pycache__" not in path.parts
+                if path.is_file() and path.name not in SKIPPED_NAMES
+                and "__pycache__" not in path.parts
             )
     # Relative to the repository, so that two checkouts side by side print the same paths.
     return sorted({Path(os.path.relpath(path, REPO)) for path in files})
@@ -76,8 +77,9 @@ def record(destination: Path, roots: Sequence[Path]) -> int:
     from bgtools.cli import app
 
     runner = CliRunner()
-    work = Path(tempfile.gettempdir()) / "bgtools-check-identical"
-    work.mkdir(exist_ok=True)
+    # A directory of this run's own (runs side by side must not share converted files); its
+    # name is written as "(work)" in the recording, so that two runs compare equal.
+    work = Path(tempfile.mkdtemp(prefix="bgtools-check-identical-"))
 
     def run(kind: str, path: Path, args: Sequence[str], produced: Path | None = None) -> None:
         result = runner.invoke(app, list(args), catch_exceptions=True)
@@ -88,6 +90,7 @@ def record(destination: Path, roots: Sequence[Path]) -> int:
         if produced is not None:
             text += "--- file\n"
             text += produced.read_text("utf-8", "replace") if produced.exists() else "(none)\n"
+        text = text.replace(str(work), "(work)")
         target = destination / output_name(kind, path)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, "utf-8")
@@ -102,7 +105,8 @@ def record(destination: Path, roots: Sequence[Path]) -> int:
         for target_format in CONVERT_TARGETS:
             produced = work / f"converted.{target_format}"
             produced.unlink(missing_ok=True)
-            run(f"convert-{target_format}", path, ("convert", str(path), "-o", str(produced), "--force"), produced)
+            run(f"convert-{target_format}", path,
+                ("convert", str(path), "-o", str(produced), "--force"), produced)
         if number % 50 == 0:
             print(f"{number}/{len(files)} files", file=sys.stderr)
     archive = [str(path) for path in files]
@@ -111,7 +115,8 @@ def record(destination: Path, roots: Sequence[Path]) -> int:
     run("standings-json", Path("all"), ("standings", "--json", "-j", "1", *archive))
     csv_out = work / "export.csv"
     csv_out.unlink(missing_ok=True)
-    run("export-csv", Path("all"), ("export", "--to", "csv", "-o", str(csv_out), "-j", "1", *archive), csv_out)
+    run("export-csv", Path("all"),
+        ("export", "--to", "csv", "-o", str(csv_out), "-j", "1", *archive), csv_out)
     print(f"recorded {len(files)} files into {destination}", file=sys.stderr)
     return 0
 
@@ -129,7 +134,8 @@ def compare(before: Path, after: Path) -> int:
     for name in differing:
         print(f"differs: {name}")
     total = len(names_before | names_after)
-    print(f"{total} outputs compared, {len(differing)} differ, {len(names_before ^ names_after)} unpaired")
+    unpaired = len(names_before ^ names_after)
+    print(f"{total} outputs compared, {len(differing)} differ, {unpaired} unpaired")
     return 1 if differing or names_before ^ names_after else 0
 
 

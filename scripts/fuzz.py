@@ -2,14 +2,14 @@
 
     python scripts/fuzz.py --duration 600 [--seed 7] [--crashes fuzz-crashes] [--max-bytes N]
 
-Uses the mutators of ``tests/fuzzing.py`` (byte flips, cuts, shuffled, deleted, duplicated
-and moved lines, inserted NUL/BOM/CR/tab/punctuation, huge and negative numbers, random
-digits ...) on the samples, the test data and the shared corpus when present, and for
+Uses the mutators of ``tests/helpers/fuzzing.py`` (byte flips, cuts, shuffled, deleted,
+duplicated and moved lines, inserted NUL/BOM/CR/tab/punctuation, huge and negative numbers,
+random digits ...) on the samples, the test data and the shared corpus when present, and for
 ``.xg``/``.bgf`` seeds the binary mutators (record fields, cuts and repeated records inside
-a container whose checksums stay valid). Every mangled
-file goes through reading, replay and every JSON builder of the CLI contract, and every Nth
-through a CLI command (Typer's CliRunner); anything but the typed errors, a traceback, an
-exit code other than 0/1/2 or a bad JSON line is a crash. Each crashing input is saved in the crash directory with the
+a container whose checksums stay valid). Every mangled file goes through reading, replay and
+every JSON builder of the CLI contract, and every Nth through a CLI command (Typer's
+CliRunner); anything but the typed errors, a traceback, an exit code other than 0/1/2 or a
+bad JSON line is a crash. Each crashing input is saved in the crash directory with the
 traceback next to it. Prints the number of cases run; exits 1 when something crashed.
 """
 
@@ -26,10 +26,9 @@ import traceback
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO))  # for the tests.helpers package
 
-from fuzzing import (
+from tests.helpers.fuzzing import (
     BINARY_MUTATORS,
     CLI_COMMANDS,
     apply_binary_edits,
@@ -103,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
                   flush=True)
     elapsed = time.monotonic() - start
     shutil.rmtree(workdir, ignore_errors=True)
-    print(f"{cases} cases ({cli_cases} also through the CLI) in {elapsed:.0f} s ({cases / elapsed:.0f}/s); exit codes "
+    print(f"{cases} cases ({cli_cases} also through the CLI) in {elapsed:.0f} s "
+          f"({cases / elapsed:.0f}/s); exit codes "
           f"0: {codes[0]}, 1: {codes[1]}, 2: {codes[2]}; {crashes} crashes "
           f"({len(seen)} distinct)" + (f", saved in {args.crashes}" if crashes else ""))
     return 1 if crashes else 0

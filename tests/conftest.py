@@ -1,16 +1,28 @@
-"""Shared fixtures: the corpus location and GNU Backgammon as an oracle."""
+"""Shared fixtures (the corpus location and GNU Backgammon as an oracle) and the hook that
+keeps ``pytest -m "not slow"`` fast."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "corpus"
-EXAMPLES = REPO.parent / "shared" / "docs" / "examples"
-DATA = Path(__file__).resolve().parent / "data"
+from tests.helpers.paths import CORPUS, EXAMPLES
+
+_NOT_SLOW_RE = re.compile(r"\s*not\s+slow\s*")
+_WHOLLY_SLOW_RE = re.compile(r"^pytestmark = pytest\.mark\.slow\b", re.MULTILINE)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Under ``-m "not slow"``, do not even import a module marked slow as a whole
+    (``pytestmark = pytest.mark.slow``): building the parameters of some takes seconds."""
+    if (collection_path.suffix == ".py" and collection_path.name.startswith("test_")
+            and _NOT_SLOW_RE.fullmatch(config.getoption("markexpr") or "")
+            and _WHOLLY_SLOW_RE.search(collection_path.read_text(encoding="utf-8"))):
+        return True
+    return None
 
 
 @pytest.fixture(scope="session")
@@ -18,7 +30,7 @@ def gnubg() -> ModuleType:
     """The `gnubg` module (GNU Backgammon), configured for tests; skip when missing."""
     try:
         import gnubg as module
-    except Exception:  # pragma: no cover - depends on the machine
+    except Exception:  # noqa: BLE001  # pragma: no cover - a broken build fails in any way
         pytest.skip("the gnubg module is not installed")
     module.command("set threads 1")
     return module

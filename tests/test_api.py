@@ -19,7 +19,6 @@ from types import ModuleType
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import dice, positions, random_position
 
 import bgtools
 import bgtools.engine.resolve
@@ -32,6 +31,7 @@ from bgtools import (
     play_text,
 )
 from bgtools.replay import RULES
+from tests.helpers.strategies import dice, positions, random_position
 
 REPO = Path(__file__).resolve().parents[1]
 KINDS = ["contact", "bar", "bearoff", "race", "prime", "mixed"]
@@ -57,8 +57,9 @@ def _game_positions(rng: random.Random, count: int) -> list[Position]:
     return out
 
 
+@pytest.mark.slow
 def test_every_gnubg_play_written_by_gnubg_parses_to_gnubg_result(gnubg: ModuleType) -> None:
-    import gnubg_oracle
+    from tests.helpers import gnubg_oracle
 
     if not gnubg_oracle.available():
         pytest.skip("gnubg's move generator is not reachable in this build")
@@ -85,10 +86,11 @@ def test_every_gnubg_play_written_by_gnubg_parses_to_gnubg_result(gnubg: ModuleT
     assert checked > 5000 and passes > 20, (checked, passes)
 
 
+@pytest.mark.slow
 def test_whatever_parses_is_legal_for_gnubg(gnubg: ModuleType) -> None:
     """Random one-die-per-step texts: success means gnubg lists the result as legal; every
     failure is typed, with a rule id the replayer knows."""
-    import gnubg_oracle
+    from tests.helpers import gnubg_oracle
 
     if not gnubg_oracle.available():
         pytest.skip("gnubg's move generator is not reachable in this build")
@@ -118,6 +120,7 @@ def test_whatever_parses_is_legal_for_gnubg(gnubg: ModuleType) -> None:
     assert accepted > 300 and rejected > 300, (accepted, rejected)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(positions, dice)
 def test_every_legal_play_text_parses_back(pos: Position, roll: tuple[int, int]) -> None:
@@ -145,6 +148,7 @@ def _mutations(text: str, rng: random.Random) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(positions, dice, st.integers(0, 2**32))
 def test_mutated_texts_parse_legally_or_raise_a_typed_error(
@@ -170,7 +174,7 @@ def test_mutated_texts_parse_legally_or_raise_a_typed_error(
 START = Position.initial()
 
 
-@pytest.mark.parametrize(("text", "column"), [
+@pytest.mark.parametrize("text,column", [
     ("24/x", 4), ("13/7 8/7**x", 10), ("26/20", 1), ("  24/", 6), ("8/4(5)", 1), ("???", 1),
 ])
 def test_notation_errors_point_at_the_column(text: str, column: int) -> None:
@@ -180,7 +184,7 @@ def test_notation_errors_point_at_the_column(text: str, column: int) -> None:
     assert info.value.context == text
 
 
-@pytest.mark.parametrize(("pos", "roll", "text", "rule"), [
+@pytest.mark.parametrize("pos,roll,text,rule", [
     (START, (6, 5), "24/18 6/1", "blocked-point"),
     (START, (6, 5), "24/12", "dice-mismatch"),
     (START, (6, 5), "24/18 13/8 8/3", "dice-mismatch"),
@@ -243,7 +247,7 @@ def test_merged_and_ambiguous_plays_resolve_as_the_replayer_does() -> None:
 
 
 def test_bad_dice_are_a_value_error() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"dice must be 1\.\.6"):
         parse_play(START, 0, 7, "24/18")
 
 
@@ -293,6 +297,6 @@ def test_readme_library_example_runs() -> None:
     blocks = [b.split("```", 1)[0] for b in readme.split("```python\n")[1:]]
     example = next(b for b in blocks if "parse_play" in b)
     names: dict[str, object] = {}
-    exec(compile(example, "README.md", "exec"), names)  # noqa: S102 - our own README
+    exec(compile(example, "README.md", "exec"), names)
     assert names["play"] == parse_play(START, 6, 5, "24/13")
     assert names["after"] == play_text(START, 6, 5, "24/13")

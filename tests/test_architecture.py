@@ -8,6 +8,7 @@ Every import counts, including those inside functions (kept there for start-up t
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -48,20 +49,6 @@ ROOT_METADATA = {"__version__"}
 PENDING: dict[str, set[str]] = {
     "reader bgtools.replay": {"bgtools/replay/__init__.py: bgtools.read.sgf"},
     "extra bgtools.replay": {"bgtools/replay/__init__.py"},
-    "private": {
-        "bgtools/cli/answers.py: bgtools.cli._console",
-        "bgtools/cli/answers.py: bgtools.cli._emit_json",
-        "bgtools/cli/answers.py: bgtools.cli._fail",
-        "bgtools/cli/answers.py: bgtools.cli._jobs",
-        "bgtools/cli/answers.py: bgtools.cli._problem_text",
-        "bgtools/cli/convert.py: bgtools.cli._fail",
-        "bgtools/cli/convert.py: bgtools.cli._problem_text",
-    },
-    "cycle": {
-        "bgtools.cli -> bgtools.cli.answers -> bgtools.cli",
-        "bgtools.cli -> bgtools.cli.convert -> bgtools.cli",
-        "bgtools.cli -> bgtools.cli.data -> bgtools.cli",
-    },
 }
 
 
@@ -81,6 +68,7 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+@functools.cache  # parsed once for all the tests of this module
 def sources() -> list[tuple[str, Path, ast.Module]]:
     """Every module of the package with its parsed source."""
     return [(module_name(path), path, ast.parse(path.read_text("utf-8")))

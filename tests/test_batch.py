@@ -8,8 +8,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from typer.testing import CliRunner
@@ -32,6 +32,7 @@ def bgtools(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
     return subprocess.run(
         [sys.executable, "-c", "from bgtools.cli import main; main()", *args],
         capture_output=True, text=True, env=full_env, timeout=600, stdin=subprocess.DEVNULL,
+        check=False,
     )
 
 
@@ -138,7 +139,7 @@ def test_summary_counts_and_slowest_files() -> None:
 # --- inputs: directories and globs -------------------------------------------------------------
 
 
-@pytest.fixture()
+@pytest.fixture
 def tree(tmp_path: Path) -> Path:
     """A small tree: match files at several depths, a note and an unrelated file."""
     example = (SAMPLES / "example_gnubg.mat").read_bytes()
@@ -196,6 +197,7 @@ def _archives() -> list[Path]:
     return [p for p in (CORPUS, SELFPLAY) if p.is_dir()]
 
 
+@pytest.mark.slow
 def test_jobs_1_and_2_give_identical_output_on_the_corpus() -> None:
     if not CORPUS.is_dir():
         pytest.skip("../shared/corpus is not present")
@@ -207,6 +209,7 @@ def test_jobs_1_and_2_give_identical_output_on_the_corpus() -> None:
     assert [json.loads(line)["file"] for line in one.stdout.splitlines()] == _files(paths)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["validate", "score", "pips", "status"])
 def test_jobs_1_and_2_give_identical_human_and_json_output(command: str) -> None:
     paths = [str(SAMPLES), str(SELFPLAY)]
@@ -221,6 +224,7 @@ def test_jobs_1_and_2_give_identical_human_and_json_output(command: str) -> None
             assert one.stdout == two.stdout
 
 
+@pytest.mark.slow
 def test_selfplay_jobs_1_and_2_identical() -> None:
     one = bgtools("validate", "--json", "-j", "1", str(SELFPLAY))
     two = bgtools("validate", "--json", "-j", "2", str(SELFPLAY))
@@ -236,6 +240,7 @@ def test_jobs_must_be_positive() -> None:
 # --- progress bar and summary ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_no_progress_bar_when_piped_or_in_json_mode() -> None:
     piped = bgtools("validate", "-j", "2", str(SAMPLES), str(SELFPLAY))
     assert "rolls/s" not in piped.stderr and "\x1b[" not in piped.stderr
@@ -306,7 +311,7 @@ def _alive(pid: int) -> bool:
     return stat[stat.rindex(")") + 2:].split()[0] != "Z"
 
 
-@pytest.fixture()
+@pytest.fixture
 def big_archive(tmp_path: Path) -> tuple[Path, int]:
     """Thousands of match files (links to the corpus, or to the self-play files)."""
     sources = sorted(p for p in (CORPUS if CORPUS.is_dir() else SELFPLAY).rglob("*.mat"))
@@ -322,6 +327,7 @@ def big_archive(tmp_path: Path) -> tuple[Path, int]:
     return tmp_path, count
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs Linux /proc")
 def test_json_lines_stream_and_ctrl_c_stops_cleanly(big_archive: tuple[Path, int]) -> None:
     folder, total = big_archive
@@ -344,6 +350,7 @@ def test_json_lines_stream_and_ctrl_c_stops_cleanly(big_archive: tuple[Path, int
     assert not [pid for pid in workers if _alive(pid)]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs Linux /proc")
 def test_ctrl_c_at_a_terminal_prints_the_summary_and_exits_130(
         big_archive: tuple[Path, int]) -> None:

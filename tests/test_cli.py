@@ -65,7 +65,7 @@ def test_validate_reports_an_illegal_play_with_location(tmp_path: Path) -> None:
     obj = json.loads(out)
     assert obj["valid"] is False
     problem = obj["problems"][0]
-    line_no = bad.splitlines().index(next(l for l in bad.splitlines() if "13/9" in l)) + 1
+    line_no = bad.splitlines().index(next(row for row in bad.splitlines() if "13/9" in row)) + 1
     assert problem["rule"] == "dice-mismatch"
     assert problem["line"] == line_no
     assert (target.read_bytes(), target.stat().st_mtime_ns) == before
@@ -107,14 +107,14 @@ def test_subprocess_entry_point_and_broken_pipe() -> None:
     proc = subprocess.run(
         [sys.executable, "-c", "from bgtools.cli import main; main()", "replay",
          str(SAMPLES / "example_gnubg.mat"), "--jsonl"],
-        capture_output=True, text=True, env=env, timeout=60,
+        capture_output=True, text=True, env=env, timeout=60, check=False,
     )
     assert proc.returncode == 0
     assert len(proc.stdout.splitlines()) > 40
     shell = subprocess.run(
         f"'{sys.executable}' -c 'from bgtools.cli import main; main()' replay "
         f"'{SAMPLES / 'example_gnubg.mat'}' --jsonl | head -1",
-        shell=True, capture_output=True, text=True, env=env, timeout=60,
+        shell=True, capture_output=True, text=True, env=env, timeout=60, check=False,
     )
     assert shell.stdout.count("\n") == 1
     assert "Traceback" not in shell.stderr

@@ -76,6 +76,7 @@ def test_every_format_reads_back_to_the_same_match(tmp_path: Path, name: str, fm
     assert match_summary(out) == match_summary(source)
 
 
+@pytest.mark.slow
 def test_corpus_files_convert_and_read_back_alike(tmp_path: Path, corpus: Path) -> None:
     """Every valid corpus match: -> json -> mat reads back to the same match."""
     checked = 0

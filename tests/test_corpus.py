@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bgtools.engine.position import Position
 from bgtools.replay import Event
 from bgtools.reports.files import analyse_file, expand_paths
+
+pytestmark = pytest.mark.slow  # every file of the shared corpus
 
 # (file, rule, line): why the file is guilty (checked by hand).
 GUILTY: dict[tuple[str, str, int | None], str] = {

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from bgtools.write import atomic as atomicio
 from bgtools.cli import app
 from bgtools.data.export import COLUMNS, ParquetSink
-from selfplay import load_cases
-from synthetic_matches import random_match
+from bgtools.write import atomic as atomicio
+from tests.helpers.selfplay import load_cases
+from tests.helpers.synthetic_matches import random_match
 
 DATA = Path(__file__).resolve().parent / "data"
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
@@ -100,7 +100,7 @@ def test_results_scores_and_xgids(tmp_path: Path) -> None:
     out = tmp_path / "rows.csv"
     assert run("export", str(mat), "--to", "csv", "-o", str(out))[0] == 0
     rows = read_csv(out)
-    code, score_out, _ = run("score", str(mat), "--json")
+    _code, score_out, _ = run("score", str(mat), "--json")
     games = json.loads(score_out)["games"]
     by_game = _games(rows)
     assert len(by_game) == len(games)
@@ -115,7 +115,7 @@ def test_results_scores_and_xgids(tmp_path: Path) -> None:
         assert all(r["crawford"] == game["crawford"] for r in game_rows)
     # The XGID of a row is status's XGID of the same moment (before the action).
     for row in rows[:: max(1, len(rows) // 12)]:
-        code, status_out, _ = run("status", str(mat), "--game", str(row["game"]),
+        _code, status_out, _ = run("status", str(mat), "--game", str(row["game"]),
                                   "--move", str(row["index"] + 1), "--json")
         status = json.loads(status_out)
         assert status["xgid"] == row["xgid"]
@@ -172,7 +172,7 @@ def test_the_readme_duckdb_query(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert run("export", *mats, "--to", "csv", "-o", "moves.csv")[0] == 0
     rows = duckdb.sql(readme_query()).fetchall()
     answers = {answer: count for answer, count, _ in rows}
-    code, out, _ = run("stats", *mats, "--json")
+    _code, out, _ = run("stats", *mats, "--json")
     cube = json.loads(out)["all"]["cube"]
     assert answers == {"drop": cube["drops"], "take": cube["takes"]}
 
@@ -247,14 +247,17 @@ def test_open_atomically_streams_or_leaves_nothing(tmp_path: Path) -> None:
         assert not target.exists()
         handle.write(b"two")
     assert target.read_bytes() == b"one two"
-    with pytest.raises(RuntimeError):
+
+    def fail_halfway() -> None:
         with atomicio.open_atomically(target, overwrite=True) as handle:
             handle.write(b"half")
             raise RuntimeError("stop")
+
+    with pytest.raises(RuntimeError):
+        fail_halfway()
     assert target.read_bytes() == b"one two" and len(list(tmp_path.iterdir())) == 1
-    with pytest.raises(atomicio.OutputRefusedError):
-        with atomicio.open_atomically(target):
-            pass
+    with pytest.raises(atomicio.OutputRefusedError), atomicio.open_atomically(target):
+        pass
 
 
 def test_parquet_sink_without_rows_writes_a_valid_file(tmp_path: Path) -> None:

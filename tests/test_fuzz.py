@@ -1,6 +1,6 @@
 """Fuzzing: real record files mangled every which way never make bgtools crash.
 
-Hypothesis draws edits (``tests/fuzzing.py``: byte flips, cuts, shuffled, deleted and
+Hypothesis draws edits (``tests/helpers/fuzzing.py``: byte flips, cuts, shuffled, deleted and
 duplicated lines, inserted NUL/BOM/CR/tab/odd punctuation, huge numbers, random digits) of
 real files. In-process, every mangled file must read, replay and give serialisable JSON for
 every contract object, or raise only a typed error; through the CLI, every command must end
@@ -13,7 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fuzzing import (
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.helpers.fuzzing import (
     BINARY_MUTATORS,
     CLI_COMMANDS,
     MUTATORS,
@@ -25,8 +28,8 @@ from fuzzing import (
     check_cli,
     seed_files,
 )
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+
+pytestmark = pytest.mark.slow  # fuzz runs
 
 # Small files keep the suite's fuzzing under a minute; scripts/fuzz.py takes them all.
 SEEDS = seed_files(max_bytes=12_000)

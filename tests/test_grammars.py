@@ -65,7 +65,8 @@ def test_terminal_forms_not_read_are_refused(text: str, monkeypatch: pytest.Monk
 
 
 def test_escapes_read_as_lark_reads_them(monkeypatch: pytest.MonkeyPatch) -> None:
-    text = 'start: A B C\nA.3: /a[ \\t]\\/\\s/i\nB: "*"\nC: /\\x41\\\\/ // a comment\n%ignore /[ \\t]+/\n'
+    text = ('start: A B C\nA.3: /a[ \\t]\\/\\s/i\nB: "*"\nC: /\\x41\\\\/ // a comment\n'
+            '%ignore /[ \\t]+/\n')
     monkeypatch.setattr(grammars, "grammar_text", lambda name: text)
     lexicon = terminals("escapes.lark")
     assert lexicon.terminals == (Terminal("A", "a[ \t]\\/\\s", True, 3), Terminal("B", r"\*"),

@@ -150,7 +150,8 @@ HOSTILE_NAMES = [
     "deep.sgf", "huge_length.mat", "long_match.mat", "negative_length.mat",
     "negative_score.mat", "huge_score.mat", "negative_length.sgf", "huge_length.sgf",
     "long_length.sgf", "many_games.mat", "many_actions.sgf", "cube_overflow.mat", "cp1252.mat",
-    "latin1.mat", "markup.mat", "bom_crlf.mat", "latin1_name", "directory", "missing", "fifo", "big",
+    "latin1.mat", "markup.mat", "bom_crlf.mat", "latin1_name", "directory", "missing", "fifo",
+    "big",
 ]
 
 
@@ -161,6 +162,7 @@ def _invoke(args: list[str]) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", HOSTILE_NAMES)
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
 def test_hostile_input_keeps_the_contract(hostile: dict[str, Hostile], name: str,
@@ -194,6 +196,7 @@ def test_hostile_input_keeps_the_contract(hostile: dict[str, Hostile], name: str
         assert obj["file"] == printable_path(case.path)
 
 
+@pytest.mark.slow
 def test_validate_json_gives_one_line_per_input_in_order(hostile: dict[str, Hostile]) -> None:
     names = [n for n in HOSTILE_NAMES if n != "directory"]
     code, out, err = _invoke(["validate", "--json", *[hostile[n].path for n in names]])
@@ -241,6 +244,7 @@ def _run_process(args: list[str], **kwargs: object) -> subprocess.CompletedProce
         check=False, capture_output=True, env=env, timeout=120, stdin=subprocess.DEVNULL, **kwargs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [("validate", "--json"), ("validate",), ("replay", "--jsonl"),
                                      ("score", "--json"), ("status",)], ids=" ".join)
 def test_hostile_inputs_in_a_real_process(hostile: dict[str, Hostile],
@@ -277,8 +281,8 @@ def test_broken_pipe_ends_quietly() -> None:
     command = (f"'{sys.executable}' -c 'from bgtools.cli import main; main()' replay --jsonl "
                f"'{SAMPLES}' '{REPO / 'tests' / 'data' / 'selfplay'}' | head -1; "
                "exit ${PIPESTATUS[0]}")
-    proc = subprocess.run(["bash", "-c", command], check=False, capture_output=True, env=env, timeout=300,
-                          stdin=subprocess.DEVNULL)
+    proc = subprocess.run(["bash", "-c", command], check=False, capture_output=True, env=env,
+                          timeout=300, stdin=subprocess.DEVNULL)
     assert len(proc.stdout.splitlines()) == 1
     assert json.loads(proc.stdout)["index"] == 0
     assert proc.stderr == b""
@@ -431,7 +435,7 @@ def _run_app_with(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
     return code, capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("failure", "code", "text"), [
+@pytest.mark.parametrize("failure,code,text", [
     (RuntimeError("boom\nsecond line"), 2, "internal error: RuntimeError: boom"),
     (LimitExceededError("m.mat is 9 bytes; the limit MAX_FILE_BYTES is 1", "MAX_FILE_BYTES", 1),
      2, "bgtools: error: m.mat is 9 bytes; the limit MAX_FILE_BYTES is 1"),

@@ -21,7 +21,7 @@ from bgtools.engine.ids import (
     encode_position_id,
     encode_xgid,
 )
-from strategies import positions, random_position
+from tests.helpers.strategies import positions, random_position
 
 WORKED_POSITION_IDS = {
     "4HPwATDgc/ABMA": "start",
@@ -136,7 +136,8 @@ def test_xgid_round_trip(pos: Position, state: MatchState) -> None:
         state = state.with_(dice=None, turn=1 - state.on_roll)
     else:
         state = state.with_(turn=state.on_roll)
-    sides = (pos.mover[1:], pos.opponent[1:]) if state.on_roll == 0 else (pos.opponent[1:], pos.mover[1:])
+    sides = ((pos.mover[1:], pos.opponent[1:]) if state.on_roll == 0
+             else (pos.opponent[1:], pos.mover[1:]))
     xgid = encode_xgid(sides, state)
     back_sides, back_state = decode_xgid(xgid)
     assert back_sides == sides
@@ -144,6 +145,7 @@ def test_xgid_round_trip(pos: Position, state: MatchState) -> None:
     assert parse_id(xgid).position == pos
 
 
+@pytest.mark.slow
 def test_ids_equal_gnubg_on_random_positions(gnubg: ModuleType) -> None:
     rng = random.Random(20261129)
     for _ in range(3000):
@@ -153,6 +155,7 @@ def test_ids_equal_gnubg_on_random_positions(gnubg: ModuleType) -> None:
         assert Position.from_gnubg(gnubg.position_from_id(pos.position_id)) == pos
 
 
+@pytest.mark.slow
 def test_match_ids_equal_gnubg_on_random_states(gnubg: ModuleType) -> None:
     rng = random.Random(7)
     for _ in range(3000):

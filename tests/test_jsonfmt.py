@@ -14,15 +14,12 @@ from typing import Any
 
 import jsonschema
 import pytest
-from conftest import CORPUS, DATA, EXAMPLES, REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from bgtools.reports.convert import TARGET_FORMATS, render
 from bgtools.errors import BgtoolsError, RecordSyntaxError, UnsupportedFormatError
-from bgtools.read.detect import detect_format, load_file, read_records
 from bgtools.formats.jsonfmt import (
     MAX_JSON_DEPTH,
     JsonMatchError,
@@ -34,11 +31,14 @@ from bgtools.formats.jsonfmt import (
     record_to_json,
     schema_path,
 )
+from bgtools.read.detect import detect_format, load_file, read_records
 from bgtools.read.mat import parse_mat
 from bgtools.read.sgf import parse_sgf
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
 from bgtools.replay import Event, MatchReplay, replay_match
+from bgtools.reports.convert import TARGET_FORMATS, render
 from bgtools.reports.files import analyse_file, event_json, validate_json
+from tests.helpers.paths import CORPUS, DATA, EXAMPLES, REPO
 
 SAMPLES = REPO / "samples"
 ROOTS = [CORPUS, EXAMPLES, SAMPLES, DATA]
@@ -96,6 +96,7 @@ def test_the_corpus_is_there_and_large() -> None:
     assert len(FILES) >= 200
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", FILES, ids=file_id)
 def test_file_round_trips_through_json(path: Path) -> None:
     records = load_file(path).records
@@ -116,6 +117,7 @@ def test_file_round_trips_through_json(path: Path) -> None:
     assert objs == [record_to_json(r) for r in records]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", FILES, ids=file_id)
 def test_json_copy_replays_and_writes_like_the_original(path: Path, tmp_path: Path) -> None:
     """Reading the JSON copy gives the same problems, games, results and score; and every
@@ -148,7 +150,7 @@ def test_sgf_analysis_properties_survive_verbatim(examples: Path) -> None:
     record = load_file(examples / "example.sgf").records[0]
     obj = record_to_json(record)
     game = obj["games"][0]
-    root = {name: values for name, values in game["extra"]["sgf_root"]}
+    root = dict(game["extra"]["sgf_root"])
     assert root["MI"] == ["length:3", "game:0", "ws:0", "bs:0"] and "GS" in root
     first = game["actions"][0]
     assert first["extra"]["sgf_props"] == [["B", ["63lrlo"]]]
@@ -248,7 +250,7 @@ def without_file(out: str) -> list[dict[str, Any]]:
     return objs
 
 
-@pytest.fixture()
+@pytest.fixture
 def json_copy(tmp_path: Path) -> tuple[Path, Path]:
     source = SAMPLES / "example_gnubg.mat"
     target = tmp_path / "example.json"
@@ -458,7 +460,8 @@ def test_detection() -> None:
 
 def test_text_layout() -> None:
     text = sample_json()
-    assert text.endswith("}\n") and text.startswith('{\n  "schema": "bgtools/1",\n  "kind": "match"')
+    assert text.endswith("}\n")
+    assert text.startswith('{\n  "schema": "bgtools/1",\n  "kind": "match"')
     action_lines = [line for line in text.split("\n") if line.lstrip().startswith('{"kind": ')]
     record = load_file(SAMPLES / "example_gnubg.mat").records[0]
     assert len(action_lines) == sum(len(g.actions) for g in record.games)
@@ -517,18 +520,21 @@ def mangled(draw: st.DrawFn, text: str) -> str:
 SLOW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @SLOW
 @given(mangled(MAT_TEXT))
 def test_mangled_mat_records_round_trip(text: str) -> None:
     assert_round_trip(parse_mat(text))
 
 
+@pytest.mark.slow
 @SLOW
 @given(mangled(GALAXY_TEXT))
 def test_mangled_galaxy_records_round_trip(text: str) -> None:
     assert_round_trip(parse_mat(text), check_schema=False)
 
 
+@pytest.mark.slow
 @SLOW
 @given(mangled(SGF_TEXT))
 def test_mangled_sgf_records_round_trip(text: str) -> None:
@@ -618,6 +624,7 @@ def records(draw: st.DrawFn) -> MatchRecord:
     return record
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(records())
 def test_generated_records_round_trip(record: MatchRecord) -> None:
@@ -665,6 +672,7 @@ REPLACEMENTS = [None, -1, 0, 1, 2, 6, 7, 25, 26, 1.5, 2.0, "", "x", "roll", True
                 [1, 2], [7, 1], ["a", "b"], [None, None], {"$tuple": 1}, {"$tuple": []}]
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.sampled_from(POINTERS), st.sampled_from(REPLACEMENTS + ["<delete>", "<add>"]))
 def test_schema_and_reader_accept_the_same_documents(pointer: str, value: Any) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from pathlib import Path
@@ -23,7 +24,7 @@ from bgtools.read.mat import (
 )
 from bgtools.read.source import decode_bytes
 from bgtools.record import Action, GameRecord, MatchRecord
-from strategies import mat_lines
+from tests.helpers.strategies import mat_lines
 
 DATA = Path(__file__).resolve().parent / "data"
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
@@ -58,7 +59,7 @@ def sequence_issues(game: GameRecord) -> list[str]:
     offers, nothing follows a drop or a result, at most one Wins, winner is not the dropper."""
     issues: list[str] = []
     moves = [a for a in game.actions if a.kind not in ("win", "loss", "resign")]
-    for a, b in zip(moves, moves[1:]):
+    for a, b in itertools.pairwise(moves):
         where = f"line {b.line}"
         if a.player == b.player:
             issues.append(f"{where}: {a.kind} by {a.player} then {b.kind} by {b.player}")
@@ -125,7 +126,7 @@ def test_a_token_the_fast_path_reads_is_the_one_the_lexer_reads(name: str,
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.from_regex(mat._MOVE_WORD_SHAPE + r"\S+", fullmatch=True))
+@given(st.from_regex(mat._MOVE_WORD_SHAPE + r"\S+", fullmatch=True))  # noqa: SLF001
 def test_move_words_are_play_words(word: str) -> None:
     """The play words the fast path reads are words the lexer reads as one PLAY_WORD."""
     assert [(t.type, str(t)) for t in parser(MAT_LINE).lex(word)] == [("PLAY_WORD", word)]
@@ -134,7 +135,7 @@ def test_move_words_are_play_words(word: str) -> None:
 def _same(line: str) -> bool:
     """True when the fast path read ``line``; then the grammar reads it the same (so the
     grammar accepts it)."""
-    fast = mat._scan_fast(line)
+    fast = mat._scan_fast(line)  # noqa: SLF001 - the fast path under test
     if fast is None:
         return False
     ref = scan_line_lark(line)
@@ -155,6 +156,7 @@ def test_fast_path_equals_grammar_on_data_files(path: Path) -> None:
         _fast_unless_an_error(line)
 
 
+@pytest.mark.slow
 def test_fast_path_equals_grammar_on_corpus() -> None:
     seen: set[str] = set()
     for path in corpus_files():
@@ -177,11 +179,14 @@ FRAGMENTS = [
 ]
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(st.sampled_from(FRAGMENTS), st.sampled_from(["", " ", "  ", "      ", "\t"])),
+@given(st.lists(st.tuples(st.sampled_from(FRAGMENTS),
+                          st.sampled_from(["", " ", "  ", "      ", "\t"])),
                 max_size=9),
        st.sampled_from(["", " ", "   "]))
-def test_fast_path_equals_grammar_on_generated_lines(parts: list[tuple[str, str]], lead: str) -> None:
+def test_fast_path_equals_grammar_on_generated_lines(parts: list[tuple[str, str]],
+                                                     lead: str) -> None:
     _same(lead + "".join(frag + sep for frag, sep in parts))
 
 
@@ -195,7 +200,7 @@ def test_fast_path_equals_grammar_on_lines_of_cells(line: str) -> None:
 @given(st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\n\r"), max_size=80))
 def test_fast_path_equals_grammar_on_random_text(line: str) -> None:
     _same(line)
-    assert scan_line(line) == (mat._scan_fast(line) or scan_line_lark(line))
+    assert scan_line(line) == (mat._scan_fast(line) or scan_line_lark(line))  # noqa: SLF001
 
 
 def test_scan_examples() -> None:
@@ -542,12 +547,14 @@ MAT_ALPHABET = st.sampled_from(list(" \n\t0123456789:)/*;#[]\"=>?(") + [
     "Cannot Move", "Illegal play (", "and the match", "\ufeff"])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(MAT_ALPHABET, max_size=200).map("".join))
 def test_parse_mat_never_raises_on_mat_like_noise(text: str) -> None:
     _check_record_shape(parse_mat(text), text)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_parse_mat_never_raises_on_mangled_files(data: st.DataObject) -> None:
@@ -653,6 +660,7 @@ def _timed(text: str) -> float:
 # --------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_corpus_has_no_syntax_problems_and_sane_sequences() -> None:
     failures: list[str] = []
     for path in corpus_files():
@@ -677,6 +685,7 @@ def test_corpus_has_no_syntax_problems_and_sane_sequences() -> None:
     assert failures == []
 
 
+@pytest.mark.slow
 def test_corpus_results_agree_with_next_score_line() -> None:
     """Where a game has a Wins (or Losses) cell, the next score line grows on the right side:
     checks the column attribution of result cells (except the two score-mismatch fixtures)."""
@@ -703,6 +712,7 @@ def test_corpus_results_agree_with_next_score_line() -> None:
     assert bad == [] and checked > 1000
 
 
+@pytest.mark.slow
 def test_corpus_multi_cell_shapes_seen() -> None:
     """Every dialect feature the reader claims is exercised somewhere in the corpus."""
     seen: set[str] = set()
@@ -722,12 +732,14 @@ def test_corpus_multi_cell_shapes_seen() -> None:
                     "resign_marker", "illegal", "and_the_match", "ratings", "low-first"}
 
 
+@pytest.mark.slow
 def test_corpus_names_have_no_stray_colons() -> None:
     for path in corpus_files():
         for rec in read(path):
             for game in rec.games:
                 if game.names:
-                    assert all(":" not in n and n == n.strip() for n in game.names), (path, game.names)
+                    assert all(":" not in n and n == n.strip() for n in game.names), \
+                        (path, game.names)
                     assert not re.search(r",\d+$", game.names[0] + game.names[1])
 
 
@@ -736,8 +748,10 @@ ROLL_LINE_PARTS = ["  1)", "12)", "1)", "0001)", "63:", "11:", "07:", "66:", "13
                    "3/", "13", "7", "Doubles", "Takes", ")", ":", "é/3", "\t"]
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.tuples(st.sampled_from(ROLL_LINE_PARTS), st.sampled_from([" ", "  ", "      ", ""])),
+@given(st.lists(st.tuples(st.sampled_from(ROLL_LINE_PARTS),
+                          st.sampled_from([" ", "  ", "      ", ""])),
                 max_size=8),
        st.sampled_from(["", " ", "   "]))
 def test_roll_lines_fast_path_equals_the_grammar(parts: list[tuple[str, str]], lead: str) -> None:
@@ -763,6 +777,7 @@ def _both_readers(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     assert fast == general
 
 
+@pytest.mark.slow
 def test_reader_reads_the_same_with_the_grammar_alone(
         monkeypatch: pytest.MonkeyPatch) -> None:
     paths = [*DATA_FILES, *sorted((DATA / "selfplay").glob("*.mat"))]
@@ -774,11 +789,13 @@ def test_reader_reads_the_same_with_the_grammar_alone(
     assert len(paths) > 15
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.lists(st.tuples(st.sampled_from(ROLL_LINE_PARTS),
                                    st.sampled_from([" ", "  ", "                ", ""])),
                          max_size=6), max_size=8))
-def test_generated_roll_lines_read_the_same_by_both_paths(lines: list[list[tuple[str, str]]]) -> None:
+def test_generated_roll_lines_read_the_same_by_both_paths(
+        lines: list[list[tuple[str, str]]]) -> None:
     body = "\n".join("".join(frag + sep for frag, sep in parts) for parts in lines)
     text = f" 5 point match\n\n Game 1\n alice : 0                 bob : 0\n{body}\n"
     with pytest.MonkeyPatch.context() as patch:
@@ -789,6 +806,7 @@ _roll_cell = st.tuples(st.sampled_from(["63", "11", "52", "07", "44"]),
                        st.sampled_from(["", " 13/7 8/7", " 25/22* 6/0", " 8/5(2)", " 13/7x"]))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(["", "  1)", " 12)", "123)"]),
                           st.integers(0, 40), _roll_cell, st.integers(0, 40),

@@ -1,6 +1,6 @@
 """Mutation suite: one edit to a GNU Backgammon self-play ``.mat`` breaks exactly one rule.
 
-Each case takes a cached self-play record (``tests/selfplay.py``), which replays clean,
+Each case takes a cached self-play record (``tests/helpers/selfplay.py``), which replays clean,
 applies one edit that violates one rule, re-writes the file exactly as gnubg lays it out,
 and checks that the replayer reports that rule, on the edited line, and no other error.
 Where to edit is found from gnubg's truth file (positions before each action).
@@ -10,21 +10,24 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
-from bgtools.read.mat import parse_mat
 from bgtools.engine.position import Position
+from bgtools.read.mat import parse_mat
 from bgtools.record import Severity
 from bgtools.replay import replay_match
-from selfplay import load_cases
+from tests.helpers.selfplay import load_cases
+
+pytestmark = pytest.mark.slow  # mutation runs; building the cases alone takes seconds
 
 CASES = load_cases()
 if not CASES:  # pragma: no cover - the cache is committed
-    pytest.skip("no cached self-play records (run tests/selfplay.py --regenerate)",
+    pytest.skip("no cached self-play records (run python -m tests.helpers.selfplay --regenerate)",
                 allow_module_level=True)
 
 
@@ -364,7 +367,7 @@ def mut_score(mat: Mat) -> Cell | None:
 
 
 def mut_wins(mat: Mat) -> Cell | None:
-    for gi, (game, tgame) in enumerate(zip(mat.games[:-1], mat.truth["games"])):
+    for game, tgame in zip(mat.games[:-1], mat.truth["games"]):
         if tgame["resigned"]:
             continue
         cell = game.cells[-1]
@@ -408,7 +411,7 @@ def mut_turn(mat: Mat) -> Cell | None:
 
 
 def mut_opening(mat: Mat) -> Cell | None:
-    for gi, (game, tgame) in enumerate(zip(mat.games, mat.truth["games"])):
+    for game, tgame in zip(mat.games, mat.truth["games"]):
         if tgame["points"] > 3 or game.cells[0].truth is None:
             continue
         first = game.cells[0]

@@ -13,7 +13,9 @@ from types import ModuleType
 import pytest
 
 from bgtools.engine.position import Position
-from strategies import random_position
+from tests.helpers.strategies import random_position
+
+pytestmark = pytest.mark.slow  # 20,000 positions against GNU Backgammon's move generator
 
 KINDS = ["contact", "bar", "bearoff", "race", "prime", "mixed"]
 SAMPLES = 20_000
@@ -21,7 +23,7 @@ SAMPLES = 20_000
 
 @pytest.fixture(scope="module")
 def oracle(gnubg: ModuleType) -> ModuleType:
-    import gnubg_oracle
+    from tests.helpers import gnubg_oracle
 
     if not gnubg_oracle.available():
         pytest.skip("gnubg's move generator is not reachable in this build")

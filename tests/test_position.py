@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 
 from bgtools import Play, Position, PositionError
-from strategies import dice, positions
+from tests.helpers.strategies import dice, positions
 
 
 def results(pos: Position, d1: int, d2: int) -> set[str]:
@@ -98,7 +98,7 @@ def test_doubles_up_to_four_times() -> None:
 
 
 def test_no_legal_play_returns_one_empty_play() -> None:
-    closed = {q: 2 for q in range(1, 7)}
+    closed = dict.fromkeys(range(1, 7), 2)
     closed[13] = 3
     pos = Position.from_points({25: 1, 6: 14}, closed)
     assert pos.legal_plays(4, 2) == [Play()]
@@ -183,8 +183,8 @@ def test_no_step_shortcut_changes_no_result(pos: Position, roll: tuple[int, int]
 def test_no_step_shortcut_on_the_bar_against_a_closed_board(roll: tuple[int, int]) -> None:
     from bgtools.engine import position
 
-    closed = Position.from_points({25: 1, 13: 14}, {p: 2 for p in range(1, 7)} | {24: 3})
+    closed = Position.from_points({25: 1, 13: 14}, dict.fromkeys(range(1, 7), 2) | {24: 3})
     assert position._generate(closed, *roll) == _generate_without_shortcut(closed, roll)
     assert closed.legal_plays(*roll) == [Play()]
-    half = Position.from_points({25: 1, 13: 14}, {p: 2 for p in range(1, 6)} | {24: 5})
+    half = Position.from_points({25: 1, 13: 14}, dict.fromkeys(range(1, 6), 2) | {24: 5})
     assert position._generate(half, *roll) == _generate_without_shortcut(half, roll)

@@ -1,7 +1,7 @@
 """Differential test of the replayer against GNU Backgammon's own self-play records.
 
-For every cached self-play record (``tests/selfplay.py``; regenerate with
-``python tests/selfplay.py --regenerate``) bgtools must replay gnubg's ``.mat`` export with
+For every cached self-play record (``tests/helpers/selfplay.py``; regenerate with
+``python -m tests.helpers.selfplay --regenerate``) bgtools must replay gnubg's ``.mat`` export with
 no problem, and every action's Position ID, Match ID, pips and position after must equal
 what gnubg's own navigation of the match showed at that moment; results and scores must
 equal gnubg's. The test reads cached files only, so gnubg is not needed to run it.
@@ -20,11 +20,13 @@ from bgtools.read.mat import parse_mat
 from bgtools.read.sgf import parse_sgf
 from bgtools.replay import Event, MatchReplay, replay_match
 from bgtools.reports.files import event_json
-from selfplay import load_cases
+from tests.helpers.selfplay import load_cases
+
+pytestmark = pytest.mark.slow  # the differential comparison with gnubg's own records
 
 CASES = load_cases()
 if not CASES:  # pragma: no cover - the cache is committed
-    pytest.skip("no cached self-play records (run tests/selfplay.py --regenerate)",
+    pytest.skip("no cached self-play records (run python -m tests.helpers.selfplay --regenerate)",
                 allow_module_level=True)
 
 MATCHES = [c for c in CASES if c[1]["match_length"]]
@@ -41,7 +43,7 @@ def _replay(path: Path) -> tuple[MatchReplay, list[dict[str, Any]]]:
     parse = parse_sgf if path.suffix == ".sgf" else parse_mat
     records = parse(path.read_text(encoding="utf-8"))
     assert len(records) == 1
-    truth = {p: t for p, t in CASES}.get(path.with_suffix(".mat"))
+    truth = dict(CASES).get(path.with_suffix(".mat"))
     if (truth is not None and records[0].match_length == 0 and "jacoby" in truth
             and records[0].tag("Jacoby") is None):
         # A .mat cannot say whether the session played Jacoby: state it as a header tag.

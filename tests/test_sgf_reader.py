@@ -89,6 +89,7 @@ def test_money_beaver(examples: Path) -> None:
     assert rec.tag("Jacoby") == "On"
 
 
+@pytest.mark.slow
 def test_corpus_sgf_replays_clean(corpus: Path) -> None:
     files = sorted(corpus.rglob("*.sgf"))
     assert len(files) >= 6
@@ -108,6 +109,7 @@ def test_corpus_sgf_replays_clean(corpus: Path) -> None:
             assert {"A", "LU"} <= names or {"DA"} <= names, path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sgf_name,mat_name", [
     ("charlot1-charlot2_7p_2025-11-08-2305.sgf", "charlot1-charlot2_7p_2025-11-08-2305.mat"),
     ("test-match01_analyzed.sgf", "test-match01.txt"),
@@ -129,6 +131,7 @@ def test_corpus_sgf_agrees_with_mat_export(corpus: Path, sgf_name: str, mat_name
     assert trace_s == trace_m
 
 
+@pytest.mark.slow
 def test_deep_nesting_is_a_problem_not_an_exception() -> None:
     n = 100_000
     for text in ("(" * n, "(" * n + ")" * n, "(" * n + ";W[52mhmk]" + ")" * n,
@@ -196,6 +199,7 @@ def test_detection() -> None:
 _ALPHABET = string.ascii_letters[:30] + "()[];\\: \n0123456+"
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_fuzz_mangled_sgf_never_raises(examples: Path, data: st.DataObject) -> None:

@@ -1,13 +1,12 @@
 """SGF set-up nodes (FORMATS.md 3.3): the replay applies the board, turn and cube they set.
 
-The oracle is GNU Backgammon: ``tests/setup_fixtures.py`` set up positions in gnubg (board,
+The oracle is GNU Backgammon: ``tests/helpers/setup_fixtures.py`` set up positions in gnubg (board,
 turn, cube value and owner), let it play on and saved its SGF with gnubg's Position ID and
 Match ID before every play and the Position ID after it (``tests/data/setup/``).
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,21 +15,18 @@ from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.formats.jsonfmt import dumps_match, parse_json
-from bgtools.write.mat import UnwritableRecordError, write_mat
 from bgtools.read.sgf import parse_sgf, read_setup
-from bgtools.write.sgf import write_sgf
 from bgtools.record import Severity
 from bgtools.replay import Event, MatchReplay, replay_match
 from bgtools.reports.files import event_json
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from setup_fixtures import load_cases
+from bgtools.write.mat import UnwritableRecordError, write_mat
+from bgtools.write.sgf import write_sgf
+from tests.helpers.setup_fixtures import load_cases
 
 CASES = load_cases()
 
 if not CASES:  # pragma: no cover - the fixtures are committed
-    pytest.skip("no set-up records (run tests/setup_fixtures.py --regenerate)",
+    pytest.skip("no set-up records (run python -m tests.helpers.setup_fixtures --regenerate)",
                 allow_module_level=True)
 
 HEAD = "(;FF[4]GM[6]MI[length:0][game:0][ws:0][bs:0]PW[w]PB[b]RU[]"

@@ -106,6 +106,7 @@ def test_a_session_is_one_game_under_an_even_length() -> None:
     assert not is_money_session(_record(text + "\n" + second))
 
 
+@pytest.mark.slow
 def test_galaxy_header_elo_equals_our_final_score(corpus: Path) -> None:
     """Galaxy's `Player N Elo "S,00/0"` is the site's final score, capped at the length."""
     checked = 0

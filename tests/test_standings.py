@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.data.standings import CSV_COLUMNS, MatchOutcome, Standings
-from selfplay import load_cases
-from synthetic_matches import random_match
+from tests.helpers.selfplay import load_cases
+from tests.helpers.synthetic_matches import random_match
 
 CASES = load_cases()
 runner = CliRunner()
@@ -26,6 +26,7 @@ def run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CASES, reason="no cached self-play matches")
 def test_standings_equal_gnubgs_record() -> None:
     mats = [mat for mat, truth in CASES]

@@ -16,10 +16,6 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from bgtools.engine import ids
-from bgtools.engine.position import Position
-from bgtools.replay import Event
-from bgtools.reports.files import analyse_file, expand_paths
 from bgtools.data.stats import (
     KINDS,
     Tally,
@@ -29,9 +25,13 @@ from bgtools.data.stats import (
     stats_json,
     stats_report,
 )
-from selfplay import load_cases
-from strategies import random_position
-from synthetic_matches import fair_die, loaded_die, random_match, write_archive
+from bgtools.engine import ids
+from bgtools.engine.position import Position
+from bgtools.replay import Event
+from bgtools.reports.files import analyse_file, expand_paths
+from tests.helpers.selfplay import load_cases
+from tests.helpers.strategies import random_position
+from tests.helpers.synthetic_matches import fair_die, loaded_die, random_match, write_archive
 
 DATA = Path(__file__).resolve().parent / "data"
 SELFPLAY = DATA / "selfplay"
@@ -105,9 +105,10 @@ def stats_of(paths: list[Path], by: str = "player") -> dict[str, Any]:
     return stats_json(tallies, by, used, 0, matches)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CASES, reason="no cached self-play matches")
 @pytest.mark.parametrize("suffix", [".mat", ".sgf"])
-@pytest.mark.parametrize(("mat", "truth"), CASES, ids=[c[0].stem for c in CASES])
+@pytest.mark.parametrize("mat,truth", CASES, ids=[c[0].stem for c in CASES])
 def test_counts_equal_gnubgs_record(mat: Path, truth: dict[str, Any], suffix: str) -> None:
     obj = stats_of([mat.with_suffix(suffix)])
     expected = truth_counts(truth)
@@ -155,6 +156,7 @@ def test_the_whole_archive_adds_up() -> None:
     assert obj["all"]["dice_chi_square"]["p_value"] > 0.01
 
 
+@pytest.mark.slow
 def test_loaded_dice_get_a_tiny_p_value(tmp_path: Path) -> None:
     loaded = write_archive(tmp_path / "loaded", 4, loaded_die(), seed=100)
     fair = write_archive(tmp_path / "fair", 4, seed=100)

@@ -22,12 +22,12 @@ import pytest
 from bgtools.errors import BgtoolsError
 from bgtools.read.detect import load_file, read_records
 from bgtools.read.mat import parse_mat
-from bgtools.write.mat import UnwritableRecordError, normalise_match, write_mat
 from bgtools.read.sgf import parse_collection, parse_sgf
-from bgtools.write.sgf import APPLICATION, write_sgf
 from bgtools.record import MatchRecord
 from bgtools.replay import Event, MatchReplay, replay_match
-from selfplay import DATA as SELFPLAY
+from bgtools.write.mat import UnwritableRecordError, normalise_match, write_mat
+from bgtools.write.sgf import APPLICATION, write_sgf
+from tests.helpers.selfplay import DATA as SELFPLAY
 
 DEBIAN_GNUBG = Path("/usr/games/gnubg")
 
@@ -180,6 +180,7 @@ def corpus_records(corpus: Path) -> list[CorpusMatch]:
     return _valid_corpus_records(corpus)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("writer", [write_mat, write_sgf], ids=["mat", "sgf"])
 def test_corpus_round_trip(writer: Any, corpus_records: list[CorpusMatch]) -> None:
     written = 0
@@ -219,7 +220,8 @@ def test_unreplayable_roll_is_refused() -> None:
 def test_sgf_header_from_mat_tags() -> None:
     text = ('; [Site "Club"]\n; [Event "Cup"]\n; [Round "Final"]\n; [EventDate "2020.02.24"]\n'
             '; [Transcriber "Tom"]\n; first line\n; second\n\n 1 point match\n\n Game 1\n'
-            ' a : 0                          b : 0\n  1) 31: 8/5 6/5                  Doubles => 2\n'
+            ' a : 0                          b : 0\n'
+            '  1) 31: 8/5 6/5                  Doubles => 2\n'
             '  2)  Drops                       Wins 1 point \n')
     record = parse_mat(text)[0]
     sgf = write_sgf(record)
@@ -292,6 +294,7 @@ def _house_rule_gnubg_lacks(record: MatchRecord, replay: MatchReplay) -> bool:
         for g in replay.games)
 
 
+@pytest.mark.slow
 def test_debian_gnubg_loads_our_sgf(debian_gnubg: Path, tmp_path: Path, examples: Path,
                                     corpus_records: list[CorpusMatch]) -> None:
     matches: list[tuple[Path, MatchRecord, Fingerprint, str]] = []
@@ -315,6 +318,7 @@ def test_debian_gnubg_loads_our_sgf(debian_gnubg: Path, tmp_path: Path, examples
     assert len(matches) > 150
 
 
+@pytest.mark.slow
 def test_gnubg_imports_our_mat_to_the_same_score(
         gnubg: ModuleType, tmp_path: Path,
         corpus_records: list[CorpusMatch]) -> None:
@@ -328,8 +332,7 @@ def test_gnubg_imports_our_mat_to_the_same_score(
         target = tmp_path / f"{index}.mat"
         target.write_text(write_mat(record, replay, match.events), encoding="utf-8")
         gnubg.command(f"import mat {target}")
-        match = gnubg.match()
-        gnu_games = match["games"]
+        gnu_games = gnubg.match()["games"]
         assert len(gnu_games) == len(replay.games), path
         for mine, theirs in zip(replay.games, gnu_games):
             info = theirs["info"]
@@ -355,6 +358,7 @@ def test_sgf_results_are_recomputed_when_wrong(examples: Path) -> None:
     assert write_sgf(parse_sgf(broken)[0]) == original
 
 
+@pytest.mark.slow
 def test_corpus_gnubg_sgf_byte_for_byte(corpus: Path) -> None:
     # Real gnubg files (1.0x, analysed: A, DA, LU, GS, comments): written back unchanged,
     # and the one that has its .mat export beside it gives that .mat.

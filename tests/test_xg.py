@@ -16,17 +16,17 @@ import zlib
 from pathlib import Path
 
 import pytest
-from fuzzing import build_bgf, build_xg
 from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
+from bgtools.limits import MAX_DECOMPRESSED_BYTES
 from bgtools.read.detect import RECORD_SUFFIXES, read_records
 from bgtools.read.smile import MAX_DEPTH, SmileError, decode_smile
 from bgtools.read.xg import RECORD_SIZE, read_game_file
-from bgtools.limits import MAX_DECOMPRESSED_BYTES
 from bgtools.replay import Event
 from bgtools.reports.files import analyse_file, expand_paths
+from tests.helpers.fuzzing import build_bgf, build_xg
 
 DATA = Path(__file__).resolve().parent / "data" / "xg"
 SAMPLE_XG = DATA / "B4_SrGcsKAQmoTyHlgJCbM.xg"
@@ -212,6 +212,7 @@ def test_wrong_magic_is_not_taken_for_xg() -> None:
         read_records(data, "bad")
 
 
+@pytest.mark.slow
 def test_zlib_bombs_stop_at_the_limit() -> None:
     bomb = bytes(MAX_DECOMPRESSED_BYTES + RECORD_SIZE)
     with pytest.raises(LimitExceededError, match="MAX_DECOMPRESSED_BYTES"):
@@ -317,6 +318,7 @@ def test_smile_errors(doc: bytes, message: str) -> None:
         decode_smile(doc)
 
 
+@pytest.mark.slow
 def test_smile_decoder_matches_gammonview_on_the_corpus(corpus: Path) -> None:
     bgf = pytest.importorskip("gvformat.bgf")
     for path in sorted((corpus / "bgblitz").glob("*.bgf"))[:3]:

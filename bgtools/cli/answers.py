@@ -1,7 +1,9 @@
 """The ``score``, ``pips``, ``status`` and ``show`` commands: answers from the shell.
 
-Thin Typer commands over :mod:`bgtools.reports.moments` (data) and :mod:`bgtools.reports.board` (boards).
-Registered on :data:`bgtools.cli.app` when ``bgtools.cli`` imports this module.
+Thin Typer commands over the jobs of :mod:`bgtools.batch` (the data, built in the workers),
+:mod:`bgtools.reports.moments` and :mod:`bgtools.reports.board` (the board of a moment),
+drawn by :mod:`bgtools.cli.board`. Registered on :data:`bgtools.cli.app.app` when
+:mod:`bgtools.cli` imports this module.
 """
 
 from __future__ import annotations
@@ -12,26 +14,28 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable, Iterator
 
 import typer
 
-from bgtools.cli import (
+from bgtools.cli.app import (
     JobsOption,
+    JsonOption,
     Paths,
     RulesOption,
-    _console,
-    _emit_json,
-    _fail,
-    _jobs,
-    _problem_text,
     app,
     check_rules,
+    emit_json,
+    make_console,
+    resolve_jobs,
 )
+from bgtools.cli.errors import EXIT_INTERRUPTED, fail, print_error
 
 if TYPE_CHECKING:
-    from bgtools.reports.moments import MatchAnswers, Moment
+    from rich.console import Console
+
     from bgtools.batch import BatchSummary, FileReport
     from bgtools.reports.board import BoardInfo
-    from bgtools.replay import MatchReplay
+    from bgtools.reports.moments import MatchAnswers, Moment
 
-JsonOption = Annotated[bool, typer.Option("--json", help="One JSON object per file.")]
+__all__ = ["pips", "score", "show", "status"]
+
 GameOption = Annotated[
     int | None, typer.Option("--game", help="Game number (1-based; default: the last game).")
 ]
@@ -43,37 +47,35 @@ MoveOption = Annotated[
 
 
 def _problems_to_stderr(display: str, answers: list[MatchAnswers]) -> None:
+    from bgtools.reports.files import problem_text
+
     for match in answers:
         for prob in match.replay.problems:
-            sys.stderr.write(_problem_text(display, prob.to_json()))
+            sys.stderr.write(problem_text(display, prob.to_json()))
 
 
 def _inputs(paths: list[str], rules: str = "auto"
             ) -> Iterator[tuple[str, list[MatchAnswers], int]]:
     """Yield ``(display, answers, code)`` per readable file; report unreadable ones."""
-    from bgtools.reports.moments import analyse_answers
     from bgtools.reports.files import expand_paths
+    from bgtools.reports.moments import analyse_answers
 
     seen = False
     for display, path, error in expand_paths(paths):
         seen = True
         result, answers = analyse_answers(display, path, error, rules)
         if result.error is not None:
-            sys.stderr.write(f"bgtools: error: {result.error}\n")
+            print_error(result.error)
             yield display, [], 2
             continue
         _problems_to_stderr(display, answers)
         code = 0 if result.valid else 1
         if not answers:
-            sys.stderr.write(f"bgtools: error: {display}: no match found\n")
+            print_error(f"{display}: no match found")
             code = 2
         yield display, answers, code
     if not seen:
-        _fail("no match files found")
-
-
-def _names(replay: MatchReplay) -> tuple[str, str]:
-    return replay.names if replay.names else ("player 0", "player 1")
+        fail("no match files found")
 
 
 # --- score ---------------------------------------------------------------------------------
@@ -91,7 +93,7 @@ def score(paths: Paths, as_json: JsonOption = False, rules: RulesOption = "auto"
 
     check_rules(rules)
     worst = 0
-    console: Any = None if as_json else _console()
+    console = None if as_json else make_console()
 
     def report(result: FileReport) -> None:
         nonlocal worst
@@ -118,12 +120,14 @@ def _file_error(result: FileReport) -> str | None:
 
 def _report_problems(result: FileReport) -> int:
     """Write a file's error or problems to stderr; its exit code (0, 1 or 2)."""
+    from bgtools.reports.files import problem_text
+
     if result.error is None:
         for prob in result.problems:
-            sys.stderr.write(_problem_text(result.display, prob))
+            sys.stderr.write(problem_text(result.display, prob))
     error = _file_error(result)
     if error is not None:
-        sys.stderr.write(f"bgtools: error: {error}\n")
+        print_error(error)
         return 2
     return 0 if result.valid else 1
 
@@ -134,36 +138,36 @@ def _emit_objects(result: FileReport, *, with_format: bool = False) -> None:
 
     error = _file_error(result)
     if error is not None:
-        _emit_json(error_json(result.display, error, with_format=with_format))
+        emit_json(error_json(result.display, error, with_format=with_format))
         return
     for obj in result.objects:
-        _emit_json(obj)
+        emit_json(obj)
 
 
 def _run(job: Callable[..., FileReport], paths: list[str], jobs: int | None, as_json: bool,
          report: Callable[[FileReport], None], **options: Any) -> BatchSummary:
     """Run a batch job; at a terminal, the summary on stderr; Ctrl-C exits 130."""
     from bgtools.cli.progress import (
-        INTERRUPTED,
+        print_interrupted,
         print_summary,
         run_batch,
         stderr_is_terminal,
     )
 
-    summary = run_batch(job, paths, _jobs(jobs), as_json, report, **options)
+    summary = run_batch(job, paths, resolve_jobs(jobs), as_json, report, **options)
     if summary.interrupted or summary.done > 1:
         if stderr_is_terminal():
-            print_summary(summary, _console(stderr=True))
+            print_summary(summary, make_console(stderr=True))
         elif summary.interrupted:
-            sys.stderr.write(f"bgtools: interrupted after {summary.done} file(s)\n")
+            print_interrupted(summary)
     if summary.interrupted:
-        raise typer.Exit(INTERRUPTED)
+        raise typer.Exit(EXIT_INTERRUPTED)
     if summary.done == 0:
-        _fail("no match files found")
+        fail("no match files found")
     return summary
 
 
-def _print_score(console: Any, obj: dict[str, Any], extra: dict[str, Any]) -> None:
+def _print_score(console: Console, obj: dict[str, Any], extra: dict[str, Any]) -> None:
     from rich.markup import escape
     from rich.table import Table
 
@@ -223,14 +227,14 @@ def _pick(display: str, answers: list[MatchAnswers], game: int | None,
     try:
         return match, match.moment(game, move)
     except RangeError as exc:
-        _fail(f"{display}: {exc}")
+        fail(f"{display}: {exc}")
 
 
 def _check_numbers(game: int | None, move: int | None) -> None:
     if game is not None and game < 1:
-        _fail(f"--game {game} is out of range: games are numbered from 1")
+        fail(f"--game {game} is out of range: games are numbered from 1")
     if move is not None and move < 1:
-        _fail(f"--move {move} is out of range: moves are numbered from 1")
+        fail(f"--move {move} is out of range: moves are numbered from 1")
 
 
 @app.command()
@@ -250,7 +254,7 @@ def pips(
     _check_numbers(game, move)
     check_rules(rules)
     worst = 0
-    console: Any = None if as_json else _console()
+    console = None if as_json else make_console()
 
     def report(result: FileReport) -> None:
         nonlocal worst
@@ -284,7 +288,7 @@ def _where(moment: dict[str, Any]) -> str:
     return f"game {moment['game']}, move {moment['move']}"
 
 
-def _print_all(console: Any, display: str, moments: list[dict[str, Any]]) -> None:
+def _print_all(console: Console, display: str, moments: list[dict[str, Any]]) -> None:
     from rich.markup import escape
     from rich.table import Table
 
@@ -328,7 +332,7 @@ def status(
     _check_numbers(game, move)
     check_rules(rules)
     worst = 0
-    console: Any = None if as_json else _console()
+    console = None if as_json else make_console()
 
     def report(result: FileReport) -> None:
         nonlocal worst
@@ -368,81 +372,6 @@ def status(
 # --- show ----------------------------------------------------------------------------------
 
 
-def _moment_board(match: MatchAnswers, moment: Moment) -> BoardInfo:
-    from bgtools.reports.moments import crawford_status, moment_ids
-    from bgtools.reports.board import BoardInfo
-
-    replay = match.replay
-    names = _names(replay)
-    state = moment.state
-    x = state.on_roll
-    o = 1 - x
-    summary = replay.games[moment.game - 1]
-    position_id, match_id, xgid = moment_ids(moment)
-    owner = state.cube_owner
-    notes = []
-    craw = crawford_status(replay.match_length, summary.crawford, summary.post_crawford)
-    if craw in ("crawford", "post-crawford"):
-        notes.append("Crawford game" if craw == "crawford" else "post-Crawford game")
-    if moment.final:
-        notes.append(f"game over ({moment.over})" if moment.over else "record ends")
-    elif moment.action == "double":
-        notes.append("Doubles")
-    elif moment.action in ("take", "drop", "beaver"):
-        notes.append(f"Doubled; {names[o]} {moment.action}s")
-    elif moment.action in ("resign", "accept") and moment.player is not None:
-        resigner = moment.player if moment.action == "resign" else 1 - moment.player
-        level = {2: " a gammon", 3: " a backgammon"}.get(state.resignation, "")
-        notes.append(f"{names[resigner]} resigns{level}"
-                     + (f"; {names[1 - resigner]} accepts" if moment.action == "accept" else ""))
-    return BoardInfo(
-        position=moment.position,
-        x_name=names[x], o_name=names[o],
-        x_score=state.score[x], o_score=state.score[o],
-        match_length=replay.match_length,
-        cube_value=state.cube_value,
-        cube_owner=None if owner is None else ("x" if owner == x else "o"),
-        dice=moment.dice if moment.action == "move" else None,
-        status="; ".join(notes),
-        position_id=position_id, match_id=match_id, xgid=xgid,
-        on_roll=not moment.final and moment.action == "move",
-    )
-
-
-def _id_board(text: str) -> BoardInfo | None:
-    """A board for a bare Position ID, GNUbg ID or XGID; None if ``text`` is none of them."""
-    from bgtools.engine import ids
-    from bgtools.engine.position import PositionError, parse_id
-    from bgtools.reports.board import BoardInfo
-
-    try:
-        parsed = parse_id(text)
-    except PositionError:
-        return None
-    pos = parsed.position
-    state = parsed.state
-    if state is None:
-        return BoardInfo(position=pos, position_id=pos.position_id, on_roll=False)
-    x = state.on_roll
-    owner = state.cube_owner
-    sides = (pos.mover[1:], pos.opponent[1:]) if x == 0 else (pos.opponent[1:], pos.mover[1:])
-    try:
-        xgid = ids.encode_xgid(sides, state)
-        match_id = ids.encode_match_id(state)
-    except ids.IdError:
-        xgid = match_id = ""
-    return BoardInfo(
-        position=pos, x_name=f"player {x}", o_name=f"player {1 - x}",
-        x_score=state.score[x], o_score=state.score[1 - x], match_length=state.match_length,
-        cube_value=state.cube_value,
-        cube_owner=None if owner is None else ("x" if owner == x else "o"),
-        dice=state.dice, status="Doubles" if state.doubled else
-        ("Crawford game" if state.crawford else ""),
-        position_id=pos.position_id, match_id=match_id, xgid=xgid,
-        on_roll=not state.doubled,
-    )
-
-
 @app.command()
 def show(
     path: Annotated[str, typer.Argument(
@@ -454,35 +383,36 @@ def show(
     rules: RulesOption = "auto",
 ) -> None:
     """Draw the board of a moment of a match, or of a bare position ID."""
-    from bgtools.reports.board import ascii_board, rich_board
+    from bgtools.cli.board import rich_board
+    from bgtools.reports.board import ascii_board, id_board, moment_board
 
     _check_numbers(game, move)
     check_rules(rules)
     info: BoardInfo | None = None
     worst = 0
     if not Path(path).exists():
-        info = _id_board(path)
+        info = id_board(path)
         if info is None:
-            _fail(f"{path}: no such file, and not a Position ID, GNUbg ID or XGID")
+            fail(f"{path}: no such file, and not a Position ID, GNUbg ID or XGID")
         if game is not None or move is not None:
-            _fail("--game and --move apply to match files, not to a position ID")
+            fail("--game and --move apply to match files, not to a position ID")
     else:
         from itertools import islice
 
         from bgtools.reports.files import expand_paths
 
         if len(list(islice(expand_paths([path]), 2))) > 1:
-            _fail(f"{path} holds several match files; show draws one board: name one of them")
+            fail(f"{path} holds several match files; show draws one board: name one of them")
         for display, answers, code in _inputs([path], rules):
             worst = max(worst, code)
             if not answers:
                 continue
             match, moment = _pick(display, answers, game, move)
-            info = _moment_board(match, moment)
+            info = moment_board(match, moment)
             break
     if info is not None:
         if ascii_only:
             sys.stdout.write(ascii_board(info))
         else:
-            _console().print(rich_board(info), end="")
+            make_console().print(rich_board(info), end="")
     raise typer.Exit(worst)

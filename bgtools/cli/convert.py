@@ -1,7 +1,8 @@
 """The ``convert`` command: one match file to ``.mat``, SGF or bgtools JSON.
 
 A thin Typer command over :mod:`bgtools.reports.convert` (reading, replaying, rendering) and
-:mod:`bgtools.write.atomic` (writing). Registered on :data:`bgtools.cli.app` by ``bgtools.cli``.
+:mod:`bgtools.write.atomic` (writing). Registered on :data:`bgtools.cli.app.app` when
+:mod:`bgtools.cli` imports this module.
 """
 
 from __future__ import annotations
@@ -12,7 +13,11 @@ from typing import Annotated
 
 import typer
 
-from bgtools.cli import RulesOption, _fail, _problem_text, app, check_rules
+from bgtools.cli.app import RulesOption, app, check_rules
+from bgtools.cli.errors import fail
+from bgtools.errors import EXIT_PROBLEMS
+
+__all__ = ["convert"]
 
 _SHOWN_PROBLEMS = 10
 
@@ -33,62 +38,61 @@ def convert(
 
     A record with errors is not converted (exit 1). OUT is written to a temporary file and renamed, so it is complete or absent; IN is never modified; an existing OUT is kept unless --force is given.
     """
-    from bgtools.write.atomic import write_atomically
+    from bgtools.errors import BgtoolsError, describe_error
     from bgtools.reports.convert import (
         ConversionError,
         InvalidRecordError,
         convert_file,
         target_format,
     )
-    from bgtools.errors import BgtoolsError
+    from bgtools.reports.files import problem_text
+    from bgtools.write.atomic import write_atomically
     from bgtools.write.mat import UnwritableRecordError
+
     check_rules(rules)
     to_stdout = output == "-"
     if to_stdout and to is None:
-        _fail("writing to standard output needs --to mat|sgf|json")
+        fail("writing to standard output needs --to mat|sgf|json")
     try:
         fmt = target_format(output, to)
     except ConversionError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if not source.exists():
-        _fail(f"{source}: no such file")
+        fail(f"{source}: no such file")
     if not source.is_file():
-        _fail(f"{source} is not a regular file")
+        fail(f"{source} is not a regular file")
     target = Path(output)
     if not to_stdout:
         if target.exists() and source.resolve() == target.resolve():
-            _fail(f"{output} is the input file; bgtools never overwrites its input")
+            fail(f"{output} is the input file; bgtools never overwrites its input")
         if target.exists() and not force:
-            _fail(f"{output} exists; use --force to replace it")
+            fail(f"{output} exists; use --force to replace it")
         if target.is_dir():
-            _fail(f"{output} is a directory")
+            fail(f"{output} is a directory")
     try:
         conversion = convert_file(source, fmt, rules=rules)
     except InvalidRecordError as exc:
         for prob in exc.problems[:_SHOWN_PROBLEMS]:
-            sys.stderr.write(_problem_text(str(source), prob.to_json()))
+            sys.stderr.write(problem_text(str(source), prob.to_json()))
         if len(exc.problems) > _SHOWN_PROBLEMS:
             sys.stderr.write(f"... and {len(exc.problems) - _SHOWN_PROBLEMS} more\n")
-        _fail(str(exc), 1)
+        fail(str(exc), EXIT_PROBLEMS)
     except UnwritableRecordError as exc:
-        _fail(f"{source}: {exc}", 1)
-    except PermissionError:
-        _fail(f"{source}: permission denied")
-    except OSError as exc:
-        _fail(f"{source}: {exc.strerror or exc}")
-    except BgtoolsError as exc:
-        _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        fail(f"{source}: {exc}", EXIT_PROBLEMS)
+    except (OSError, BgtoolsError) as exc:
+        # An input that cannot be read exits 2, even a syntax error (whose own code is 1).
+        fail(describe_error(exc, "" if isinstance(exc, BgtoolsError) else str(source))[0])
     if to_stdout:
         sys.stdout.write(conversion.text)
         return
     try:
         write_atomically(target, conversion.text, overwrite=force, protect=source)
     except FileExistsError:
-        _fail(f"{output} exists; use --force to replace it")
+        fail(f"{output} exists; use --force to replace it")
     except OSError as exc:
-        _fail(f"cannot write {output}: {exc.strerror or exc}")
+        fail(f"cannot write {output}: {exc.strerror or exc}")
     except BgtoolsError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     games = len(conversion.replay.games)
     sys.stderr.write(f"bgtools: wrote {output} ({fmt}, {games} game{'s' if games != 1 else ''}"
                      f" from {conversion.source_format})\n")

@@ -1,28 +1,44 @@
 """The data commands: ``stats``, ``standings`` and ``export``, over whole archives.
 
 Thin Typer commands over :mod:`bgtools.data.stats`, :mod:`bgtools.data.standings` and
-:mod:`bgtools.data.export`: each runs its per-file job through :func:`bgtools.cli.progress.run_batch`
-(the paths, globs and ``--jobs`` of ``validate``), leaves invalid files out with a note
-(``--include-invalid`` keeps them) and ends with the contract's exit code (0; 1 when an
-input had errors; 2 when one could not be read; 130 after Ctrl-C). Registered on
-:data:`bgtools.cli.app` when ``bgtools.cli`` imports this module.
+:mod:`bgtools.data.export`: each runs its per-file job through
+:func:`bgtools.cli.progress.run_batch` (the paths, globs and ``--jobs`` of ``validate``),
+leaves invalid files out with a note (``--include-invalid`` keeps them) and ends with the
+contract's exit code (0; 1 when an input had errors; 2 when one could not be read; 130 after
+Ctrl-C). Registered on :data:`bgtools.cli.app.app` when :mod:`bgtools.cli` imports this
+module.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Callable, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, Callable
 
 import typer
 
-from bgtools.cli import JobsOption, Paths, RulesOption, app, check_rules
+from bgtools.cli.app import (
+    JobsOption,
+    Paths,
+    RulesOption,
+    app,
+    check_rules,
+    emit_json,
+    make_console,
+    resolve_jobs,
+)
+from bgtools.cli.errors import EXIT_INTERRUPTED, fail, note, print_error
 
 if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
     from bgtools.batch import FileReport
+    from bgtools.data.standings import Standings
+
+__all__ = ["export", "standings", "stats"]
 
 IncludeInvalid = Annotated[
     bool, typer.Option("--include-invalid",
@@ -44,27 +60,6 @@ class ExportFormat(str, Enum):
 
     csv = "csv"
     parquet = "parquet"
-
-
-def fail(message: str, code: int = 2) -> NoReturn:
-    """End the command with one error line on stderr (none for an empty ``message``: the
-    error was reported already) and exit code ``code``."""
-    from bgtools.cli.errors import error_line
-
-    if message:
-        sys.stderr.write(error_line(message))
-    raise typer.Exit(code)
-
-
-def note(message: str) -> None:
-    """One ``bgtools: note:`` line on stderr."""
-    sys.stderr.write("bgtools: note: " + " ".join(message.split()) + "\n")
-
-
-def _console(stderr: bool = False) -> Any:
-    from rich.console import Console
-
-    return Console(stderr=stderr, highlight=False, emoji=False, soft_wrap=True)
 
 
 def _check_output(output: Path, force: bool, paths: list[str], what: str) -> None:
@@ -113,17 +108,14 @@ def _run_data(job: Callable[..., FileReport], paths: list[str], jobs: int | None
     """Run a data job over ``paths``; give each used file's payload to ``on_payload`` in
     input order. Unreadable files are one error line, invalid files left out one note.
     Raise :class:`_Abort` after Ctrl-C, without input, or without a file to use."""
-    from bgtools.batch import default_jobs
+    from bgtools.cli.progress import print_summary, run_batch, stderr_is_terminal
     from bgtools.data.jobs import payload_of, skip_note
-    from bgtools.cli.progress import INTERRUPTED, print_summary, run_batch, stderr_is_terminal
 
     run = DataRun()
 
     def report(result: FileReport) -> None:
         if result.error is not None:
-            from bgtools.cli.errors import error_line
-
-            sys.stderr.write(error_line(result.error))
+            print_error(result.error)
             run.unreadable += 1
             run.code = 2
             return
@@ -138,13 +130,12 @@ def _run_data(job: Callable[..., FileReport], paths: list[str], jobs: int | None
             run.code = max(run.code, 1)
         on_payload(payload)
 
-    summary = run_batch(job, paths, default_jobs() if jobs is None else jobs, quiet, report,
-                        **options)
+    summary = run_batch(job, paths, resolve_jobs(jobs), quiet, report, **options)
     if (summary.interrupted or summary.done > 1) and stderr_is_terminal() and not quiet:
-        print_summary(summary, _console(stderr=True))
+        print_summary(summary, make_console(stderr=True))
     if summary.interrupted:
         raise _Abort(f"interrupted after {summary.done} file(s); nothing written",
-                     INTERRUPTED)
+                     EXIT_INTERRUPTED)
     if summary.done == 0:
         raise _Abort("no match files found", 2)
     if run.used == 0:
@@ -153,10 +144,6 @@ def _run_data(job: Callable[..., FileReport], paths: list[str], jobs: int | None
                    "--include-invalid keeps them)") if run.skipped else ""
         raise _Abort(message, max(run.code, 1))
     return run
-
-
-def _emit(obj: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
 
 
 # --- stats ----------------------------------------------------------------------------------
@@ -219,15 +206,15 @@ def stats(
     if plot is not None and plot_format is not None:
         _write_plot(plot, plot_format, obj, force)
     if as_json:
-        _emit(obj)
+        emit_json(obj)
     else:
-        _print_stats(_console(), obj)
+        _print_stats(make_console(), obj)
     raise typer.Exit(run.code)
 
 
 def _write_plot(plot: Path, fmt: str, obj: dict[str, Any], force: bool) -> None:
-    from bgtools.write.atomic import OutputRefusedError, write_bytes_atomically
     from bgtools.data.plot import render_plot
+    from bgtools.write.atomic import OutputRefusedError, write_bytes_atomically
 
     try:
         write_bytes_atomically(plot, render_plot(obj, fmt), overwrite=force)
@@ -244,7 +231,7 @@ def _p(value: float | None) -> str:
     return f"{value:.3g}" if value >= 0.001 else f"{value:.1e}"
 
 
-def _table(title: str, by: str, columns: list[str]) -> Any:
+def _table(title: str, by: str, columns: list[str]) -> Table:
     from rich.table import Table
 
     table = Table(title=title, title_justify="left", pad_edge=False)
@@ -254,7 +241,7 @@ def _table(title: str, by: str, columns: list[str]) -> Any:
     return table
 
 
-def _print_stats(console: Any, obj: dict[str, Any]) -> None:
+def _print_stats(console: Console, obj: dict[str, Any]) -> None:
     from rich.markup import escape
 
     by = obj["by"]
@@ -338,15 +325,15 @@ def standings(
     except _Abort as exc:
         fail(exc.message, exc.code)
     if as_json:
-        _emit(table.to_json(run.used, run.skipped))
+        emit_json(table.to_json(run.used, run.skipped))
     elif as_csv:
         sys.stdout.write(table.to_csv())
     else:
-        _print_standings(_console(), table)
+        _print_standings(make_console(), table)
     raise typer.Exit(run.code)
 
 
-def _print_standings(console: Any, table: Any) -> None:
+def _print_standings(console: Console, table: Standings) -> None:
     from rich.markup import escape
     from rich.table import Table
 
@@ -399,8 +386,8 @@ def export(
     first in CSV. The file is written to a temporary file and renamed when complete, so it
     is whole or absent; nothing is written after an error that stops the run or Ctrl-C.
     """
-    from bgtools.write.atomic import OutputRefusedError, open_atomically
     from bgtools.data.export import ExportUnavailableError, check_format, export_report, open_sink
+    from bgtools.write.atomic import OutputRefusedError, open_atomically
 
     check_rules(rules)
     try:

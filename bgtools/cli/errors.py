@@ -1,7 +1,8 @@
 """How the command line ends: the one place mapping errors to messages and exit codes.
 
-:func:`run_app` runs the Typer app and turns whatever escapes a command into one line on
-stderr and the contract's exit code (0 ok, 1 problems in the input, 2 usage or unusable
+Every ``bgtools: error:`` line is written by :func:`print_error` (:func:`fail` also ends the
+command); :func:`run_app` runs the Typer app and turns whatever escapes a command into one
+such line and the contract's exit code (0 ok, 1 problems in the input, 2 usage or unusable
 input, 130 interrupted). Never a traceback: an unexpected exception is reported in one line
 as an internal error (set ``BGTOOLS_TRACEBACK=1`` to see the traceback while debugging).
 """
@@ -13,17 +14,47 @@ import os
 import sys
 from typing import Any, NoReturn
 
-from bgtools.errors import EXIT_UNUSABLE, BgtoolsError, describe_error
+import typer
 
-__all__ = ["EXIT_INTERRUPTED", "error_line", "run_app", "silence_stdout"]
+from bgtools.errors import EXIT_INTERRUPTED, EXIT_UNUSABLE, BgtoolsError, describe_error
 
-EXIT_INTERRUPTED = 130
-"""Ctrl-C: the shell's convention (128 + SIGINT)."""
+__all__ = [
+    "EXIT_INTERRUPTED",
+    "error_line",
+    "fail",
+    "note",
+    "print_error",
+    "run_app",
+    "silence_stdout",
+]
+
+
+def _one_line(message: str) -> str:
+    # Line breaks only: a run of spaces may be part of a file name.
+    return " ".join(message.splitlines())
 
 
 def error_line(message: str) -> str:
     """The one line written to stderr for an error: ``bgtools: error: MESSAGE``."""
-    return "bgtools: error: " + " ".join(message.split()) + "\n"
+    return "bgtools: error: " + _one_line(message) + "\n"
+
+
+def print_error(message: str) -> None:
+    """Write the error line of ``message`` to stderr (the command goes on)."""
+    sys.stderr.write(error_line(message))
+
+
+def fail(message: str, code: int = EXIT_UNUSABLE) -> NoReturn:
+    """End the command with the error line of ``message`` (none when ``message`` is empty:
+    the error was reported already) and exit code ``code``."""
+    if message:
+        print_error(message)
+    raise typer.Exit(code)
+
+
+def note(message: str) -> None:
+    """One ``bgtools: note:`` line on stderr."""
+    sys.stderr.write("bgtools: note: " + _one_line(message) + "\n")
 
 
 def silence_stdout() -> None:

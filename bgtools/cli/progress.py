@@ -4,7 +4,8 @@ The commands that read many files (``validate``, ``score``, ``pips``, ``status``
 per-file job through :func:`run_batch`, which spreads the files over worker processes
 (:class:`bgtools.batch.Batch`), shows a Rich progress bar on stderr when stderr is a
 terminal (never with ``--json``), hands every report to the command in input order, and
-stops cleanly on Ctrl-C. :func:`print_summary` draws the summary of the run.
+stops cleanly on Ctrl-C. :func:`print_summary` draws the summary of the run;
+:func:`print_interrupted` is its one line when stderr is no terminal.
 
 ``BGTOOLS_PROGRESS=1`` makes the program behave as if stderr were a terminal, ``0`` as if it
 were not (for tests and scripts). Rich is imported only when something is drawn.
@@ -16,14 +17,14 @@ import os
 import sys
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from bgtools.batch import Batch, BatchSummary, FileReport, Input, failed_report, warm_up
 
-__all__ = ["INTERRUPTED", "stderr_is_terminal", "run_batch", "print_summary"]
+if TYPE_CHECKING:
+    from rich.console import Console
 
-INTERRUPTED = 130
-"""Exit code after Ctrl-C (128 + SIGINT, as shells report it)."""
+__all__ = ["print_interrupted", "print_summary", "run_batch", "stderr_is_terminal"]
 
 
 def stderr_is_terminal() -> bool:
@@ -143,7 +144,7 @@ def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_js
     return summary
 
 
-def print_summary(summary: BatchSummary, console: Any) -> None:
+def print_summary(summary: BatchSummary, console: Console) -> None:
     """Draw the summary of a run: files valid, invalid and unreadable, problems by rule, the
     slowest files, and how far an interrupted run got."""
     from rich.markup import escape
@@ -182,3 +183,8 @@ def print_summary(summary: BatchSummary, console: Any) -> None:
         for display, rolls, seconds in slowest:
             table.add_row(escape(display), str(rolls), f"{seconds:.3f}")
         console.print(table)
+
+
+def print_interrupted(summary: BatchSummary) -> None:
+    """The one line on stderr after Ctrl-C when no summary is drawn."""
+    sys.stderr.write(f"bgtools: interrupted after {summary.done} file(s)\n")

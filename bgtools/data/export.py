@@ -21,8 +21,8 @@ import io
 from operator import mul
 from typing import Any, BinaryIO, Iterator
 
-from bgtools.engine import ids
 from bgtools.batch import FileReport, Input
+from bgtools.engine import ids
 from bgtools.engine.position import Position
 from bgtools.replay import Event, MatchReplay
 

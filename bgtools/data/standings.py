@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bgtools.batch import FileReport, Input
+from bgtools.record_json import SCHEMA
 from bgtools.replay import MatchReplay
-from bgtools.reports.files import SCHEMA
 
 __all__ = ["MatchOutcome", "Record", "Standings", "outcome_of", "standings_report",
            "CSV_COLUMNS"]

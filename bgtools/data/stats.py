@@ -35,8 +35,9 @@ from typing import Any, Iterable
 
 from bgtools.batch import FileReport, Input
 from bgtools.data.probability import chi_square_test, poisson_binomial_test
+from bgtools.engine.results import RESULT_NAMES, result_level
+from bgtools.record_json import SCHEMA
 from bgtools.replay import Event, MatchReplay
-from bgtools.reports.files import SCHEMA
 
 __all__ = [
     "GROUPINGS",
@@ -67,7 +68,6 @@ ORDER_P_MIN = 0.001
 """A record whose high-first/low-first split of non-double rolls is less likely than this
 for a fair coin is taken to write the dice in a convention, not in the order rolled."""
 
-RESULTS = ("single", "gammon", "backgammon")
 ENDINGS = ("bearoff", "drop", "resign")
 UNKNOWN_SITE = "(unknown site)"
 
@@ -177,7 +177,7 @@ class Tally:
         if ended_by is None or winner is None:
             self.unfinished += 1
             return
-        level = RESULTS.index(result) if result in RESULTS else 0
+        level = result_level(result) - 1
         self.results[level] += 1
         if ended_by in ENDINGS:
             self.endings[ENDINGS.index(ended_by)] += 1
@@ -311,8 +311,8 @@ def group_json(tally: Tally) -> dict[str, Any]:
     bar_rolls = sum(tally.bar_rolls)
     dance_test = poisson_binomial_test(dances, trials) if bar_rolls else None
     doubles_test = poisson_binomial_test(tested_doubles, {1 / 6: tested}) if tested else None
-    won = dict(zip(RESULTS, tally.won)) if tally.sided else None
-    lost = dict(zip(RESULTS, tally.lost)) if tally.sided else None
+    won = dict(zip(RESULT_NAMES, tally.won)) if tally.sided else None
+    lost = dict(zip(RESULT_NAMES, tally.lost)) if tally.sided else None
     return {
         "files": tally.files,
         "matches": tally.matches,
@@ -353,7 +353,7 @@ def group_json(tally: Tally) -> dict[str, Any]:
         "games": {
             "played": tally.games,
             "unfinished": tally.unfinished,
-            "results": dict(zip(RESULTS, tally.results)),
+            "results": dict(zip(RESULT_NAMES, tally.results)),
             "ended_by": dict(zip(ENDINGS, tally.endings)),
             "won": won,
             "lost": lost,
@@ -399,7 +399,7 @@ def _games_once(tallies: dict[str, Tally]) -> dict[str, Any]:
     results = [sum(t.lost[i] for t in tallies.values()) for i in range(3)]
     endings = [sum(t.endings[i] for t in tallies.values()) // 2 for i in range(3)]
     return {"played": played, "unfinished": unfinished,
-            "results": dict(zip(RESULTS, results)), "ended_by": dict(zip(ENDINGS, endings)),
+            "results": dict(zip(RESULT_NAMES, results)), "ended_by": dict(zip(ENDINGS, endings)),
             "won": None, "lost": None, "resigned": None}
 
 

@@ -93,7 +93,8 @@ class GrammarSyntaxError(ValueError):
     """A grammar file uses a form of terminal that :func:`terminals` does not read."""
 
 
-_TERMINAL_LINE = re.compile(r"(?P<name>_?[A-Z][A-Z0-9_]*)(?:\.(?P<priority>-?[0-9]+))?\s*:(?P<body>.*)")
+_TERMINAL_LINE = re.compile(
+    r"(?P<name>_?[A-Z][A-Z0-9_]*)(?:\.(?P<priority>-?[0-9]+))?\s*:(?P<body>.*)")
 _LITERAL = re.compile(
     r"\s*(?:/(?P<regex>(?:\\.|[^/\\])+)/(?P<regex_flags>[imslux]*)"
     r"|\"(?P<string>[^\"\\]+)\"(?P<string_flags>i?))\s*(?://.*)?"
@@ -109,7 +110,7 @@ def _unescape(match: re.Match[str]) -> str:
     to the regular expression."""
     escape = match.group()
     if escape[1] in "xuU":
-        return chr(int(escape[2:], 16))
+        return chr(int(escape[2:], 16))  # noqa: FURB166 - a backslash escape, not 0x
     return _CHARACTER_ESCAPES.get(escape[1], escape)
 
 

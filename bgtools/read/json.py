@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 from bgtools.errors import RecordSyntaxError, UnsupportedFormatError
 from bgtools.record import MatchRecord
@@ -17,7 +16,9 @@ from bgtools.record_json import (
     KIND,
     SCHEMA,
     InvalidMatchData,
+    JsonObject,
     JsonPath,
+    JsonValue,
     decode_record,
     json_pointer,
     show_value,
@@ -137,10 +138,11 @@ def parse_json(text: str, source: str | None = None) -> list[MatchRecord]:
     records: list[MatchRecord] = []
     _check_depth(text, source)
     pos = _SPACE_RE.match(text, 0).end()  # type: ignore[union-attr]
+    value: JsonValue
     while pos < len(text):
         start = pos
         try:
-            data, pos = decoder.raw_decode(text, pos)
+            value, pos = decoder.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
             raise JsonMatchError(f"not valid JSON: {exc.msg}", exc.lineno, exc.colno,
                                  source) from None
@@ -148,9 +150,9 @@ def parse_json(text: str, source: str | None = None) -> list[MatchRecord]:
             line, col = _line_col(text, start)
             raise JsonMatchError(f"not valid JSON: {exc}", line, col, source) from None
         nth = f"JSON value {len(records) + 1}" if records else "the JSON value"
-        _check_header(data, nth, source, text, start)
+        match_object = _check_header(value, nth, source, text, start)
         try:
-            records.append(decode_record(data))
+            records.append(decode_record(match_object))
         except InvalidMatchData as exc:
             line, col = _line_col(text, _value_offset(text, start, exc.path))
             where = json_pointer(exc.path) or "/"
@@ -161,7 +163,9 @@ def parse_json(text: str, source: str | None = None) -> list[MatchRecord]:
     return records
 
 
-def _check_header(data: Any, nth: str, source: str | None, text: str, start: int) -> None:
+def _check_header(data: JsonValue, nth: str, source: str | None, text: str,
+                  start: int) -> JsonObject:
+    """``data`` if it is a match object of this schema; else the error that says what it is."""
     name = f"{source}: " if source else ""
     line, col = _line_col(text, start)
     if not isinstance(data, dict):
@@ -179,7 +183,9 @@ def _check_header(data: Any, nth: str, source: str | None, text: str, start: int
         raise UnsupportedFormatError(f"{name}{nth} has schema {show_value(schema)}, not {SCHEMA!r}")
     kind = data.get("kind")
     if kind != KIND:
-        what = f"kind {show_value(kind)}" if "kind" in data else "no \"kind\" (a report of a command)"
+        what = (f"kind {show_value(kind)}" if "kind" in data
+                else "no \"kind\" (a report of a command)")
         raise UnsupportedFormatError(
             f"{name}{nth} is a bgtools JSON object with {what}, not a match "
             f"(\"kind\": \"{KIND}\"); only match objects can be read back")
+    return data

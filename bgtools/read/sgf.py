@@ -25,6 +25,7 @@ import bisect
 import re
 from dataclasses import dataclass, field, replace
 
+from bgtools.limits import MAX_PROBLEMS
 from bgtools.record import (
     Action,
     ActionKind,
@@ -46,9 +47,6 @@ __all__ = [
     "parse_sgf",
     "read_setup",
 ]
-
-MAX_PROBLEMS = 200
-"""Syntax problems reported per record before the reader stops listing them."""
 
 Props = list[tuple[str, list[str]]]
 
@@ -232,7 +230,7 @@ def _int(text: str | None) -> int | None:
     if text is None:
         return None
     text = text.strip()
-    return int(text) if text.isdigit() and len(text) <= 9 else None
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
 
 
 def _point(letter: str, player: int, is_from: bool) -> int | None:

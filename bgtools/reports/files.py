@@ -1,7 +1,7 @@
 """Reports built from replayed records: the JSON objects of the CLI contract.
 
-Pure data: this module reads files through ``bgtools.formats`` and replays them, and returns
-dictionaries; printing them (Rich or JSON) is the CLI's business.
+Pure data: this module reads files through :mod:`bgtools.read` and replays them, and returns
+dictionaries and plain lines; printing them (Rich or JSON) is the CLI's business.
 """
 
 from __future__ import annotations
@@ -14,18 +14,18 @@ from typing import Any, Callable, Iterable, Iterator
 
 from bgtools.errors import BgtoolsError, describe_error
 from bgtools.record import Problem
+from bgtools.record_json import SCHEMA
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
 
 __all__ = [
-    "SCHEMA",
     "FileResult",
     "expand_paths",
     "analyse_file",
     "validate_json",
     "event_json",
+    "problem_location",
+    "problem_text",
 ]
-
-SCHEMA = "bgtools/1"
 
 
 @dataclass(slots=True)
@@ -226,3 +226,20 @@ def event_json(display: str, event: Event) -> dict[str, Any]:
     obj["cube_before"] = event.state_before.cube_value
     obj["cube_owner_before"] = event.state_before.cube_owner
     return obj
+
+
+def problem_location(display: str, prob: dict[str, Any]) -> str:
+    """``path:line:col`` of a problem in its JSON form (line and column left out when
+    unknown); ``path: game G, move M`` for a binary record's problem."""
+    where = display
+    if prob["line"]:
+        where += f":{prob['line']}" + (f":{prob['column']}" if prob["column"] else "")
+    elif prob.get("move") is not None:  # a binary record (.xg, .bgf): no lines
+        where += f": game {prob['game']}, move {prob['move']}"
+    return where
+
+
+def problem_text(display: str, prob: dict[str, Any]) -> str:
+    """One plain line for a problem in its JSON form: ``path:line:col: severity[rule]: msg``."""
+    return (f"{problem_location(display, prob)}: {prob['severity']}[{prob['rule']}]: "
+            f"{prob['message']}\n")

@@ -10,14 +10,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from bgtools.engine import ids
 from bgtools.engine.position import Position
+from bgtools.engine.results import result_level
+from bgtools.record_json import SCHEMA
 from bgtools.replay import Event, GameSummary, MatchReplay
 
+if TYPE_CHECKING:
+    from bgtools.reports.files import FileResult
+
 __all__ = [
-    "SCHEMA",
+    "CrawfordStatus",
     "Moment",
     "MatchAnswers",
     "RangeError",
@@ -30,7 +35,8 @@ __all__ = [
     "error_json",
 ]
 
-SCHEMA = "bgtools/1"
+CrawfordStatus = Literal["money", "crawford", "post-crawford", "pre-crawford"]
+"""Where a game stands with the Crawford rule (``money``: no match, no Crawford rule)."""
 
 
 class RangeError(ValueError):
@@ -113,7 +119,7 @@ class MatchAnswers:
         return moments[move - 1]
 
 
-def crawford_status(length: int, crawford: bool, post_crawford: bool) -> str:
+def crawford_status(length: int, crawford: bool, post_crawford: bool) -> CrawfordStatus:
     """``money``, ``crawford``, ``post-crawford`` or ``pre-crawford``."""
     if not length:
         return "money"
@@ -169,7 +175,7 @@ def _final_moment(summary: GameSummary, events: list[Event], move: int, length: 
                       "resign": ids.GameState.RESIGNED}[summary.ended_by]
         if summary.ended_by == "resign":
             # gnubg keeps the level resigned in the Match ID of a resigned game.
-            resignation = {"single": 1, "gammon": 2, "backgammon": 3}.get(summary.result or "", 1)
+            resignation = result_level(summary.result)
     state = ids.MatchState(
         match_length=length, score=score, cube_value=summary.cube, cube_owner=owner,
         on_roll=on_roll, crawford=summary.crawford, game_state=game_state, turn=on_roll,
@@ -179,7 +185,7 @@ def _final_moment(summary: GameSummary, events: list[Event], move: int, length: 
 
 
 def analyse_answers(display: str, path: Path | None, error: str | None = None,
-                    rules: str = "auto") -> tuple[Any, list[MatchAnswers]]:
+                    rules: str = "auto") -> tuple[FileResult, list[MatchAnswers]]:
     """Read and replay one file, collecting moments: ``(FileResult, [MatchAnswers])``."""
     from bgtools.reports.files import analyse_file
 

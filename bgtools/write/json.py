@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import cast
 
 from bgtools.record import MatchRecord
-from bgtools.record_json import encode_problem, encode_record
+from bgtools.record_json import JsonObject, JsonValue, encode_problem, encode_record
 from bgtools.replay import Event, MatchReplay
 
 __all__ = ["dumps_file", "dumps_match", "record_to_json"]
@@ -23,7 +23,7 @@ _WIDTH = 96  # an array or object whose compact form is at most this long stays 
 
 
 def record_to_json(record: MatchRecord, replay: MatchReplay | None = None,
-                   events: Sequence[Event] | None = None) -> dict[str, Any]:
+                   events: Sequence[Event] | None = None) -> JsonObject:
     """The match object of ``record`` (JSON data: dicts, lists, strings, numbers).
 
     With ``replay`` (the record's :class:`~bgtools.replay.MatchReplay`) a read-only
@@ -38,14 +38,16 @@ def record_to_json(record: MatchRecord, replay: MatchReplay | None = None,
     return obj
 
 
-def _derived(replay: MatchReplay, events: Sequence[Event] | None) -> dict[str, Any]:
-    per_game: dict[int, list[dict[str, Any]]] = {}
+def _derived(replay: MatchReplay, events: Sequence[Event] | None) -> JsonObject:
+    # The replay's contract fields (action_fields, score_fields) hold JSON data only:
+    # strings, numbers, booleans, None and lists of them.
+    per_game: dict[int, list[JsonValue]] = {}
     for event in events or ():
-        row = event.action_fields()
+        row = cast(JsonObject, event.action_fields())
         per_game.setdefault(event.game, []).append(row)
-    games = []
+    games: list[JsonValue] = []
     for summary in replay.games:
-        game = summary.score_fields(replay.match_length)
+        game = cast(JsonObject, summary.score_fields(replay.match_length))
         if events is not None:
             game["events"] = per_game.get(summary.number, [])
         games.append(game)
@@ -63,7 +65,7 @@ def _derived(replay: MatchReplay, events: Sequence[Event] | None) -> dict[str, A
 
 
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
-_encode_string: Any = getattr(json.encoder, "c_encode_basestring", None) or \
+_encode_string: Callable[[str], str] = getattr(json.encoder, "c_encode_basestring", None) or \
     json.encoder.py_encode_basestring
 
 
@@ -81,7 +83,8 @@ class _Printer:
         self.flat: dict[int, str] = {}
         self.out: list[str] = []
 
-    def compact(self, value: Any) -> str:
+    def compact(self, value: JsonValue) -> str:
+        """The one-line form of ``value`` (containers' forms are kept by identity)."""
         if isinstance(value, str):
             return _string(value)
         if isinstance(value, (dict, list)):
@@ -100,7 +103,7 @@ class _Printer:
             return int.__repr__(value)
         return json.dumps(value)
 
-    def pretty(self, value: Any, indent: str, one_line_items: bool = False,
+    def pretty(self, value: JsonValue, indent: str, one_line_items: bool = False,
                lead: int = 0) -> None:
         """Append ``value``: short containers on one line, others one member a line.
         ``lead`` is the width of what precedes the value on its line after the indent."""
@@ -129,7 +132,7 @@ class _Printer:
             out.append("\n" + indent + "]")
 
 
-def _dumps_object(obj: dict[str, Any]) -> str:
+def _dumps_object(obj: JsonObject) -> str:
     printer = _Printer()
     printer.pretty(obj, "")
     return "".join(printer.out) + "\n"

@@ -29,7 +29,8 @@ def random_position(rng: random.Random, kind: str | None = None) -> Position:
 
     if kind == "bearoff":
         place(mover, free_for_mover, list(range(1, 7)), rng.randint(1, 15))
-        place(opp, free_for_opp, list(range(1, 7)) + ([25] if rng.random() < 0.2 else []), rng.randint(1, 15))
+        opp_points = list(range(1, 7)) + ([25] if rng.random() < 0.2 else [])
+        place(opp, free_for_opp, opp_points, rng.randint(1, 15))
     elif kind == "race":
         place(mover, free_for_mover, list(range(1, 13)), rng.randint(3, 15))
         place(opp, free_for_opp, list(range(1, 13)), rng.randint(3, 15))

@@ -1,8 +1,8 @@
 """GNU Backgammon records with set-up positions as a replay oracle (tests/data/setup/).
 
-``python tests/setup_fixtures.py --regenerate`` drives gnubg through each scenario of
-``SCENARIOS`` (set a board, the player to move, the cube by hand, then let gnubg's 0-ply
-best move play on) and writes, for each:
+``python -m tests.helpers.setup_fixtures --regenerate`` (from the repository root) drives
+gnubg through each scenario of ``SCENARIOS`` (set a board, the player to move, the cube by
+hand, then let gnubg's 0-ply best move play on) and writes, for each:
 
 * ``<name>.sgf``: gnubg's ``save match`` (set-up nodes ``AE``/``AW``/``AB``/``PL``/``CV``/``CP``);
 * ``<name>.mat``: gnubg's ``export match mat`` of the same record, kept to show what gnubg
@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from tests.helpers.paths import DATA as TEST_DATA
+from tests.helpers.paths import REPO
+from tests.helpers.selfplay import current_ids, load_gnubg, quiet_stdout
 
-from selfplay import _current_id, _gnubg, _quiet
-
-DATA = Path(__file__).resolve().parent / "data" / "setup"
+DATA = TEST_DATA / "setup"
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ def _playing(match_id: str) -> bool:
 def _play_one(gnubg: Any) -> dict[str, Any] | None:
     """Roll and play gnubg's best move for the player on roll; the truth of that play."""
     gnubg.command("roll")
-    state = _current_id(gnubg)
+    state = current_ids(gnubg)
     assert state is not None
     pos, mid = state
     key = _key(mid)
@@ -109,7 +109,7 @@ def _play_one(gnubg: Any) -> dict[str, Any] | None:
         text = str(play).replace("*", "")
     if text:
         gnubg.command("move " + text)
-    after = _current_id(gnubg)
+    after = current_ids(gnubg)
     assert after is not None and after[0] != pos, (pos, dice, text)
     return {"player": player, "dice": dice, "play": text, "position_id": pos,
             "match_id": mid, "position_id_after": after[0]}
@@ -117,10 +117,10 @@ def _play_one(gnubg: Any) -> dict[str, Any] | None:
 
 def generate(sc: Scenario, directory: Path = DATA) -> dict[str, Any]:
     """Drive gnubg through ``sc``; write ``<name>.sgf``, ``.mat`` and ``.json``."""
-    gnubg = _gnubg()
+    gnubg = load_gnubg()
     directory.mkdir(parents=True, exist_ok=True)
     plays: list[dict[str, Any]] = []
-    with _quiet():
+    with quiet_stdout():
         for command in ("set display off", "set sound enable off", "set automatic game off",
                         "set automatic roll off", "set player 0 human", "set player 1 human",
                         f"set seed {sc.seed}"):
@@ -134,9 +134,9 @@ def generate(sc: Scenario, directory: Path = DATA) -> dict[str, Any]:
             gnubg.command("move " + gnubg.movetupletostring(best, gnubg.board()))
         for command in sc.setup:
             gnubg.command(command)
-        setup_state = _current_id(gnubg)
+        setup_state = current_ids(gnubg)
         for _ in range(sc.moves):
-            state = _current_id(gnubg)
+            state = current_ids(gnubg)
             if state is None or not _playing(state[1]):
                 break
             item = _play_one(gnubg)
@@ -147,7 +147,7 @@ def generate(sc: Scenario, directory: Path = DATA) -> dict[str, Any]:
         match = gnubg.match()
     info = match["games"][-1]["info"]
     truth: dict[str, Any] = {
-        "generator": "tests/setup_fixtures.py",
+        "generator": "tests/helpers/setup_fixtures.py",
         "gnubg": str(getattr(gnubg, "short_version", "")),
         "match_length": sc.length,
         "setup": list(sc.setup),
@@ -177,8 +177,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     for sc in SCENARIOS:
-        subprocess.run([sys.executable, __file__, "--only", sc.name],
-                       stdin=subprocess.DEVNULL, check=True, timeout=600)
+        subprocess.run([sys.executable, "-m", "tests.helpers.setup_fixtures", "--only", sc.name],
+                       cwd=REPO, stdin=subprocess.DEVNULL, check=True, timeout=600)
     return 0
 
 

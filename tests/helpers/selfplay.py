@@ -1,7 +1,8 @@
 """GNU Backgammon self-play matches as a replay oracle (cached under tests/data/selfplay/).
 
-``python tests/selfplay.py --regenerate`` lets gnubg (0-ply, seeded, cube in use) play the
-matches and money sessions of ``SPECS`` against itself and writes, for each:
+``python -m tests.helpers.selfplay --regenerate`` (from the repository root) lets gnubg
+(0-ply, seeded, cube in use) play the matches and money sessions of ``SPECS`` against itself
+and writes, for each:
 
 * ``<name>.mat``: gnubg's own ``export match mat``;
 * ``<name>.sgf``: gnubg's own ``save match`` of the same game record (same step order);
@@ -28,11 +29,15 @@ import contextlib
 import json
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-DATA = Path(__file__).resolve().parent / "data" / "selfplay"
+from tests.helpers.paths import DATA as TEST_DATA
+from tests.helpers.paths import REPO
+
+DATA = TEST_DATA / "selfplay"
 
 
 @dataclass(frozen=True)
@@ -84,7 +89,7 @@ def load_cases(directory: Path = DATA) -> list[tuple[Path, dict[str, Any]]]:
 
 
 @contextlib.contextmanager
-def _quiet() -> Iterator[None]:
+def quiet_stdout() -> Iterator[None]:
     """Silence gnubg's C-level stdout (boards, messages) while it plays."""
     sys.stdout.flush()
     saved = os.dup(1)
@@ -97,21 +102,23 @@ def _quiet() -> Iterator[None]:
             import ctypes
 
             ctypes.CDLL(None).fflush(None)
-        except Exception:  # pragma: no cover
+        except Exception:  # noqa: BLE001  # pragma: no cover - flushing C stdio is best effort
             pass
         os.dup2(saved, 1)
         os.close(saved)
         os.close(devnull)
 
 
-def _gnubg() -> Any:
+def load_gnubg() -> Any:
+    """The ``gnubg`` module, set to one thread."""
     import gnubg  # type: ignore[import-not-found]
 
     gnubg.command("set threads 1")
     return gnubg
 
 
-def _current_id(gnubg: Any) -> tuple[str, str] | None:
+def current_ids(gnubg: Any) -> tuple[str, str] | None:
+    """gnubg's ``(Position ID, Match ID)`` now, or None when it has no position."""
     try:
         pos, mid = gnubg.gnubg_id().split(":")
     except ValueError:
@@ -150,11 +157,12 @@ def _walk(gnubg: Any, game_index: int, command: str, steps: int) -> list[tuple[s
     out: list[tuple[str, str] | None] = []
     for _ in range(steps):
         gnubg.command(command)
-        out.append(_current_id(gnubg))
+        out.append(current_ids(gnubg))
     return out
 
 
-def _play(gnubg: Any, spec: Spec) -> None:
+def play_spec(gnubg: Any, spec: Spec) -> None:
+    """Let gnubg play the match or session of ``spec`` against itself (0-ply, seeded)."""
     gnubg.command("set display off")
     gnubg.command("set sound enable off")
     gnubg.command("set jacoby " + ("on" if spec.jacoby else "off"))
@@ -174,11 +182,11 @@ def _play(gnubg: Any, spec: Spec) -> None:
 
 def generate(spec: Spec, directory: Path = DATA) -> dict[str, Any]:
     """Let gnubg play ``spec``, write ``<name>.mat`` and ``<name>.json``; return the truth."""
-    gnubg = _gnubg()
+    gnubg = load_gnubg()
     directory.mkdir(parents=True, exist_ok=True)
     mat_path = directory / f"{spec.name}.mat"
-    with _quiet():
-        _play(gnubg, spec)
+    with quiet_stdout():
+        play_spec(gnubg, spec)
         gnubg.command(f"export match mat {mat_path}")
         gnubg.command(f"save match {directory / (spec.name + '.sgf')}")
         match = gnubg.match()
@@ -240,7 +248,7 @@ def generate(spec: Spec, directory: Path = DATA) -> dict[str, Any]:
     final = list(last["score_before"])
     final[last["winner"]] += last["points"]
     truth: dict[str, Any] = {
-        "generator": "tests/selfplay.py",
+        "generator": "tests/helpers/selfplay.py",
         "gnubg": str(getattr(gnubg, "short_version", "")),
         "seed": spec.seed,
         "match_length": spec.length,
@@ -276,8 +284,8 @@ def main(argv: list[str] | None = None) -> int:
     # One process per spec: gnubg keeps global state (match, RNG, settings) between commands.
     for spec in SPECS:
         subprocess.run(
-            [sys.executable, __file__, "--only", spec.name],
-            stdin=subprocess.DEVNULL, check=True, timeout=600,
+            [sys.executable, "-m", "tests.helpers.selfplay", "--only", spec.name],
+            cwd=REPO, stdin=subprocess.DEVNULL, check=True, timeout=600,
         )
     return 0
 

@@ -110,7 +110,7 @@ def _quiet_stdout() -> Iterator[None]:
 
 def _load() -> Any:
     """Import gnubg, set it single-threaded and bind the C functions (once)."""
-    global _lib, _load_error
+    global _lib, _load_error  # noqa: PLW0603 - the library is bound once per process
     if _lib is not None:
         return _lib
     if _load_error is not None:
@@ -120,7 +120,7 @@ def _load() -> Any:
 
         with _quiet_stdout():
             gnubg.command("set threads 1")
-        lib = ctypes.CDLL(gnubg._gnubg.__file__)
+        lib = ctypes.CDLL(gnubg._gnubg.__file__)  # noqa: SLF001 - the C extension's file
         lib.GenerateMoves.argtypes = [
             ctypes.POINTER(_MoveList),
             ctypes.POINTER(_TanBoard),
@@ -305,7 +305,7 @@ def _self_check() -> list[str]:
 
 def available() -> bool:
     """True if gnubg imports, GenerateMoves is reachable and the self-check passes."""
-    global _ok
+    global _ok  # noqa: PLW0603 - the self-check runs once per process
     if _ok is None:
         try:
             _load()

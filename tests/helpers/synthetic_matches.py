@@ -9,12 +9,12 @@ board).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from bgtools.write.mat import write_mat
 from bgtools.engine.position import Position
 from bgtools.record import Action, GameRecord, MatchRecord
+from bgtools.write.mat import write_mat
 
 Die = Callable[[random.Random], int]
 

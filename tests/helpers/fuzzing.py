@@ -13,14 +13,14 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from bgtools.reports.moments import build_moments, pips_json, score_json, status_json
 from bgtools.errors import EXIT_PROBLEMS, EXIT_UNUSABLE, BgtoolsError, describe_error
 from bgtools.read.detect import read_records
-from bgtools.reports.board import BoardInfo, ascii_board
 from bgtools.replay import Event, profile_for, replay_match
+from bgtools.reports.board import BoardInfo, ascii_board
 from bgtools.reports.files import FileResult, event_json, validate_json
+from bgtools.reports.moments import build_moments, pips_json, score_json, status_json
+from tests.helpers.paths import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 
 Edit = tuple[str, int, int, int]
@@ -206,10 +206,10 @@ def seed_files(max_bytes: int | None = None, corpus: bool = True) -> list[Path]:
     for root in roots:
         if not root.is_dir():
             continue
-        for path in sorted(root.rglob("*")):
-            if path.suffix.lower() in (".mat", ".txt", ".sgf", ".gam") and path.is_file() \
-                    and (max_bytes is None or path.stat().st_size <= max_bytes):
-                found.append(path)
+        found.extend(
+            path for path in sorted(root.rglob("*"))
+            if path.suffix.lower() in (".mat", ".txt", ".sgf", ".gam") and path.is_file()
+            and (max_bytes is None or path.stat().st_size <= max_bytes))
     return found
 
 

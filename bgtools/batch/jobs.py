@@ -1,0 +1,189 @@
+"""The per-file jobs of the commands that read many files, and what they send back.
+
+Each job (``validate``, ``score``, ``pips``, ``status``) reads and replays one file in a
+worker and returns only a small :class:`FileReport` of JSON-ready data, never the replays or
+their events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bgtools.reports.files import analyse_file, validate_json
+
+if TYPE_CHECKING:
+    from bgtools.reports.moments import MatchAnswers, Moment
+
+__all__ = [
+    "FileReport",
+    "Input",
+    "failed_report",
+    "pips_report",
+    "score_report",
+    "status_report",
+    "validate_report",
+    "warm_up",
+]
+
+Input = tuple[str, Path | None, str | None]
+"""One input as :func:`bgtools.reports.files.expand_paths` yields it: ``(display, path, error)``."""
+
+
+_WARM_UP_RECORD = b"""
+ 1 point match
+
+ Game 1
+ a : 0                          b : 0
+  1)                             63: 13/7 13/10
+  2) 65: 24/18* 18/13            41: 25/21 10/9
+"""
+
+
+def warm_up() -> None:
+    """Load what reading and replaying a first file loads (modules, grammars), so that forked
+    workers inherit it and the first file's time is the file's own."""
+    from bgtools.read.detect import read_records
+    from bgtools.replay import profile_for, replay_match
+
+    try:
+        for record in read_records(_WARM_UP_RECORD, "<warm-up>").records:
+            replay_match(record, profile_for(record, "standard"))
+    except Exception:  # pragma: no cover - only a cache, never a reason to fail
+        pass
+
+
+@dataclass(frozen=True, slots=True)
+class FileReport:
+    """What a worker sends back about one file: small and picklable.
+
+    ``objects`` are the contract's JSON objects of the file (``validate``: one; ``score``: one
+    per match); ``problems`` the contract's problem objects; ``error`` the reason the file
+    could not be read; ``extra`` what the human output needs besides the JSON.
+    """
+
+    display: str
+    error: str | None = None
+    valid: bool = False
+    rolls: int = 0
+    rules: str | None = None
+    """The rule profile the file was replayed under (None: not replayed)."""
+    objects: tuple[dict[str, Any], ...] = ()
+    problems: tuple[dict[str, Any], ...] = ()
+    extra: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def errors(self) -> int:
+        """The number of problems of severity ``error`` (an unreadable file counts one)."""
+        if self.error is not None:
+            return 1
+        return sum(1 for p in self.problems if p["severity"] == "error")
+
+
+def failed_report(display: str, failure: str) -> FileReport:
+    """The report of a file whose job failed (a bug, or a worker that died)."""
+    return FileReport(display, error=f"{display}: cannot be processed ({failure})")
+
+
+def validate_report(item: Input, rules: str = "auto") -> FileReport:
+    """The ``validate`` job: read and replay one file, keep its JSON object."""
+    display, path, error = item
+    result = analyse_file(display, path, error, rules)
+    obj = validate_json(result)
+    return FileReport(display, error=result.error, valid=result.valid,
+                      rolls=sum(r.rolls for r in result.replays), rules=result.rules,
+                      objects=(obj,),
+                      problems=tuple(obj["problems"]) if result.error is None else ())
+
+
+def score_report(item: Input, rules: str = "auto") -> FileReport:
+    """The ``score`` job: one ``score`` object per match of the file, with what the
+    human table needs besides (header names, post-Crawford games, running totals)."""
+    from bgtools.reports.moments import header_names, running_totals, score_json
+
+    display, path, error = item
+    result = analyse_file(display, path, error, rules)
+    problems = tuple(p.to_json() for p in result.problems) if result.error is None else ()
+    objects = []
+    extra = []
+    for replay in result.replays:
+        objects.append(score_json(display, result.format or replay.record.format, replay))
+        names = header_names(replay)
+        extra.append({
+            "names": list(replay.names) if replay.names else None,
+            "header_names": list(names) if names is not None else None,
+            "post_crawford": [g.post_crawford for g in replay.games],
+            "totals": [list(t) for t in running_totals(replay)],
+        })
+    return FileReport(display, error=result.error, valid=result.valid,
+                      rolls=sum(r.rolls for r in result.replays), objects=tuple(objects),
+                      problems=problems, extra=tuple(extra))
+
+
+def _last_match(item: Input, rules: str) -> tuple[FileReport, MatchAnswers | None]:
+    """Read one file for ``pips``/``status``: its report so far and its last match (with
+    the moments of its games), or None when it has none or cannot be read."""
+    from bgtools.reports.moments import analyse_answers
+
+    display, path, error = item
+    result, answers = analyse_answers(display, path, error, rules)
+    if result.error is not None:
+        return FileReport(display, error=result.error), None
+    report = FileReport(display, valid=result.valid,
+                        rolls=sum(r.rolls for r in result.replays),
+                        problems=tuple(p.to_json() for p in result.problems))
+    return report, answers[-1] if answers else None
+
+
+def _moment_extra(match: MatchAnswers, moment: Moment) -> dict[str, Any]:
+    names = match.replay.names
+    return {"names": list(names) if names else ["player 0", "player 1"],
+            "game": moment.game, "move": moment.move, "final": moment.final,
+            "player": moment.player, "dice": list(moment.dice) if moment.dice else None,
+            "play": moment.play, "action": moment.action, "over": moment.over,
+            "pips": list(moment.pips)}
+
+
+def pips_report(item: Input, rules: str = "auto", game: int | None = None,
+                move: int | None = None, all_moves: bool = False) -> FileReport:
+    """The ``pips`` job: the ``pips`` object of one moment of the last match of the file
+    (``--move`` alone: of its last game), or with ``all_moves`` of every moment of a game.
+    A moment out of range is the file's error."""
+    from bgtools.reports.moments import RangeError, pips_json
+
+    report, match = _last_match(item, rules)
+    if match is None:
+        return report
+    try:
+        if all_moves:
+            match.moment(game, None)  # the game must exist and have moments
+            number = game if game is not None else len(match.replay.games)
+            moments = match.game_moments(number)
+        else:
+            if move is not None and game is None:
+                game = len(match.replay.games)
+            moments = [match.moment(game, move)]
+    except RangeError as exc:
+        return replace(report, error=f"{report.display}: {exc}", problems=())
+    return replace(report, objects=tuple(pips_json(report.display, m) for m in moments),
+                   extra=tuple(_moment_extra(match, m) for m in moments))
+
+
+def status_report(item: Input, rules: str = "auto", game: int | None = None,
+                  move: int | None = None) -> FileReport:
+    """The ``status`` job: the ``status`` object of one moment of the last match of the
+    file (``--move`` alone: of its last game). A moment out of range is the file's error."""
+    from bgtools.reports.moments import RangeError, status_json
+
+    report, match = _last_match(item, rules)
+    if match is None:
+        return report
+    if move is not None and game is None:
+        game = len(match.replay.games)
+    try:
+        moment = match.moment(game, move)
+    except RangeError as exc:
+        return replace(report, error=f"{report.display}: {exc}", problems=())
+    return replace(report, objects=(status_json(report.display, match.replay, moment),),
+                   extra=(_moment_extra(match, moment),))

@@ -1,0 +1,278 @@
+"""The ordered process pool: a job mapped over many inputs, in worker processes.
+
+:class:`Batch` runs a job on every input and yields the outcomes *in input order* as they
+complete, holding at most ``window`` outcomes ahead of the one awaited, so memory stays
+constant on any number of files. ``jobs=1`` runs in this process, without a pool. Nothing
+here knows what the job does.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from types import TracebackType
+from typing import Any, Callable, Generic, Iterable, Iterator, TypeVar
+
+__all__ = ["Batch", "Outcome", "default_jobs"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+def default_jobs() -> int:
+    """The number of worker processes by default: the number of cores."""
+    return os.cpu_count() or 1
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome(Generic[T, R]):
+    """The result of the job on one input: ``value``, or ``failure`` when the job raised or
+    its worker process died. ``seconds`` is the time the job took."""
+
+    index: int
+    item: T
+    value: R | None
+    failure: str | None
+    seconds: float
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _run_one(job: Callable[[T], R], item: T) -> tuple[R | None, str | None, float]:
+    start = time.perf_counter()
+    try:
+        value: R | None = job(item)
+        failure = None
+    except Exception as exc:  # a bug in a job must not stop the batch
+        value, failure = None, _describe(exc)
+    return value, failure, time.perf_counter() - start
+
+
+def _worker_main(conn: Connection, job: Callable[[Any], Any]) -> None:
+    """Loop of a worker process: receive ``(index, item)``, send back the outcome."""
+    # Ctrl-C at a terminal reaches the whole process group: the parent alone decides.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        while True:
+            try:
+                message = conn.recv()
+            except (EOFError, OSError):
+                break
+            if message is None:
+                break
+            index, item = message
+            value, failure, seconds = _run_one(job, item)
+            try:
+                conn.send((index, value, failure, seconds))
+            except (BrokenPipeError, EOFError):
+                break
+            except Exception as exc:  # an unpicklable result
+                conn.send((index, None, f"result cannot be sent back: {_describe(exc)}",
+                           seconds))
+    finally:
+        # Leave at once: no flushing of stdio buffers inherited from the parent.
+        os._exit(0)
+
+
+class _Worker:
+    """One worker process and the pipe to it; ``busy`` is the index it is working on."""
+
+    def __init__(self, context: Any, job: Callable[[Any], Any]) -> None:
+        self.conn, child = multiprocessing.Pipe(duplex=True)
+        self.process = context.Process(target=_worker_main, args=(child, job), daemon=True)
+        self.process.start()
+        child.close()
+        self.busy: int | None = None
+
+    def stop(self, force: bool) -> None:
+        """Ask the worker to finish (or terminate it) and reap it."""
+        if not force:
+            try:
+                self.conn.send(None)
+            except (OSError, ValueError):
+                force = True
+        if force and self.process.is_alive():
+            self.process.terminate()
+        self.process.join(timeout=None if not force else 2.0)
+        if self.process.is_alive():  # pragma: no cover - a worker ignoring SIGTERM
+            self.process.kill()
+            self.process.join()
+        self.conn.close()
+
+
+class Batch(Generic[T, R]):
+    """Map ``job`` over inputs with ``jobs`` processes; outcomes come in input order.
+
+    Use as a context manager so that the workers are stopped whatever happens::
+
+        with Batch(job, jobs=4) as batch:
+            for outcome in batch.map(items):
+                ...
+
+    ``job`` must be picklable (a module-level function, or a ``functools.partial`` of one)
+    where processes are spawned rather than forked; items and results cross process
+    boundaries and must be picklable and small. At most ``window`` outcomes are held
+    ahead of the one awaited (default: 8 per worker), and inputs are drawn lazily.
+    """
+
+    def __init__(self, job: Callable[[T], R], jobs: int = 1, window: int | None = None) -> None:
+        if jobs < 1:
+            raise ValueError("jobs must be at least 1")
+        self.job = job
+        self.jobs = jobs
+        self.window = max(window if window is not None else 8 * jobs, jobs)
+        self._workers: list[_Worker] = []
+        self._context: Any = None
+
+    def __enter__(self) -> Batch[T, R]:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close(force=exc_type is not None)
+
+    def start(self, count: int | None = None) -> None:
+        """Start the workers now (at most ``count``, when the number of inputs is known).
+
+        Starting them before any other thread exists (such as a progress display's) keeps
+        the fork clean; :meth:`map` starts them itself otherwise.
+        """
+        if self.jobs == 1:
+            return
+        wanted = self.jobs if count is None else min(self.jobs, count)
+        while len(self._workers) < wanted:
+            self._spawn()
+
+    def _spawn(self) -> _Worker:
+        if self._context is None:
+            # fork on Linux: the workers inherit the loaded modules, grammars and caches at
+            # once. Elsewhere the platform's default (spawn on macOS and Windows).
+            linux = sys.platform.startswith("linux")
+            self._context = multiprocessing.get_context("fork" if linux else None)
+        # Buffered output would be written twice by a forked child that flushed it.
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        # Ignore SIGINT from the fork until the worker sets its own handler (only the main
+        # thread may change signal handlers).
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.getsignal(signal.SIGINT) if main else None
+        if main:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            worker = _Worker(self._context, self.job)
+        finally:
+            if main and previous is not None:
+                signal.signal(signal.SIGINT, previous)
+        self._workers.append(worker)
+        return worker
+
+    def close(self, force: bool = False) -> None:
+        """Stop every worker: politely after a complete run, at once after an interrupt."""
+        workers, self._workers = self._workers, []
+        if not force:
+            force = any(w.busy is not None for w in workers)
+        for worker in workers:
+            if force and worker.process.is_alive():
+                worker.process.terminate()
+        for worker in workers:
+            worker.stop(force)
+
+    def map(self, items: Iterable[T]) -> Iterator[Outcome[T, R]]:
+        """The outcome of the job on every item, in the order of ``items``."""
+        if self.jobs == 1:
+            for index, item in enumerate(items):
+                value, failure, seconds = _run_one(self.job, item)
+                yield Outcome(index, item, value, failure, seconds)
+            return
+        yield from self._map_parallel(iter(items))
+
+    def _map_parallel(self, source: Iterator[T]) -> Iterator[Outcome[T, R]]:
+        pending: dict[int, T] = {}  # sent or waiting, by index
+        done: dict[int, Outcome[T, R]] = {}
+        queue: deque[int] = deque()  # drawn but not yet sent
+        next_index = 0  # next index to draw from ``source``
+        awaited = 0  # next index to yield
+        exhausted = False
+        while True:
+            # Draw inputs up to the window, then hand them to idle workers.
+            while not exhausted and next_index < awaited + self.window:
+                try:
+                    item = next(source)
+                except StopIteration:
+                    exhausted = True
+                    break
+                pending[next_index] = item
+                queue.append(next_index)
+                next_index += 1
+            while queue:
+                worker = next((w for w in self._workers if w.busy is None), None)
+                if worker is None:
+                    if len(self._workers) >= self.jobs:
+                        break
+                    worker = self._spawn()
+                index = queue.popleft()
+                if not self._send(worker, index, pending[index]):
+                    done[index] = self._lost(worker, index, pending)
+            while awaited in done:
+                pending.pop(awaited, None)
+                yield done.pop(awaited)
+                awaited += 1
+            if exhausted and awaited == next_index:
+                return
+            if not any(w.busy is not None for w in self._workers):
+                continue
+            self._collect(pending, done)
+
+    def _send(self, worker: _Worker, index: int, item: T) -> bool:
+        worker.busy = index
+        try:
+            worker.conn.send((index, item))
+        except (OSError, ValueError):
+            return False
+        return True
+
+    def _collect(self, pending: dict[int, T], done: dict[int, Outcome[T, R]]) -> None:
+        """Wait for at least one busy worker to answer (or to die)."""
+        busy = [w for w in self._workers if w.busy is not None]
+        ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
+        for worker in busy:
+            index = worker.busy
+            assert index is not None
+            if worker.conn in ready or worker.conn.poll():
+                try:
+                    got, value, failure, seconds = worker.conn.recv()
+                except (EOFError, OSError):
+                    done[index] = self._lost(worker, index, pending)
+                    continue
+                worker.busy = None
+                done[got] = Outcome(got, pending[got], value, failure, seconds)
+            elif worker.process.sentinel in ready:
+                done[index] = self._lost(worker, index, pending)
+
+    def _lost(self, worker: _Worker, index: int, pending: dict[int, T]) -> Outcome[T, R]:
+        """A worker died on ``index``: replace it and report the input as failed."""
+        worker.process.join(timeout=2.0)
+        code = worker.process.exitcode
+        worker.busy = None
+        worker.stop(force=True)
+        self._workers.remove(worker)
+        if code is not None and code < 0:
+            try:
+                why = f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                why = f"killed by signal {-code}"
+        else:
+            why = f"exit code {code}"
+        return Outcome(index, pending[index], None, f"worker process died ({why})", 0.0)
