@@ -15,7 +15,7 @@ from bgtools.engine.position import Position
 from bgtools.engine.resolve import resolve_play
 from bgtools.errors import NotationError
 from bgtools.replay import RULES
-from tests.helpers.strategies import dice, positions
+from tests.helpers.strategies import dice, positions, written_plays
 
 
 def gnubg_mat_style(play_steps: tuple[tuple[int, int], ...], hits: tuple[bool, ...]) -> str:
@@ -98,6 +98,18 @@ def test_fast_play_reader_accepts_only_what_the_grammar_reads_the_same(text: str
 @given(st.text(alphabet="0123456789/*() ,bBaArRoOfF?\t\n", max_size=24))
 def test_fast_play_reader_on_random_characters(text: str) -> None:
     _agrees_with_grammar(text)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(written_plays)
+def test_fast_play_reader_on_written_plays(text: str) -> None:
+    _agrees_with_grammar(text)
+
+
+def test_fast_play_reader_takes_the_common_shapes() -> None:
+    for text in ["24/18* 13/11", "bar/22 6/off(2)", "Bar/20, 13/11", "8/4*(2) 6/2(2)", "25/0",
+                 "B/22 O/3", "", " , "]:
+        assert _agrees_with_grammar(text) or not text.strip(" ,"), text
 
 
 @pytest.mark.slow

@@ -1,27 +1,31 @@
 """Move notation: parse a written play (``13/7 8/7*``, ``bar/22``, ``6/off(2)``) into paths.
 
-The grammar lives in ``grammars/notation.lark`` and is the definition of what is accepted.
-It is loaded lazily, once, as an LALR parser; results are memoised per distinct text because
-the same play strings recur constantly in match files. Parse errors become
-:class:`bgtools.errors.NotationError` with the column and the context line.
+The grammar ``bgtools/grammars/notation.lark`` is the definition of what is accepted. The
+common shape of a play (paths of points, blanks or commas between them) is read by a fast
+path whose expressions are assembled from the grammar's own terminals; any other text goes
+to the grammar's parser (Lark, loaded on first use), whose tree a Transformer reads. The
+fast path is proven equal to the grammar by tests/test_notation_resolve.py. Results are
+memoised per distinct text because the same play strings recur constantly in match files.
+Parse errors become :class:`bgtools.errors.NotationError` with the column and the context
+line.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
-from pathlib import Path
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Literal
 
 from bgtools.engine.memo import BoundedMemo
 from bgtools.errors import NotationError
+from bgtools.grammars import NOTATION, parser, terminals
 
 if TYPE_CHECKING:  # pragma: no cover
-    from lark import Lark
+    from lark import Token, Transformer
+    from lark.tree import Meta
 
-__all__ = ["WrittenPath", "WrittenPlay", "parse_play", "grammar_text", "load_grammar"]
+__all__ = ["WrittenPath", "WrittenPlay", "parse_play"]
 
 BAR_POINT = 25
 OFF_POINT = 0
@@ -61,52 +65,57 @@ class WrittenPlay:
         object.__setattr__(self, "segments", tuple(out))
 
 
-def grammar_text(name: str) -> str:
-    """The text of a grammar file from ``grammars/`` (source tree or installed package)."""
-    local = Path(__file__).resolve().parents[2] / "grammars" / name
-    if local.is_file():
-        return local.read_text(encoding="utf-8")
-    return resources.files("bgtools.grammars").joinpath(name).read_text(encoding="utf-8")
-
-
-_PARSERS: dict[str, "Lark"] = {}
-
-
-def load_grammar(name: str, **options: object) -> "Lark":
-    """Load a grammar from ``grammars/`` once as an LALR parser.
-
-    ``options`` are passed to Lark (a grammar is always loaded with the same options, so
-    the cache is keyed by name).
-    """
-    parser = _PARSERS.get(name)
-    if parser is None:
-        from lark import Lark
-
-        parser = Lark(grammar_text(name), parser="lalr", **options)
-        _PARSERS[name] = parser
-    return parser
-
-
-def _point_value(token_type: str, token: str) -> int:
-    if token_type == "bar_point":
-        return BAR_POINT
-    if token_type == "off_point":
-        return OFF_POINT
-    return int(token)
-
-
 RawPath = tuple[tuple[int, ...], tuple[bool, ...], int, int]
 """A path as read, before the checks: ``(points, marks, repetition, 0-based column)``."""
+SpecialForm = Literal["cannot_move", "resign", "illegal"]
 
-_POINT = r"(?:[0-9]+|[bB][aA][rR]|[oO][fF][fF]|[bB]|[oO])\*?"
-_FAST_ITEM = re.compile(r"[ \t,]*(" + _POINT + r"(?:/" + _POINT + r")+)(?:\(([0-9]+)\))?(?=[ \t,]|\Z)")
-_FAST_POINT = re.compile(r"([0-9]+|[bB][aA][rR]|[oO][fF][fF]|[bB]|[oO])(\*?)")
-_FAST_TAIL = re.compile(r"[ \t,]*")
+
+@dataclass(frozen=True, slots=True)
+class _FastSyntax:
+    """The fast path's expressions, assembled from the terminals of ``notation.lark``."""
+
+    item: re.Pattern[str]
+    """One path with its optional ``(N)``, after optional separators and before a separator
+    or the end: group 1 is the path, group 2 the repetition."""
+    point: re.Pattern[str]
+    """One point of a path: which of the groups NUMBER, BAR, OFF matched, and STAR."""
+    tail: re.Pattern[str]
+    """Separators up to the end of the text."""
+
+
+@cache
+def _fast_syntax() -> _FastSyntax:
+    """Build the fast path's expressions from the grammar's terminals (once, on first use)."""
+    lexicon = terminals(NOTATION)
+    number, bar, off = lexicon["NUMBER"].regex, lexicon["BAR"].regex, lexicon["OFF"].regex
+    star, slash = lexicon["STAR"].regex, lexicon["_SLASH"].regex
+    # Atomic groups: a token is what the lexer reads there, never a shorter match of it.
+    point = f"(?>{number}|{bar}|{off}){star}?"
+    separator = lexicon.separator
+    next_item = "(?=" + "|".join(lexicon.ignored) + r"|\Z)"
+    repeat = f"(?:{lexicon['_LPAR'].regex}({number}){lexicon['_RPAR'].regex})?"
+    return _FastSyntax(
+        item=re.compile(f"{separator}({point}(?:{slash}{point})+){repeat}{next_item}"),
+        point=re.compile(f"(?:(?P<NUMBER>{number})|(?P<BAR>{bar})|(?P<OFF>{off}))(?P<STAR>{star})?"),
+        tail=re.compile(separator),
+    )
 
 
 _FAST_PATHS: BoundedMemo[str, tuple[tuple[int, ...], tuple[bool, ...]]] = BoundedMemo(1 << 16)
 """The points and hit marks of each path text ``_parse_fast`` has read (``13/7*``): a few
 thousand distinct paths make up the plays of a whole archive."""
+
+
+def _path_points(syntax: _FastSyntax, path_text: str) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """The points and hit marks of one path the fast path has matched."""
+    points: list[int] = []
+    marks: list[bool] = []
+    for point in syntax.point.finditer(path_text):
+        number = point.group("NUMBER")
+        points.append(int(number) if number is not None
+                      else BAR_POINT if point.group("BAR") is not None else OFF_POINT)
+        marks.append(point.group("STAR") is not None)
+    return tuple(points), tuple(marks)
 
 
 def _parse_fast(text: str) -> list[RawPath] | None:
@@ -116,38 +125,89 @@ def _parse_fast(text: str) -> list[RawPath] | None:
     None when the text has any other shape: the grammar then decides. Whenever this returns
     paths, the grammar reads the same paths (tests/test_notation_resolve.py proves it).
     """
+    syntax = _fast_syntax()
     out: list[RawPath] = []
     pos = 0
     end = len(text)
-    item = _FAST_ITEM.match
+    item = syntax.item.match
     while True:
         m = item(text, pos)
         if m is None:
-            tail = _FAST_TAIL.match(text, pos)
+            tail = syntax.tail.match(text, pos)
             return out if tail is not None and tail.end() == end else None
         item_text = m.group(1)
         known = _FAST_PATHS.get(item_text)
         if known is None:
-            points: list[int] = []
-            marks: list[bool] = []
-            for word, star in _FAST_POINT.findall(item_text):
-                first = word[0]
-                points.append(BAR_POINT if first in "bB" else OFF_POINT if first in "oO"
-                              else int(word))
-                marks.append(bool(star))
-            known = _FAST_PATHS.remember(item_text, (tuple(points), tuple(marks)))
+            known = _FAST_PATHS.remember(item_text, _path_points(syntax, item_text))
         repeat = m.group(2)
         out.append((known[0], known[1], 1 if repeat is None else int(repeat), m.start(1)))
         pos = m.end()
 
 
+if TYPE_CHECKING:  # pragma: no cover
+    PlayTree = Transformer[Token, "SpecialForm | list[RawPath]"]
+
+
+@cache
+def _play_tree_reader() -> PlayTree:
+    """The Transformer from a parse tree of ``notation.lark`` to a special form or the paths
+    as read (a class made on first use: Lark loads only when a play leaves the fast path)."""
+    from lark import Token, Transformer, v_args
+
+    @v_args(inline=True)
+    class PlayTreeReader(Transformer[Token, "SpecialForm | list[RawPath]"]):
+        """One method per rule (or alias) of ``notation.lark``, bottom-up."""
+
+        def start(self, play: SpecialForm | list[RawPath]) -> SpecialForm | list[RawPath]:
+            return play
+
+        def cannot_move(self, _token: Token) -> SpecialForm:
+            return "cannot_move"
+
+        def resign_mark(self, _token: Token) -> SpecialForm:
+            return "resign"
+
+        def illegal(self, _token: Token) -> SpecialForm:
+            return "illegal"
+
+        def items(self, *paths: RawPath) -> list[RawPath]:
+            return list(paths)
+
+        def item(self, path: tuple[tuple[int, ...], tuple[bool, ...], int],
+                 repeat: int = 1) -> RawPath:
+            points, marks, column = path
+            return points, marks, repeat, column
+
+        @v_args(inline=True, meta=True)
+        def path(self, meta: Meta, *points: tuple[int, bool]
+                 ) -> tuple[tuple[int, ...], tuple[bool, ...], int]:
+            return (tuple(value for value, _ in points), tuple(mark for _, mark in points),
+                    0 if meta.empty else meta.column - 1)
+
+        def number_point(self, number: Token, mark: bool = False) -> tuple[int, bool]:
+            return int(number), mark
+
+        def bar_point(self, _bar: Token, mark: bool = False) -> tuple[int, bool]:
+            return BAR_POINT, mark
+
+        def off_point(self, _off: Token, mark: bool = False) -> tuple[int, bool]:
+            return OFF_POINT, mark
+
+        def mark(self, _star: Token) -> bool:
+            return True
+
+        def repeat(self, number: Token) -> int:
+            return int(number)
+
+    return PlayTreeReader()
+
+
 def _parse_lark(text: str) -> WrittenPlay | list[RawPath]:
     """Parse with the grammar: a special form, or the paths as read; raise NotationError."""
-    from lark import Token, Tree
     from lark.exceptions import LarkError, UnexpectedEOF, UnexpectedInput
 
     try:
-        tree = load_grammar("notation.lark", propagate_positions=True).parse(text)
+        tree = parser(NOTATION).parse(text)
     except UnexpectedInput as exc:
         column = getattr(exc, "column", None)
         col = column if isinstance(column, int) and column > 0 else None
@@ -157,35 +217,10 @@ def _parse_lark(text: str) -> WrittenPlay | list[RawPath]:
         raise NotationError(f"cannot read the play {text!r}", column=col, context=text) from None
     except LarkError as exc:  # pragma: no cover - defensive
         raise NotationError(f"cannot read the play {text!r}: {exc}", context=text) from None
-    play = tree.children[0]
-    assert isinstance(play, Tree)
-    if play.data == "cannot_move":
-        return WrittenPlay("cannot_move", (), text)
-    if play.data == "resign_mark":
-        return WrittenPlay("resign", (), text)
-    if play.data == "illegal":
-        return WrittenPlay("illegal", (), text)
-    out: list[RawPath] = []
-    for item in play.children:
-        assert isinstance(item, Tree)
-        path_tree = item.children[0]
-        assert isinstance(path_tree, Tree)
-        points: list[int] = []
-        marks: list[bool] = []
-        for point in path_tree.children:
-            assert isinstance(point, Tree)
-            token = point.children[0]
-            assert isinstance(token, Token)
-            points.append(_point_value(str(point.data), str(token)))
-            marks.append(len(point.children) > 1)
-        column = (path_tree.meta.column - 1) if not path_tree.meta.empty else 0
-        count = 1
-        if len(item.children) > 1:
-            repeat = item.children[1]
-            assert isinstance(repeat, Tree)
-            count = int(str(repeat.children[0]))
-        out.append((tuple(points), tuple(marks), count, column))
-    return out
+    read = _play_tree_reader().transform(tree)
+    if isinstance(read, str):
+        return WrittenPlay(read, (), text)
+    return read
 
 
 @lru_cache(maxsize=65536)

@@ -8,14 +8,17 @@ is kept as written with its column.
 
 Design:
 
-* The syntax of one line is defined by the Lark grammar ``grammars/mat_line.lark`` (LALR, basic
-  lexer). It classifies a line (comment, match length, game header, action line) and splits an
-  action line into an optional row number ``N)`` and its cells.
-* The hot path does not run Lark: :func:`scan_line` is a regex tokenizer built from the same
-  terminal patterns, in the same order, plus a hand-written recogniser of the same grammar.
-  The test-suite proves the two equivalent (terminal table, every corpus line, generated
-  lines). :func:`scan_line_lark` runs the grammar itself; the reader uses it only to word the
-  message of an unreadable line.
+* The syntax of one line is defined by the Lark grammar ``bgtools/grammars/mat_line.lark``
+  (LALR, basic lexer). It classifies a line (comment, match length, game header, action line)
+  and splits an action line into an optional row number ``N)`` and its cells.
+* The hot path does not run Lark: :func:`scan_line` first tries a fast path, regular
+  expressions assembled from the grammar's own terminals (read from the grammar file when
+  first needed) in the shape of its rules. It reads every cell the grammar knows; it leaves
+  to the grammar only plays with unusual words, and unreadable lines, whose message needs
+  the grammar's expectations. tests/test_mat_reader.py proves it equal to the grammar
+  (:func:`scan_line_lark`, a Lark Transformer over the parse tree) on every corpus line and
+  on generated lines.
+* Each cell becomes an :class:`~bgtools.record.Action` in one place (``_Reader.make_action``).
 * Cells are given to players by the token rule of FORMATS.md 2.5, never by fixed columns: with
   two cells the first is player 0's and the second player 1's (whatever their columns, so an
   overflowing left cell is fine); a lone cell is player 1's when it starts nearer to the
@@ -27,16 +30,18 @@ Design:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from functools import cache, partial
+from typing import TYPE_CHECKING, NamedTuple
 
-from bgtools.engine import notation
-from bgtools.read.source import normalise_newlines
+from bgtools.grammars import MAT_LINE, parser, terminals
 from bgtools.limits import MAX_LINE_CHARS, MAX_PROBLEMS
+from bgtools.read.source import normalise_newlines
 from bgtools.record import Action, ActionKind, GameRecord, MatchRecord, Problem
 
 if TYPE_CHECKING:  # pragma: no cover
-    from lark import Lark
+    from lark import Token, Transformer
 
 __all__ = [
     "parse_mat",
@@ -46,51 +51,7 @@ __all__ = [
     "LineCell",
     "ScannedLine",
     "ScanError",
-    "TERMINALS",
-    "GRAMMAR_FILE",
 ]
-
-GRAMMAR_FILE = "mat_line.lark"
-
-# ---------------------------------------------------------------------------------------------
-# Terminals: a copy of the terminal section of grammars/mat_line.lark, in Lark's lexer order
-# (priority desc, then widest first). tests/test_mat_reader.py checks that this table equals the
-# grammar's terminals, in the same order.
-# ---------------------------------------------------------------------------------------------
-
-TERMINALS: tuple[tuple[str, str, bool], ...] = (
-    # (name, pattern, ignore case)
-    ("COMMENT", r"[;#].*", False),
-    ("ILLEGAL", r"illegal\s+play\s*\([^)]*\)", True),
-    ("AND_THE_MATCH", r"and\s+the\s+match(?!\S)", True),
-    ("CANNOT_MOVE", r"cannot\s+move(?!\S)", True),
-    ("RESIGNS", r"(?:resigns?|concedes?)(?!\S)", True),
-    ("RACCOONS", r"raccoons?(?![^\s=])", True),
-    ("BEAVERS", r"beavers?(?![^\s=])", True),
-    ("DOUBLES", r"doubles?(?![^\s=])", True),
-    ("LOSSES", r"loss(?:es)?(?!\S)", True),
-    ("POINT", r"points?(?!\S)", True),
-    ("DROPS", r"drops?(?!\S)", True),
-    ("TAKES", r"takes?(?!\S)", True),
-    ("MATCH", r"match(?!\S)", True),
-    ("WINS", r"wins?(?!\S)", True),
-    ("GAME", r"game(?!\S)", True),
-    ("RESIGN_MARK", r"\?\?\?\??(?!\S)", False),
-    ("ROWNUM", r"[0-9]{1,9}\)", False),
-    ("ROLL", r"[0-9][0-9]:", False),
-    ("ARROW", r"=>", False),
-    ("INT", r"[0-9]{1,9}(?!\S)", False),
-    ("PLAY_WORD", r"\S+", False),
-)
-
-_MASTER = re.compile(
-    r"\s*(?:"
-    + "|".join(
-        f"(?P<{name}>{'(?i:' + pattern + ')' if icase else pattern})"
-        for name, pattern, icase in TERMINALS
-    )
-    + ")"
-)
 
 # Whole-line patterns that need context and so are not part of the line grammar.
 _FIRST_SCORE_RE = re.compile(r":[ \t]*(?P<s0>[0-9]{1,9})[ \t]+")
@@ -147,254 +108,324 @@ class ScannedLine(NamedTuple):
 
 
 class ScanError(NamedTuple):
-    """An unreadable line: 0-based offset of the offending token and a short description."""
+    """An unreadable line: 0-based offset of the offending token, the token's terminal
+    (``$END`` for the end of the line) and the terminals the grammar expected there."""
 
     offset: int
     found: str
+    expected: tuple[str, ...] = ()
 
 
-_CUBE_KINDS = {"DOUBLES": "double", "BEAVERS": "beaver", "RACCOONS": "raccoon"}
-_BARE_KINDS = {"TAKES": "take", "DROPS": "drop", "RESIGNS": "resign"}
-_RESULT_KINDS = {"WINS": "win", "LOSSES": "loss"}
-_ROLL_MARKERS = {"CANNOT_MOVE": "cannot_move", "RESIGN_MARK": "resign_mark", "RESIGNS": "resign_mark",
-                 "ILLEGAL": "illegal"}
+# ---------------------------------------------------------------------------------------------
+# The fast path: the grammar's rules as regular expressions over the grammar's terminals.
+# ---------------------------------------------------------------------------------------------
 
-
-def _tokens(line: str) -> list[tuple[str, int, int]]:
-    """Lex ``line`` exactly like the grammar's basic lexer: ``(terminal, start, end)``."""
-    out: list[tuple[str, int, int]] = []
-    match = _MASTER.match
-    pos = 0
-    while True:
-        m = match(line, pos)
-        if m is None:
-            return out
-        name = m.lastgroup
-        assert name is not None
-        out.append((name, m.start(name), m.end()))
-        pos = m.end()
-
-
-_WORD = r"[0-9]++/\S*+"  # starts with digits then '/': the lexer can only read PLAY_WORD
-# Possessive quantifiers: blanks and words never need giving back here (a word and a roll
-# cannot start alike), and not trying makes the match about twice as fast.
-_ROLLS_LINE = re.compile(
-    r" *+(?:([0-9]{1,9})\) ++)?"
-    r"([0-9][0-9]):(?: ++(" + _WORD + r"(?: ++" + _WORD + r")*+))?"
-    r"(?: ++([0-9][0-9]):(?: ++(" + _WORD + r"(?: ++" + _WORD + r")*+))?)? *+"
-)
-
+_MOVE_WORD_SHAPE = "(?=[0-9]++/|[bB][aA][rR]/)"
+"""The play words the fast path reads (``13/7*``, ``bar/22``, ``Bar/21(2)``): only the
+lexer's PLAY_WORD can start with digits then ``/``, or with ``bar/`` (tests/test_mat_reader.py
+checks it); any other word of a play sends the line to the grammar."""
 
 _DICE = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
-_FAST_LINES = True
-"""The reader takes :func:`_scan_rolls` lines straight to actions (tests switch it off to
-compare with the general path)."""
+_CUBES = (("double", "DOUBLES"), ("beaver", "BEAVERS"), ("raccoon", "RACCOONS"))
+_BARE = (("take", "TAKES"), ("drop", "DROPS"), ("resign", "RESIGNS"))
+_RESULTS = (("win", "WINS"), ("loss", "LOSSES"))
+_ROLL_RESTS = ("play", "cannot_move", "resign_mark", "illegal")
 
 
-def _scan_rolls(line: str) -> ScannedLine | None:
-    """The most common action line in one regex match: an optional ``N)`` and one or two
-    rolls, each with or without a play of ``from/to`` words, blanks between tokens.
+@dataclass(frozen=True, slots=True)
+class _CellGroups:
+    """The group numbers of one cell of the line expression (``a``: the first cell, ``b``:
+    the second); each ``(kind, group, ...)`` is one alternative of the grammar's ``cell``."""
 
-    None for any other line. When it answers, :func:`_scan_tokens` (and so the grammar)
-    gives the same result: every word of such a line is one token of the kind read here
-    (tests/test_mat_reader.py checks it).
+    cell: int
+    roll: int
+    play: int
+    rests: tuple[tuple[str, int], ...]
+    """The roll's other rests: (rest, group)."""
+    cubes: tuple[tuple[str, int, int], ...]
+    """(kind, group, group of the ``=> V`` value)"""
+    bare: tuple[tuple[str, int], ...]
+    mark: int
+    """A resignation cell ``???``/``????`` of its own."""
+    results: tuple[tuple[str, int, int, int], ...]
+    """(kind, group, group of the points, group of ``and the match``)"""
+
+
+@dataclass(frozen=True, slots=True)
+class _LineSyntax:
+    """The fast path's expression of a whole line (see :func:`_line_syntax`)."""
+
+    line: re.Pattern[str]
+    comment: int
+    length: int
+    game: int
+    row: int
+    cells: tuple[_CellGroups, _CellGroups]
+
+
+@cache
+def _line_syntax() -> _LineSyntax:
+    """Assemble the fast path from the terminals of ``mat_line.lark`` (once, on first use):
+    the grammar's ``start`` rule, with at most two cells on an action line (a line of more
+    is a problem the reader reports: the grammar reads it).
+
+    Each terminal is an atomic group (the token the lexer reads, never a shorter match of
+    it), and so is each optional part of a rule: LALR shifts whenever it can (a marker after
+    a roll belongs to the roll, a play takes every word that follows), and so does this.
     """
-    m = _ROLLS_LINE.fullmatch(line)
+    lexicon = terminals(MAT_LINE)
+    sep = lexicon.separator
+
+    def tok(name: str) -> str:
+        return f"(?>{lexicon[name].regex})"
+
+    word = f"(?>{_MOVE_WORD_SHAPE}{lexicon['PLAY_WORD'].regex})"
+
+    def cell(slot: str) -> str:
+        roll_rest = (f"(?>{sep}(?:(?P<{slot}_play>{word}(?:{sep}{word})*+)"
+                     f"|(?P<{slot}_cannot_move>{tok('CANNOT_MOVE')})"
+                     f"|(?P<{slot}_resign_mark>{tok('RESIGN_MARK')}|{tok('RESIGNS')})"
+                     f"|(?P<{slot}_illegal>{tok('ILLEGAL')})))?")
+        alternatives = [f"(?P<{slot}_roll>{tok('ROLL')}{roll_rest})"]
+        alternatives += [f"(?P<{slot}_{kind}>{tok(name)}(?>{sep}{tok('ARROW')}{sep}"
+                         f"(?P<{slot}_{kind}_value>{tok('INT')}))?)" for kind, name in _CUBES]
+        alternatives += [f"(?P<{slot}_{kind}>{tok(name)})" for kind, name in _BARE]
+        alternatives.append(f"(?P<{slot}_mark>{tok('RESIGN_MARK')})")
+        alternatives += [f"(?P<{slot}_{kind}>{tok(name)}{sep}(?P<{slot}_{kind}_value>{tok('INT')})"
+                         f"{sep}{tok('POINT')}(?>{sep}(?P<{slot}_{kind}_atm>{tok('AND_THE_MATCH')}))?)"
+                         for kind, name in _RESULTS]
+        return f"(?P<{slot}>{'|'.join(alternatives)})"
+
+    # The alternatives exclude each other (by their first token); the commonest is first.
+    expression = re.compile(
+        f"{sep}(?:(?:(?P<row>{tok('ROWNUM')}){sep})?(?:{cell('a')}(?:{sep}{cell('b')})?)?"
+        f"|(?P<comment>{tok('COMMENT')})"
+        f"|(?P<length>{tok('INT')}){sep}{tok('POINT')}{sep}{tok('MATCH')}"
+        f"|{tok('GAME')}{sep}(?P<game>{tok('INT')})"
+        f"){sep}"
+    )
+    group = expression.groupindex
+
+    def groups(slot: str) -> _CellGroups:
+        return _CellGroups(
+            cell=group[slot], roll=group[f"{slot}_roll"], play=group[f"{slot}_play"],
+            rests=tuple((rest, group[f"{slot}_{rest}"]) for rest in _ROLL_RESTS[1:]),
+            cubes=tuple((kind, group[f"{slot}_{kind}"], group[f"{slot}_{kind}_value"])
+                        for kind, _ in _CUBES),
+            bare=tuple((kind, group[f"{slot}_{kind}"]) for kind, _ in _BARE),
+            mark=group[f"{slot}_mark"],
+            results=tuple((kind, group[f"{slot}_{kind}"], group[f"{slot}_{kind}_value"],
+                           group[f"{slot}_{kind}_atm"]) for kind, _ in _RESULTS),
+        )
+
+    return _LineSyntax(expression, group["comment"], group["length"], group["game"],
+                       group["row"], (groups("a"), groups("b")))
+
+
+def _scan_fast(line: str) -> ScannedLine | None:
+    """:func:`scan_line` for the lines the fast path reads; None for any other line."""
+    syntax = _line_syntax()
+    m = syntax.line.fullmatch(line)
     if m is None:
         return None
-    row = None
-    if m.start(1) >= 0:
-        row = (m.start(1), m.end(1) + 1, int(m.group(1)))
-    cells = []
-    for dice_group in (2, 4):
-        s = m.start(dice_group)
-        if s < 0:
-            break
-        ps, pe = m.span(dice_group + 1)
-        if ps >= 0:
-            cells.append(LineCell("roll", s, pe, m.group(dice_group), "play", ps, pe))
-        else:
-            cells.append(LineCell("roll", s, s + 3, m.group(dice_group)))
-    return ScannedLine("action", row=row, cells=tuple(cells))
+    # start() and end() rather than span(): no tuple to allocate (this runs for every line).
+    start = m.start(syntax.row)
+    row = None if start < 0 else (start, m.end(syntax.row), int(line[start:m.end(syntax.row) - 1]))
+    first, second = syntax.cells
+    if m.start(first.cell) >= 0:
+        if m.start(second.cell) < 0:
+            return _new_line(("action", None, row, (_fast_cell(line, m, first),)))
+        return _new_line(("action", None, row, (_fast_cell(line, m, first),
+                                                _fast_cell(line, m, second))))
+    if row is not None:
+        return ScannedLine("action", None, row)
+    if m.start(syntax.comment) >= 0:
+        return ScannedLine("comment")
+    if m.start(syntax.length) >= 0:
+        return ScannedLine("length", int(m.group(syntax.length)))
+    if m.start(syntax.game) >= 0:
+        return ScannedLine("game", int(m.group(syntax.game)))
+    return ScannedLine("action")
+
+
+# The commonest cells and lines, made without the NamedTuple's keyword-aware constructor.
+_new_cell: Callable[[tuple[str, int, int, str, str, int, int, int | None, bool]], LineCell] = \
+    partial(tuple.__new__, LineCell)
+_new_line: Callable[[tuple[str, int | None, tuple[int, int, int] | None, tuple[LineCell, ...]]],
+                    ScannedLine] = partial(tuple.__new__, ScannedLine)
+
+
+def _fast_cell(line: str, m: re.Match[str], groups: _CellGroups) -> LineCell:
+    """The cell that the fast path's expression read in the groups ``groups``."""
+    start = m.start(groups.roll)
+    if start >= 0:
+        end = m.end(groups.roll)
+        text_start = m.start(groups.play)
+        if text_start >= 0:
+            return _new_cell(("roll", start, end, line[start:start + 2], "play", text_start, end,
+                              None, False))
+        for rest, index in groups.rests:
+            text_start = m.start(index)
+            if text_start >= 0:
+                return LineCell("roll", start, end, line[start:start + 2], rest, text_start, end)
+        return LineCell("roll", start, end, line[start:start + 2])
+    for kind, index, value_index in groups.cubes:
+        start = m.start(index)
+        if start >= 0:
+            value = m.group(value_index)
+            return LineCell(kind, start, m.end(index), value=None if value is None else int(value))
+    for kind, index in groups.bare:
+        start = m.start(index)
+        if start >= 0:
+            return LineCell(kind, start, m.end(index))
+    start = m.start(groups.mark)
+    if start >= 0:
+        end = m.end(groups.mark)
+        return LineCell("resign", start, end, rest="resign_mark", text_start=start, text_end=end)
+    for kind, index, value_index, atm_index in groups.results:
+        start = m.start(index)
+        if start >= 0:
+            return LineCell(kind, start, m.end(index), value=int(m.group(value_index)),
+                            and_the_match=m.start(atm_index) >= 0)
+    raise AssertionError("a cell of the line expression matched no alternative")
 
 
 def scan_line(line: str) -> ScannedLine | ScanError:
-    """Classify and split one line (no newline) following ``mat_line.lark``; fast path."""
-    fast = _scan_rolls(line)
+    """Classify and split one line (no newline) as ``mat_line.lark`` does: the fast path,
+    else the grammar itself."""
+    fast = _scan_fast(line)
     if fast is not None:
         return fast
-    return _scan_tokens(line)
-
-
-def _scan_tokens(line: str) -> ScannedLine | ScanError:
-    """:func:`scan_line` for every line: the grammar's lexer and a recogniser of its rules."""
-    toks = _tokens(line)
-    n = len(toks)
-    if n == 0:
-        return ScannedLine("action")
-    first = toks[0][0]
-    if first == "COMMENT":
-        return ScannedLine("comment") if n == 1 else ScanError(toks[1][1], toks[1][0])
-    if first == "INT":
-        if n >= 2 and toks[1][0] == "POINT":
-            if n >= 3 and toks[2][0] == "MATCH":
-                if n == 3:
-                    return ScannedLine("length", int(line[toks[0][1]:toks[0][2]]))
-                return ScanError(toks[3][1], toks[3][0])
-            return _eol_or(toks, 2, len(line))
-        return _eol_or(toks, 1, len(line))
-    if first == "GAME":
-        if n >= 2 and toks[1][0] == "INT":
-            if n == 2:
-                return ScannedLine("game", int(line[toks[1][1]:toks[1][2]]))
-            return ScanError(toks[2][1], toks[2][0])
-        return _eol_or(toks, 1, len(line))
-    i = 0
-    row: tuple[int, int, int] | None = None
-    if first == "ROWNUM":
-        s, e = toks[0][1], toks[0][2]
-        row = (s, e, int(line[s:e - 1]))
-        i = 1
-    cells: list[LineCell] = []
-    while i < n:
-        name, s, e = toks[i]
-        if name == "ROLL":
-            i += 1
-            if i < n and toks[i][0] in _ROLL_MARKERS:
-                _, ms, me = toks[i]
-                cells.append(LineCell("roll", s, me, line[s:s + 2], _ROLL_MARKERS[toks[i][0]], ms, me))
-                i += 1
-            elif i < n and (toks[i][0] == "PLAY_WORD" or toks[i][0] == "INT"):
-                ps = toks[i][1]
-                while i < n and (toks[i][0] == "PLAY_WORD" or toks[i][0] == "INT"):
-                    i += 1
-                pe = toks[i - 1][2]
-                cells.append(LineCell("roll", s, pe, line[s:s + 2], "play", ps, pe))
-            else:
-                cells.append(LineCell("roll", s, e, line[s:s + 2]))
-        elif name in _CUBE_KINDS:
-            i += 1
-            if i < n and toks[i][0] == "ARROW":
-                if i + 1 < n and toks[i + 1][0] == "INT":
-                    _, vs, ve = toks[i + 1]
-                    cells.append(LineCell(_CUBE_KINDS[name], s, ve, value=int(line[vs:ve])))
-                    i += 2
-                else:
-                    return _eol_or(toks, i + 1, len(line))
-            else:
-                cells.append(LineCell(_CUBE_KINDS[name], s, e))
-        elif name == "RESIGN_MARK":
-            cells.append(LineCell("resign", s, e, rest="resign_mark", text_start=s, text_end=e))
-            i += 1
-        elif name in _BARE_KINDS:
-            cells.append(LineCell(_BARE_KINDS[name], s, e))
-            i += 1
-        elif name in _RESULT_KINDS:
-            if i + 2 < n and toks[i + 1][0] == "INT" and toks[i + 2][0] == "POINT":
-                _, vs, ve = toks[i + 1]
-                end = toks[i + 2][2]
-                atm = i + 3 < n and toks[i + 3][0] == "AND_THE_MATCH"
-                if atm:
-                    end = toks[i + 3][2]
-                cells.append(LineCell(_RESULT_KINDS[name], s, end, value=int(line[vs:ve]),
-                                      and_the_match=atm))
-                i += 4 if atm else 3
-            elif i + 1 < n and toks[i + 1][0] == "INT":
-                return _eol_or(toks, i + 2, len(line))
-            else:
-                return _eol_or(toks, i + 1, len(line))
-        else:
-            return ScanError(s, name)
-    return ScannedLine("action", row=row, cells=tuple(cells))
-
-
-def _eol_or(toks: list[tuple[str, int, int]], i: int, eol: int) -> ScanError:
-    """The error at token ``i``, or at the end of the line when the line stops too early."""
-    if i < len(toks):
-        return ScanError(toks[i][1], toks[i][0])
-    return ScanError(eol, "$END")
+    return scan_line_lark(line)
 
 
 # ---------------------------------------------------------------------------------------------
-# The grammar itself (Lark), loaded lazily once.
+# The grammar itself (Lark, loaded on first use) and the Transformer of its parse trees.
 # ---------------------------------------------------------------------------------------------
 
-def grammar_text() -> str:
-    """The text of ``mat_line.lark``: from the source tree, else from ``bgtools.grammars``."""
-    return notation.grammar_text(GRAMMAR_FILE)
+if TYPE_CHECKING:  # pragma: no cover
+    LineTree = Transformer[Token, ScannedLine]
+    RollRest = tuple[str, int, int]
 
 
-def line_parser() -> Lark:
-    """The LALR parser of ``mat_line.lark`` (built on first use, then cached)."""
-    return notation.load_grammar(GRAMMAR_FILE, lexer="basic", propagate_positions=False)
+def _span(token: Token) -> tuple[int, int]:
+    """A token's 0-based, end-exclusive offsets in the line."""
+    start = token.start_pos or 0
+    return start, token.end_pos or start
+
+
+@cache
+def _line_tree_reader() -> LineTree:  # noqa: C901 - counts the class's one-line methods
+    """The Transformer from a parse tree of ``mat_line.lark`` to a :class:`ScannedLine`
+    (a class made on first use: Lark loads only when a line leaves the fast path)."""
+    from lark import Token, Transformer, v_args
+
+    @v_args(inline=True)
+    class LineTreeReader(Transformer[Token, ScannedLine]):
+        """One method per rule (or alias) of ``mat_line.lark``, bottom-up."""
+
+        def start(self, line: ScannedLine) -> ScannedLine:
+            return line
+
+        def comment_line(self, _comment: Token) -> ScannedLine:
+            return ScannedLine("comment")
+
+        def length_line(self, length: Token, _point: Token, _match: Token) -> ScannedLine:
+            return ScannedLine("length", int(length))
+
+        def game_line(self, _game: Token, number: Token) -> ScannedLine:
+            return ScannedLine("game", int(number))
+
+        def action_line(self, row: Token | None, *cells: LineCell) -> ScannedLine:
+            if row is None:
+                return ScannedLine("action", cells=cells)
+            start, end = _span(row)
+            return ScannedLine("action", row=(start, end, int(row[:-1])), cells=cells)
+
+        def roll(self, dice: Token, rest: RollRest | None = None) -> LineCell:
+            start, end = _span(dice)
+            if rest is None:
+                return LineCell("roll", start, end, dice[:2])
+            kind, text_start, text_end = rest
+            return LineCell("roll", start, text_end, dice[:2], kind, text_start, text_end)
+
+        def cannot_move(self, token: Token) -> RollRest:
+            return ("cannot_move", *_span(token))
+
+        def resign_mark(self, token: Token) -> RollRest:
+            return ("resign_mark", *_span(token))
+
+        def illegal(self, token: Token) -> RollRest:
+            return ("illegal", *_span(token))
+
+        def play(self, *words: Token) -> RollRest:
+            return "play", _span(words[0])[0], _span(words[-1])[1]
+
+        def cube_value(self, _arrow: Token, value: Token) -> Token:
+            return value
+
+        def _cube(self, kind: str, offer: Token, value: Token | None) -> LineCell:
+            end = _span(offer if value is None else value)[1]
+            return LineCell(kind, _span(offer)[0], end,
+                            value=None if value is None else int(value))
+
+        def double(self, offer: Token, value: Token | None = None) -> LineCell:
+            return self._cube("double", offer, value)
+
+        def beaver(self, offer: Token, value: Token | None = None) -> LineCell:
+            return self._cube("beaver", offer, value)
+
+        def raccoon(self, offer: Token, value: Token | None = None) -> LineCell:
+            return self._cube("raccoon", offer, value)
+
+        def take(self, token: Token) -> LineCell:
+            return LineCell("take", *_span(token))
+
+        def drop(self, token: Token) -> LineCell:
+            return LineCell("drop", *_span(token))
+
+        def resign(self, token: Token) -> LineCell:
+            start, end = _span(token)
+            if token.type == "RESIGN_MARK":  # XG's resignation cell '????'
+                return LineCell("resign", start, end, rest="resign_mark", text_start=start,
+                                text_end=end)
+            return LineCell("resign", start, end)
+
+        def _result(self, kind: str, first: Token, points: Token, point: Token,
+                    and_the_match: Token | None) -> LineCell:
+            last = point if and_the_match is None else and_the_match
+            return LineCell(kind, _span(first)[0], _span(last)[1], value=int(points),
+                            and_the_match=and_the_match is not None)
+
+        def win(self, wins: Token, points: Token, point: Token,
+                and_the_match: Token | None = None) -> LineCell:
+            return self._result("win", wins, points, point, and_the_match)
+
+        def loss(self, losses: Token, points: Token, point: Token,
+                 and_the_match: Token | None = None) -> LineCell:
+            return self._result("loss", losses, points, point, and_the_match)
+
+    return LineTreeReader()
 
 
 def scan_line_lark(line: str) -> ScannedLine | ScanError:
-    """Classify and split one line with the Lark grammar (reference for :func:`scan_line`)."""
-    from lark import Token, Tree
+    """Classify and split one line with the Lark grammar (the definition :func:`scan_line`
+    is proven equal to)."""
     from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
     try:
-        tree = line_parser().parse(line)
+        tree = parser(MAT_LINE).parse(line)
     except UnexpectedToken as err:
+        expected = tuple(sorted(getattr(err, "expected", None) or ()))
         bad = err.token
         if bad.type == "$END" or bad.start_pos is None:
-            return ScanError(len(line), "$END")
-        return ScanError(bad.start_pos, str(bad.type))
+            return ScanError(len(line), "$END", expected)
+        return ScanError(bad.start_pos, str(bad.type), expected)
     except UnexpectedCharacters as err:  # pragma: no cover - PLAY_WORD matches any non-blank
         return ScanError(err.pos_in_stream or 0, "?")
     except UnexpectedInput:  # pragma: no cover
         return ScanError(len(line), "$END")
-
-    def tok(x: Any) -> Token:
-        assert isinstance(x, Token)
-        return x
-
-    kind = str(tree.data)
-    if kind == "comment_line":
-        return ScannedLine("comment")
-    if kind == "length_line":
-        return ScannedLine("length", int(tok(tree.children[0])))
-    if kind == "game_line":
-        return ScannedLine("game", int(tok(tree.children[1])))
-    row: tuple[int, int, int] | None = None
-    cells: list[LineCell] = []
-    for child in tree.children:
-        if isinstance(child, Token):  # ROWNUM
-            s = child.start_pos or 0
-            row = (s, child.end_pos or s, int(str(child)[:-1]))
-            continue
-        assert isinstance(child, Tree)
-        ckind = str(child.data)
-        first = tok(child.children[0])
-        s = first.start_pos or 0
-        e = first.end_pos or s
-        if ckind == "roll":
-            if len(child.children) == 1:
-                cells.append(LineCell("roll", s, e, str(first)[:2]))
-                continue
-            rest = child.children[1]
-            assert isinstance(rest, Tree)
-            words = [tok(w) for w in rest.children]
-            ts, te = words[0].start_pos or 0, words[-1].end_pos or 0
-            cells.append(LineCell("roll", s, te, str(first)[:2], str(rest.data), ts, te))
-        elif ckind in ("double", "beaver", "raccoon"):
-            if len(child.children) == 2:
-                cube = child.children[1]
-                assert isinstance(cube, Tree)
-                value = tok(cube.children[1])
-                cells.append(LineCell(ckind, s, value.end_pos or e, value=int(value)))
-            else:
-                cells.append(LineCell(ckind, s, e))
-        elif ckind == "resign" and first.type == "RESIGN_MARK":
-            cells.append(LineCell("resign", s, e, rest="resign_mark", text_start=s, text_end=e))
-        elif ckind in ("take", "drop", "resign"):
-            cells.append(LineCell(ckind, s, e))
-        else:  # win, loss
-            parts = [tok(x) for x in child.children]
-            cells.append(LineCell(ckind, s, parts[-1].end_pos or e, value=int(parts[1]),
-                                  and_the_match=len(parts) == 4))
-    return ScannedLine("action", row=row, cells=tuple(cells))
+    return _line_tree_reader().transform(tree)
 
 
 def _describe_error(line: str, err: ScanError) -> str:
@@ -405,17 +436,8 @@ def _describe_error(line: str, err: ScanError) -> str:
         words = line[err.offset:].split(None, 1)
         found = repr(words[0][:40]) if words else "end of line"
     expected = ""
-    try:
-        from lark.exceptions import UnexpectedInput
-
-        try:
-            line_parser().parse(line)
-        except UnexpectedInput as lark_err:
-            names = sorted(getattr(lark_err, "expected", None) or ())
-            if names:
-                expected = " (expected " + ", ".join(_PRETTY.get(x, x) for x in names) + ")"
-    except Exception:  # noqa: BLE001 - the message is best effort, reading must go on
-        expected = ""
+    if err.expected:
+        expected = " (expected " + ", ".join(_PRETTY.get(x, x) for x in err.expected) + ")"
     return f"unreadable line: unexpected {found} at column {err.offset + 1}{expected}"
 
 
@@ -627,25 +649,26 @@ class _Reader:
             state.flush_result = actions[-1]  # make_action always makes a loss cell's action
 
     def make_action(self, lineno: int, line: str, cell: LineCell, player: int) -> Action | None:
+        """The action of one cell (None, and a problem, for a roll whose dice are not 1 to 6)."""
         kind = cell.kind
         column = cell.start + 1
         if kind == "roll":
-            d1, d2 = ord(cell.dice[0]) - 48, ord(cell.dice[1]) - 48
-            if cell.dice == "00" and cell.rest == "resign_mark":
-                # Backgammon Studio's resignation before rolling: no dice, then the marker.
-                action = Action(kind="resign", player=player, line=lineno, column=column,
-                                resign_marker=True)
-                action.extra["marker"] = line[cell.start:cell.text_end]
-                return action
-            if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            dice = _DICE.get(cell.dice)
+            rest = cell.rest
+            if dice is None:
+                if cell.dice == "00" and rest == "resign_mark":
+                    # Backgammon Studio's resignation before rolling: no dice, then the marker.
+                    action = Action(kind="resign", player=player, line=lineno, column=column,
+                                    resign_marker=True)
+                    action.extra["marker"] = line[cell.start:cell.text_end]
+                    return action
                 self.problem(f"roll {cell.dice!r}: dice must be 1 to 6", lineno, column)
                 return None
-            rest = cell.rest
-            action = Action(kind="roll", player=player, line=lineno, column=column, dice=(d1, d2))
-            if rest == "play":
-                action.play_text = line[cell.text_start:cell.text_end]
-                action.play_column = cell.text_start + 1
-            elif rest:
+            if rest == "play":  # most cells: positional arguments, the quickest call
+                return Action("roll", player, lineno, column, dice,
+                              line[cell.text_start:cell.text_end], cell.text_start + 1)
+            action = Action(kind="roll", player=player, line=lineno, column=column, dice=dice)
+            if rest:
                 action.play_column = cell.text_start + 1
                 if rest == "cannot_move":
                     action.cannot_move = True
@@ -671,50 +694,6 @@ class _Reader:
             action.extra["marker"] = line[cell.start:cell.end]
         return action
 
-    def rolls_line(self, lineno: int, line: str, m: re.Match[str], state: _GameState) -> bool:
-        """:meth:`action_line` for a line :func:`_scan_rolls` reads, straight from its match
-        (the hot path: most lines of a record); False (nothing done) when a roll's dice are
-        not 1 to 6, which the general path reports."""
-        _, (row_start, row_end), (start1, _), (text1, end1), (start2, _), (text2, end2) = m.regs
-        dice1 = _DICE.get(line[start1:start1 + 2])
-        dice2 = _DICE.get(line[start2:start2 + 2]) if start2 >= 0 else None
-        if dice1 is None or (start2 >= 0 and dice2 is None):
-            return False
-        if self.pending:
-            self.flush_pending()
-        row: int | None = None
-        if row_start >= 0:
-            row = int(line[row_start:row_end])
-            left = row_end + 3
-            state.left_column = left
-        else:
-            left = state.left_column
-        actions = state.game.actions
-        player = 0
-        if start2 < 0:
-            if 2 * start1 + 2 >= left + state.right_column:
-                player = 1
-        else:
-            if 2 * start1 + 2 >= left + state.right_column + 2:
-                self.problem("two cells in the right column", lineno, start1 + 1)
-                return True
-            if start2 - (end1 if text1 >= 0 else start1 + 3) >= 2:
-                state.right_column = start2 + 1
-        if text1 >= 0:
-            actions.append(Action("roll", player, lineno, start1 + 1, dice1, line[text1:end1],
-                                  text1 + 1, extra={} if row is None else {"row": row}))
-        else:
-            actions.append(Action("roll", player, lineno, start1 + 1, dice1,
-                                  extra={} if row is None else {"row": row}))
-        if start2 >= 0:
-            if text2 >= 0:
-                actions.append(Action("roll", 1, lineno, start2 + 1, dice2, line[text2:end2],
-                                      text2 + 1, extra={} if row is None else {"row": row}))
-            else:
-                actions.append(Action("roll", 1, lineno, start2 + 1, dice2,
-                                      extra={} if row is None else {"row": row}))
-        return True
-
     # -- driver -----------------------------------------------------------------------------
     def feed(self, lineno: int, line: str) -> None:
         if not line or line.isspace():
@@ -734,7 +713,7 @@ class _Reader:
                 state.awaiting_score = False
                 self.problem("expected a score line 'name : score   name : score' after the game header",
                              lineno, len(line) - len(stripped) + 1)
-        scanned = scan_line(line)
+        scanned = _scan_fast(line) or scan_line_lark(line)
         if isinstance(scanned, ScanError):
             if not self.capped:
                 self.problem(_describe_error(line, scanned), lineno, scanned.offset + 1)
@@ -771,19 +750,7 @@ def parse_mat(text: str) -> list[MatchRecord]:
     lines = normalise_newlines(text).split("\n")
     reader = _Reader()
     feed = reader.feed
-    if not _FAST_LINES:
-        for lineno, line in enumerate(lines, 1):
-            feed(lineno, line)
-        return reader.finish(len(lines))
-    rolls = _ROLLS_LINE.fullmatch
-    rolls_line = reader.rolls_line
     for lineno, line in enumerate(lines, 1):
-        # What feed() would do with a line of rolls once the game's score line is read.
-        state = reader.state
-        if state is not None and not state.awaiting_score and len(line) <= MAX_LINE_LENGTH:
-            m = rolls(line)
-            if m is not None and rolls_line(lineno, line, m, state):
-                continue
         feed(lineno, line)
     return reader.finish(len(lines))
 

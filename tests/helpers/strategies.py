@@ -63,3 +63,49 @@ positions = st.builds(
     st.sampled_from(["contact", "bar", "bearoff", "race", "prime", "mixed"]),
 )
 dice = st.tuples(st.integers(1, 6), st.integers(1, 6))
+
+
+# --- written notation: plays and .mat lines built from the grammars' pieces -----------------
+
+_point_words = st.sampled_from(["13", "7", "0", "25", "24", "6", "1", "26", "99", "007", "bar",
+                                "Bar", "BAR", "b", "B", "off", "Off", "OFF", "o", "O"])
+_written_point = st.tuples(_point_words, st.sampled_from(["", "", "*"])).map("".join)
+written_paths = st.tuples(
+    st.lists(_written_point, min_size=2, max_size=4).map("/".join),
+    st.sampled_from(["", "", "", "(2)", "(3)", "(4)", "(0)", "(5)", " (2)"]),
+).map("".join)
+"""One path of a written play, as writers write it and a little beyond (a bad point, a
+repetition out of range, a blank before it)."""
+written_plays = st.tuples(
+    st.lists(st.tuples(written_paths, st.sampled_from([" ", " ", "  ", ", ", ",", "\t", ""])),
+             max_size=5).map(lambda items: "".join(path + sep for path, sep in items)),
+    st.sampled_from(["", "", " ", "x", "*", "/", "(2)"]),
+).map("".join)
+"""A written play: paths separated by blanks or commas (or by nothing), with an odd tail."""
+
+mat_cells = st.one_of(
+    st.tuples(st.sampled_from(["63:", "11:", "52:", "07:", "00:", "6:", "123:"]),
+              st.sampled_from(["", " ", "  "]),
+              st.one_of(written_plays,
+                        st.sampled_from(["", "Cannot Move", "cannot  move", "???", "????",
+                                         "Resigns", "Concedes", "Illegal play (25;0;1;)",
+                                         "Illegal  play(x)", "13", "13 8/5"]))).map("".join),
+    st.tuples(st.sampled_from(["Doubles", "doubles", "Double", "Beavers", "Raccoons"]),
+              st.sampled_from(["", " => 2", "=>4", " =>", " => x", " => 1234567890"])
+              ).map("".join),
+    st.sampled_from(["Takes", "Take", "Drops", "Drop", "Resigns", "Concedes", "???", "????",
+                     "?????", "Wins 1 point", "Wins 2 points and the match", "wins 4 point",
+                     "Losses 3 point", "Loss 1 points and  the match", "Wins 2", "Wins point",
+                     "Winsome", "Drops,"]),
+)
+"""One cell of a .mat action line, or something close to one."""
+mat_lines = st.one_of(
+    st.tuples(st.sampled_from(["", " ", "  ", "\t"]),
+              st.sampled_from(["", "  1) ", " 12)  ", "1)", "0001) ", "9999999999) "]),
+              st.lists(st.tuples(mat_cells, st.sampled_from([" ", "  ", "           ", "\t", ""])),
+                       max_size=3).map(lambda cells: "".join(cell + sep for cell, sep in cells))
+              ).map("".join),
+    st.sampled_from(["; [Site \"x\"]", "# note", " 7 point match", "7 Point Match  ", "7 point",
+                     " Game 12", "game 1 x", "Game", "  ;", "1234567890 point match"]),
+)
+"""A line of a .mat file: mostly action lines (row number, cells), and the other kinds."""
