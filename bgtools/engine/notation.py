@@ -60,8 +60,8 @@ class WrittenPlay:
         out: list[tuple[int, int, bool]] = []
         for path in self.paths:
             for _ in range(path.count):
-                for i in range(len(path.points) - 1):
-                    out.append((path.points[i], path.points[i + 1], path.marks[i + 1]))
+                out.extend((path.points[i], path.points[i + 1], path.marks[i + 1])
+                           for i in range(len(path.points) - 1))
         object.__setattr__(self, "segments", tuple(out))
 
 

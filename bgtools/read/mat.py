@@ -569,7 +569,8 @@ class _Reader:
             self.records.append(MatchRecord(format="mat"))
             self.state = None
         elif self.record.length_line is not None:
-            self.problem(f"second match length line (first on line {self.record.length_line})", lineno)
+            self.problem("second match length line "
+                         f"(first on line {self.record.length_line})", lineno)
         self.flush_pending()
         self.record.match_length = length
         self.record.length_line = lineno
@@ -577,7 +578,8 @@ class _Reader:
     def game_line(self, lineno: int, number: int) -> None:
         self.flush_pending()
         if self.state is not None and self.state.awaiting_score:
-            self.problem(f"game {self.state.game.number} has no score line", self.state.game.line or lineno)
+            self.problem(f"game {self.state.game.number} has no score line",
+                         self.state.game.line or lineno)
         game = GameRecord(number=number, line=lineno)
         self.record.games.append(game)
         self.state = _GameState(game, len(self.record.games))
@@ -711,8 +713,8 @@ class _Reader:
                     self.score_line(lineno, sl, state)
                     return
                 state.awaiting_score = False
-                self.problem("expected a score line 'name : score   name : score' after the game header",
-                             lineno, len(line) - len(stripped) + 1)
+                self.problem("expected a score line 'name : score   name : score' after the "
+                             "game header", lineno, len(line) - len(stripped) + 1)
         scanned = _scan_fast(line) or scan_line_lark(line)
         if isinstance(scanned, ScanError):
             if not self.capped:
@@ -733,7 +735,8 @@ class _Reader:
     def finish(self, nlines: int) -> list[MatchRecord]:
         self.flush_pending()
         if self.state is not None and self.state.awaiting_score:
-            self.problem(f"game {self.state.game.number} has no score line", self.state.game.line or nlines)
+            self.problem(f"game {self.state.game.number} has no score line",
+                         self.state.game.line or nlines)
         first = self.records[0]
         if len(self.records) == 1 and first.length_line is None and not first.games:
             first.problems.insert(0, Problem(
@@ -745,8 +748,7 @@ class _Reader:
 def parse_mat(text: str) -> list[MatchRecord]:
     """Read a ``.mat`` text into match records (usually one; one per ``N point match`` line
     that follows games). Never raises on bad text: problems go to ``MatchRecord.problems``."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     lines = normalise_newlines(text).split("\n")
     reader = _Reader()
     feed = reader.feed
