@@ -35,6 +35,7 @@ from typing import Literal
 from bgtools.engine.notation import parse_play
 from bgtools.engine.position import Play, Position, Step
 from bgtools.engine.resolve import IllegalStep, play_steps
+from bgtools.engine.results import result_level
 from bgtools.errors import BgtoolsError
 from bgtools.record import Action, GameRecord, MatchRecord
 from bgtools.replay import Event, GameSummary, MatchReplay, replay_match
@@ -236,7 +237,7 @@ def _game_moves(summary: GameSummary, events: list[Event], last_game: bool) -> l
         elif kind in ("take", "drop"):
             moves.append(ScriptMove(kind, player, cube=cube, source=source))
     if summary.ended_by == "resign" and summary.winner is not None:
-        level = {"single": 1, "gammon": 2, "backgammon": 3}.get(summary.result or "", 1)
+        level = result_level(summary.result)
         points = summary.points if summary.points != level * cube else None
         moves.append(ScriptMove("resign", 1 - summary.winner, cube=cube, level=level,
                                 points=points))
