@@ -224,3 +224,15 @@ def test_fuzz_mangled_sgf_never_raises(examples: Path, data: st.DataObject) -> N
 def test_fuzz_random_text_never_raises(text: str) -> None:
     for record in parse_sgf(text):
         replay_match(record)
+
+
+@pytest.mark.parametrize("digits", ["\u00b3", "\u0663", "\uff15"])  # ³, Arabic-Indic 3, full-width 5
+def test_non_ascii_digits_in_the_match_length_are_no_length(digits: str) -> None:
+    # str.isdigit() accepts superscripts, Arabic-Indic and full-width digits, and int()
+    # rejects some of them: the reader must report a syntax problem, not crash or read them.
+    text = (f"(;FF[4]GM[6]CA[UTF-8]AP[GNU Backgammon:1.06]MI[length:{digits}][game:0][ws:0]"
+            "[bs:0]PW[a]PB[b]RU[]\n;B[52lkrk]\n)")
+    (record,) = parse_sgf(text)
+    assert record.match_length is None
+    assert [(p.rule, p.message) for p in record.problems] == [
+        ("syntax", "MI length is not a number")]
