@@ -226,7 +226,7 @@ def test_fuzz_random_text_never_raises(text: str) -> None:
         replay_match(record)
 
 
-@pytest.mark.parametrize("digits", ["\u00b3", "\u0663", "\uff15"])  # ³, Arabic-Indic 3, full-width 5
+@pytest.mark.parametrize("digits", ["\u00b3", "\u0663", "\uff15"])  # ³, Arabic 3, wide 5
 def test_non_ascii_digits_in_the_match_length_are_no_length(digits: str) -> None:
     # str.isdigit() accepts superscripts, Arabic-Indic and full-width digits, and int()
     # rejects some of them: the reader must report a syntax problem, not crash or read them.
