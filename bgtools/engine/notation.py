@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from typing import TYPE_CHECKING, Literal
 
 from bgtools.engine.memo import BoundedMemo
@@ -223,13 +223,20 @@ def _parse_lark(text: str) -> WrittenPlay | list[RawPath]:
     return read
 
 
-@lru_cache(maxsize=65536)
 def parse_play(text: str) -> WrittenPlay:
     """Parse one written play. Raise :class:`NotationError` when the text is not a play.
 
     Point numbers are checked to be 0..25 (bar only as a source, off only as a
     destination); a repetition must be 2..4.
     """
+    known = _PLAYS.get(text)
+    if known is None:
+        known = _PLAYS.remember(text, _read_play(text))
+    return known
+
+
+def _read_play(text: str) -> WrittenPlay:
+    """:func:`parse_play` without its memo."""
     stripped = text.strip()
     raw = _parse_fast(stripped)
     if raw is None:
@@ -272,6 +279,8 @@ def parse_play(text: str) -> WrittenPlay:
     return WrittenPlay("moves", tuple(paths), stripped)
 
 
+_PLAYS: BoundedMemo[str, WrittenPlay] = BoundedMemo(1 << 16)
+"""Plays already parsed, by their text as written (a text that is not a play is not kept)."""
 _PATHS: BoundedMemo[RawPath, WrittenPath] = BoundedMemo(1 << 16)
 """Written paths shared between parsed plays (they are immutable): an archive writes a few
 thousand distinct paths in tens of thousands of plays, and every object kept alive in the
