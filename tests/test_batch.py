@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from bgtools.batch import Batch, BatchSummary, FileReport
 from bgtools.cli import app
 from bgtools.reports.files import expand_paths
+from tests.helpers.processes import INTERRUPTIBLE_MAIN
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"
@@ -40,7 +41,7 @@ def popen(*args: str, **kwargs: object) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     env.pop("BGTOOLS_PROGRESS", None)
     return subprocess.Popen(
-        [sys.executable, "-c", "from bgtools.cli import main; main()", *args],
+        [sys.executable, "-c", INTERRUPTIBLE_MAIN, *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
         env=env, **kwargs,  # type: ignore[call-overload]
     )

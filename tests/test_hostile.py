@@ -33,6 +33,7 @@ from bgtools.errors import (
 from bgtools.read import detect
 from bgtools.read.detect import load_file, read_records
 from bgtools.read.source import printable_path
+from tests.helpers.processes import INTERRUPTIBLE_MAIN
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "samples"
@@ -298,7 +299,7 @@ def test_ctrl_c_ends_with_130_and_no_traceback(tmp_path: Path) -> None:
         env = {**os.environ, "PYTHONPATH": str(REPO)}
         proc = subprocess.Popen(
             # --jobs 1: the read that blocks is then in the process we watch and signal.
-            [sys.executable, "-c", "from bgtools.cli import main; main()", "validate",
+            [sys.executable, "-c", INTERRUPTIBLE_MAIN, "validate",
              "--jobs", "1", str(fifo)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
             stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
