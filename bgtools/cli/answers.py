@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -93,21 +93,12 @@ def score(paths: Paths, as_json: JsonOption = False, rules: RulesOption = "auto"
     from bgtools.batch import score_report
 
     check_rules(rules)
-    worst = 0
-    console = None if as_json else make_console()
 
-    def report(result: FileReport) -> None:
-        nonlocal worst
-        code = _report_problems(result)
-        worst = max(worst, code)
-        if console is None:
-            _emit_objects(result, with_format=True)
-            return
+    def print_file(console: Console, result: FileReport) -> None:
         for obj, extra in zip(result.objects, result.extra):
             _print_score(console, obj, extra)
 
-    _run(score_report, paths, jobs, as_json, report, rules=rules)
-    raise typer.Exit(worst)
+    _answer_files(score_report, paths, jobs, as_json, print_file, with_format=True, rules=rules)
 
 
 def _file_error(result: FileReport) -> str | None:
@@ -166,6 +157,29 @@ def _run(job: Callable[..., FileReport], paths: list[str], jobs: int | None, as_
     if summary.done == 0:
         fail("no match files found")
     return summary
+
+
+def _answer_files(job: Callable[..., FileReport], paths: list[str], jobs: int | None,
+                  as_json: bool, print_file: Callable[[Console, FileReport], None], *,
+                  with_format: bool = False, **options: Any) -> NoReturn:
+    """Run an answer job (score, pips, status) over ``paths`` and exit with the worst code.
+
+    Each file's problems go to stderr; its answer is one JSON line (``--json``, or its error
+    object) or, at a terminal, what ``print_file`` draws for a file that has an answer.
+    """
+    worst = 0
+    console = None if as_json else make_console()
+
+    def report(result: FileReport) -> None:
+        nonlocal worst
+        worst = max(worst, _report_problems(result))
+        if console is None:
+            _emit_objects(result, with_format=with_format)
+        elif result.objects:
+            print_file(console, result)
+
+    _run(job, paths, jobs, as_json, report, **options)
+    raise typer.Exit(worst)
 
 
 def _print_score(console: Console, obj: dict[str, Any], extra: dict[str, Any]) -> None:
@@ -254,17 +268,9 @@ def pips(
 
     _check_numbers(game, move)
     check_rules(rules)
-    worst = 0
-    console = None if as_json else make_console()
 
-    def report(result: FileReport) -> None:
-        nonlocal worst
-        worst = max(worst, _report_problems(result))
-        if console is None:
-            _emit_objects(result)
-        elif not result.objects:
-            return
-        elif all_moves:
+    def print_file(console: Console, result: FileReport) -> None:
+        if all_moves:
             _print_all(console, result.display, list(result.extra))
         else:
             (moment,) = result.extra
@@ -278,9 +284,8 @@ def pips(
             console.print(f"{result.display}: {_where(moment)}: {names[0]} {p0}, "
                           f"{names[1]} {p1} (difference {p1 - p0:+d}; {lead})", markup=False)
 
-    _run(pips_report, paths, jobs, as_json, report, game=game, move=move, all_moves=all_moves,
-         rules=rules)
-    raise typer.Exit(worst)
+    _answer_files(pips_report, paths, jobs, as_json, print_file, game=game, move=move,
+                  all_moves=all_moves, rules=rules)
 
 
 def _where(moment: dict[str, Any]) -> str:
@@ -332,17 +337,8 @@ def status(
 
     _check_numbers(game, move)
     check_rules(rules)
-    worst = 0
-    console = None if as_json else make_console()
 
-    def report(result: FileReport) -> None:
-        nonlocal worst
-        worst = max(worst, _report_problems(result))
-        if console is None:
-            _emit_objects(result)
-            return
-        if not result.objects:
-            return
+    def print_file(console: Console, result: FileReport) -> None:
         (obj,), (moment,) = result.objects, result.extra
         names = moment["names"]
         length = obj["match_length"]
@@ -366,8 +362,8 @@ def status(
         for key, value in rows:
             console.print(f"{key.ljust(width)}  {value}", markup=False)
 
-    _run(status_report, paths, jobs, as_json, report, game=game, move=move, rules=rules)
-    raise typer.Exit(worst)
+    _answer_files(status_report, paths, jobs, as_json, print_file, game=game, move=move,
+                  rules=rules)
 
 
 # --- show ----------------------------------------------------------------------------------
