@@ -160,7 +160,13 @@ def replay(
     rules: RulesOption = "auto",
 ) -> None:
     """Replay match files action by action, with IDs, pips and cube at every step."""
-    from bgtools.reports.files import analyse_file, event_json, expand_paths
+    from bgtools.reports.files import (
+        analyse_file,
+        event_json,
+        expand_paths,
+        problem_text,
+        replay_rows,
+    )
 
     check_rules(rules)
     worst = 0
@@ -168,25 +174,27 @@ def replay(
     seen = False
     for display, path, error in expand_paths(paths):
         seen = True
-        rows: list[dict[str, Any]] = []
+        events: list[Event] = []
 
         def collect(event: Event, display: str = display,
-                    rows: list[dict[str, Any]] = rows) -> None:
-            obj = event_json(display, event)
+                    events: list[Event] = events) -> None:
             if jsonl:
-                emit_json(obj)
+                emit_json(event_json(display, event))
             else:
-                rows.append(obj)
+                events.append(event)
 
         result = analyse_file(display, path, error, rules, on_event=collect)
         if result.error is not None:
             print_error(result.error)
             worst = 2
             continue
+        # The problems on stderr as validate words them; stdout keeps the table or JSON.
+        for prob in result.problems:
+            sys.stderr.write(problem_text(display, prob.to_json()))
         if not result.valid:
             worst = max(worst, 1)
         if console is not None:
-            _print_replay_table(console, display, rows)
+            _print_replay_table(console, display, replay_rows(display, events))
     if not seen:
         fail("no match files found")
     raise typer.Exit(worst)
@@ -196,7 +204,7 @@ def _print_replay_table(console: Console, display: str, rows: list[dict[str, Any
     from rich.table import Table
 
     table = Table(title=display)
-    for col in ("game", "#", "line", "player", "action", "dice", "play", "pips",
+    for col in ("game", "#", "line", "player", "action", "dice", "play", "pips 0-1",
                 "cube", "position ID"):
         table.add_column(col)
     for row in rows:
@@ -205,7 +213,7 @@ def _print_replay_table(console: Console, display: str, rows: list[dict[str, Any
         cube = f"{row['cube_before']}" + ("" if owner is None else f" (p{owner})")
         table.add_row(
             str(row["game"]), str(row["index"] + 1), str(row["line"] or ""),
-            str(row["player"]), row["action"], dice, row.get("play") or "",
+            str(row["player"]), row["action"], dice, row["label"],
             f"{row['pips_before'][0]}-{row['pips_before'][1]}", cube,
             row["position_id_before"],
         )
