@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from bgtools.reports.board import BoardInfo
     from bgtools.reports.moments import MatchAnswers, Moment, MoveRef
 
-__all__ = ["pips", "score", "show", "status"]
+__all__ = ["not_an_id", "pips", "score", "show", "status"]
 
 GameOption = Annotated[
     int | None, typer.Option("--game", help="Game number (1-based; default: the last game).")
@@ -236,6 +236,63 @@ def _print_score(console: Console, obj: dict[str, Any], extra: dict[str, Any]) -
 # --- moments -------------------------------------------------------------------------------
 
 
+def _names_positions(paths: list[str]) -> bool:
+    """Whether the arguments are IDs rather than files: none names an existing path and
+    each is written like a Position ID, GNUbg ID or XGID (valid or not)."""
+    from bgtools.reports.moments import looks_like_id
+
+    def exists(arg: str) -> bool:
+        try:
+            return Path(arg).exists()
+        except OSError:  # a name too long for a path is no file
+            return False
+
+    return bool(paths) and all(not exists(arg) and looks_like_id(arg) for arg in paths)
+
+
+def not_an_id(text: str) -> str:
+    """The message for an argument that is no file and not a valid ID, with the reason."""
+    from bgtools.reports.moments import explain_id
+
+    return f"{text}: no such file, and not a Position ID, GNUbg ID or XGID: {explain_id(text)}"
+
+
+def _answer_positions(texts: list[str], game: int | None, move: str | None, as_json: bool,
+                      command: str) -> NoReturn:
+    """``pips``/``status`` of positions given by their IDs: one answer each, in order; an
+    ID that does not decode is an error (its reason on stderr; with ``--json`` its error
+    object), exit 2."""
+    from bgtools.reports.moments import position_answers
+
+    if game is not None or move is not None:
+        fail("--game and --move apply to match files, not to a position ID")
+    console = None if as_json else make_console()
+    worst = 0
+    for text in texts:
+        try:
+            answers = position_answers(text)
+        except ValueError:
+            message = not_an_id(text)
+            print_error(message)
+            worst = 2
+            if console is None:
+                emit_json({"schema": "bgtools/1", "file": None, "id": text.strip(),
+                           "error": message})
+            continue
+        obj = answers.pips if command == "pips" else answers.status
+        if console is None:
+            emit_json(obj)
+        elif command == "pips":
+            on_roll = answers.status["on_roll"]
+            counts, lead = _pip_counts(answers.extra["names"], obj["pips"]).split("; ")
+            if answers.status["match_id"] is not None and on_roll is not None:
+                counts += f" (player {on_roll} on roll)"
+            console.print(f"{obj['id']}: {counts}; {lead}", markup=False)
+        else:
+            _print_status(console, [("ID", obj["id"])], obj, answers.extra)
+    raise typer.Exit(worst)
+
+
 def _pick(display: str, answers: list[MatchAnswers], game: int | None,
           move: MoveRef | str | None) -> tuple[MatchAnswers, Moment]:
     """The moment asked for; exit 2 naming the valid range when it does not exist."""
@@ -280,6 +337,10 @@ def pips(
 
     moment_ref = _check_numbers(game, move)
     check_rules(rules)
+    if _names_positions(paths):
+        if all_moves:
+            fail("--all applies to match files, not to a position ID")
+        _answer_positions(paths, game, move, as_json, "pips")
 
     def print_file(console: Console, result: FileReport) -> None:
         if all_moves:
@@ -355,6 +416,8 @@ def status(
 
     moment_ref = _check_numbers(game, move)
     check_rules(rules)
+    if _names_positions(paths):
+        _answer_positions(paths, game, move, as_json, "status")
 
     def print_file(console: Console, result: FileReport) -> None:
         (obj,), (moment,) = result.objects, result.extra
@@ -453,7 +516,7 @@ def show(
     if not Path(path).exists():
         info = id_board(path)
         if info is None:
-            fail(f"{path}: no such file, and not a Position ID, GNUbg ID or XGID")
+            fail(not_an_id(path))
         if game is not None or move is not None:
             fail("--game and --move apply to match files, not to a position ID")
     else:

@@ -46,12 +46,14 @@ def plays(
 ) -> None:
     """List the legal plays of a position for a roll."""
     from bgtools.engine.position import PositionError, parse_id
-    from bgtools.reports.plays import parse_dice, plays_json
+    from bgtools.reports.plays import parse_dice, plays_json, roll_text
 
     try:
         parsed = parse_id(position)
-    except PositionError as exc:
-        fail(f"{position!r}: {exc}")
+    except PositionError:
+        from bgtools.reports.moments import explain_id
+
+        fail(f"{position}: not a Position ID, GNUbg ID or XGID: {explain_id(position)}")
     if dice is not None:
         try:
             roll = parse_dice(dice)
@@ -69,10 +71,11 @@ def plays(
     from rich.table import Table
 
     pips = obj["pips"]
-    table = Table(title=f"{obj['position_id']}  roll {roll[0]}{roll[1]}  pips {pips[0]}-{pips[1]}")
+    table = Table(title=f"{obj['position_id']}, roll {roll_text(roll)}: pips {pips[0]} "
+                  f"(on roll), {pips[1]} (opponent)")
     table.add_column("#", justify="right")
     table.add_column("play")
-    table.add_column("pips after", justify="right")
+    table.add_column("pips after (on roll-opponent)", justify="right")
     table.add_column("position ID after")
     for i, row in enumerate(obj["plays"], 1):
         text = str(row["play"]) or "(no legal play)"

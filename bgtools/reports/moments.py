@@ -42,6 +42,10 @@ __all__ = [
     "moment_ids",
     "moment_extra",
     "error_json",
+    "explain_id",
+    "looks_like_id",
+    "PositionAnswers",
+    "position_answers",
 ]
 
 CrawfordStatus = Literal["money", "crawford", "post-crawford", "pre-crawford"]
@@ -447,3 +451,119 @@ def header_names(replay: MatchReplay) -> tuple[str, str] | None:
     if replay.names is not None and (p1, p2) == tuple(replay.names):
         return None
     return (p1, p2)
+
+
+# --- a position given by its ID ----------------------------------------------------------------
+
+_BASE64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+_ID_LIKE = re.compile(r"[A-Za-z0-9+/]{8,20}(:[A-Za-z0-9+/]{6,18})?")
+
+
+def looks_like_id(text: str) -> bool:
+    """Whether ``text`` is written like a Position ID, GNUbg ID or XGID (valid or not):
+    what a command that also takes files treats as an ID when no file has that name."""
+    raw = text.strip()
+    return (raw.upper().startswith("XGID=") or raw.count(":") >= 8
+            or (_ID_LIKE.fullmatch(raw) is not None and not raw.isdigit()))
+
+
+def _base64_problem(part: str, what: str, size: int) -> str | None:
+    """Why ``part`` cannot be a ``what`` of ``size`` Base64 characters, or None."""
+    bad = next((ch for ch in part if ch not in _BASE64), None)
+    if bad is not None:
+        return (f"{bad!r} is not a Base64 character (A-Z, a-z, 0-9, + and /); "
+                f"a {what} has {size} of them")
+    if len(part) != size:
+        return f"{len(part)} characters; a {what} has {size}"
+    return None
+
+
+def explain_id(text: str) -> str:
+    """Why ``text`` is not a Position ID, GNUbg ID (``pos:match``) or XGID, in a few words
+    (``13 characters; a Position ID has 14``); ``""`` when it is one."""
+    from bgtools.engine.position import PositionError, parse_id
+
+    raw = text.strip()
+    try:
+        parse_id(raw)
+    except PositionError as exc:
+        reason = str(exc)
+    else:
+        return ""
+    if not (raw.upper().startswith("XGID=") or raw.count(":") >= 8):
+        if ":" in raw:
+            pos_text, match_text = raw.split(":", 1)
+            shape = (_base64_problem(pos_text, "Position ID", 14)
+                     or _base64_problem(match_text, "Match ID", 12))
+        else:
+            shape = _base64_problem(raw, "Position ID", 14)
+        if shape is not None:
+            return shape
+    # The right shape: the decoder says what is wrong (too many checkers, bad fields...).
+    return reason.replace(f"{raw!r}: ", "").replace(f" {raw!r}", "")
+
+
+@dataclass(frozen=True, slots=True)
+class PositionAnswers:
+    """What ``pips`` and ``status`` say about a position given by its ID (no file).
+
+    ``pips`` and ``status`` are the JSON objects (the file objects' keys, ``file``,
+    ``game`` and ``move`` null, plus ``id``); ``extra`` what their text needs, as
+    :func:`moment_extra` gives it. A bare Position ID names no player and holds no match
+    state: player 0 is the player on roll, and the match fields are null.
+    """
+
+    pips: dict[str, Any]
+    status: dict[str, Any]
+    extra: dict[str, Any]
+
+
+def _id_crawford(state: ids.MatchState) -> CrawfordStatus:
+    length = state.match_length
+    return crawford_status(length, state.crawford,
+                           bool(length) and not state.crawford and length - 1 in state.score)
+
+
+def position_answers(text: str) -> PositionAnswers:
+    """The answers about the position of an ID; ValueError with :func:`explain_id`'s reason
+    when ``text`` is not an ID."""
+    from bgtools.engine.position import PositionError, parse_id
+
+    try:
+        parsed = parse_id(text)
+    except PositionError:
+        raise ValueError(explain_id(text)) from None
+    pos, state = parsed.position, parsed.state
+    mover, opponent = pos.pips
+    base: dict[str, Any] = {"schema": SCHEMA, "file": None, "id": text.strip(), "game": None,
+                            "move": None}
+    extra: dict[str, Any] = {"game": None, "move": None, "final": False, "row": None,
+                             "over": None, "result": None, "pending": None,
+                             "names": ["player on roll", "opponent"], "dice": None}
+    if state is None:
+        pips = [mover, opponent]
+        status: dict[str, Any] = {
+            **base, "match_length": None, "score": None, "crawford": None, "cube": None,
+            "on_roll": 0, "pips": pips, "position_id": pos.position_id, "match_id": None,
+            "xgid": None}
+        return PositionAnswers({**base, "pips": pips}, status, {**extra, "pips": pips})
+    x = state.on_roll
+    pips = [mover, opponent] if x == 0 else [opponent, mover]
+    sides = (pos.mover[1:], pos.opponent[1:]) if x == 0 else (pos.opponent[1:], pos.mover[1:])
+    try:
+        match_id: str | None = ids.encode_match_id(state)
+        xgid: str | None = ids.encode_xgid(sides, state)
+    except ids.IdError:
+        match_id = xgid = ""
+    over = state.game_state != ids.GameState.PLAYING
+    status = {**base, "match_length": state.match_length, "score": list(state.score),
+              "crawford": _id_crawford(state),
+              "cube": {"value": state.cube_value, "owner": state.cube_owner},
+              "on_roll": None if over else x, "pips": pips, "position_id": pos.position_id,
+              "match_id": match_id, "xgid": xgid}
+    pending = None
+    if state.doubled and not over:
+        pending = {"by": x, "action": "double", "cube": 2 * state.cube_value, "answer": 1 - x}
+    extra.update(names=["player 0", "player 1"], pips=pips, pending=pending,
+                 dice=list(state.dice) if state.dice and not state.doubled else None)
+    return PositionAnswers({**base, "pips": pips}, status, extra)
