@@ -456,11 +456,12 @@ def header_names(replay: MatchReplay) -> tuple[str, str] | None:
 # --- a position given by its ID ----------------------------------------------------------------
 
 _BASE64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
-_ID_LIKE = re.compile(r"[A-Za-z0-9+/]{8,20}(:[A-Za-z0-9+/]{6,18})?")
+_ID_LIKE = re.compile(r"[^\s.:]{10,20}(:[^\s.:]{8,16})?")
 
 
 def looks_like_id(text: str) -> bool:
-    """Whether ``text`` is written like a Position ID, GNUbg ID or XGID (valid or not):
+    """Whether ``text`` is written like a Position ID, GNUbg ID or XGID, valid or mistyped
+    (10 to 20 characters without a dot or a space, a Match ID after a colon; an XGID):
     what a command that also takes files treats as an ID when no file has that name."""
     raw = text.strip()
     return (raw.upper().startswith("XGID=") or raw.count(":") >= 8
