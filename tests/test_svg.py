@@ -358,5 +358,15 @@ def test_html_page_in_a_real_browser(tmp_path: Path) -> None:
         assert evaluate("document.getElementById('score').textContent") == frames[second]["score"]
         png = tools.call("Page.captureScreenshot", session, format="png")["data"]
         assert png_is_not_blank(base64.b64decode(png))
+        # 3. Without a fragment, a page written with --game/--move opens at that moment.
+        opened = tmp_path / "opened.html"
+        assert run("show", str(EXAMPLE), "--game", "2", "--move", "3", "--html",
+                   str(opened))[0] == 0
+        target = tools.call("Target.createTarget", url=opened.as_uri())
+        session = tools.call("Target.attachToTarget", targetId=target["targetId"],
+                             flatten=True)["sessionId"]
+        wanted = next(k for k, f in enumerate(frames) if (f["game"], f["move"]) == (2, 3))
+        assert evaluate(at) == str(wanted)
+        assert evaluate("location.hash") == "#game=2&move=3"
     finally:
         tools.close()

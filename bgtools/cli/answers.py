@@ -422,7 +422,9 @@ def show(
             if html is not None:
                 from bgtools.reports.html import match_html
 
-                write_picture(match_html(match, display), html, force=force, source=Path(path))
+                start = moment if game is not None or move is not None else None
+                write_picture(match_html(match, display, start), html, force=force,
+                              source=Path(path))
             break
     if info is not None and svg is not None:
         from bgtools.engine.diagram import svg_diagram

@@ -4,7 +4,8 @@ action and the score. No network: no external script, font or image.
 
 Keys: right and left arrows (next, previous moment), Home and End (first, last), up and down
 (start of the previous, next game). The page honours and keeps the fragment
-``#game=G&move=M`` (the numbering of ``--game`` and ``--move``), so a moment can be linked.
+``#game=G&move=M`` (the numbering of ``--game`` and ``--move``), so a moment can be linked;
+without one it opens at the moment it was written for (``show --game/--move``).
 """
 
 from __future__ import annotations
@@ -100,12 +101,13 @@ _SCRIPT = """
     return k;
   }
   function fromHash() {
+    var start = +document.body.getAttribute('data-start') || 0;
     var m = /game=(\\d+)&move=(\\d+)/.exec(location.hash);
-    if (!m) { return 0; }
+    if (!m) { return start; }
     for (var i = 0; i < frames.length; i++) {
       if (frames[i].game === +m[1] && frames[i].move === +m[2]) { return i; }
     }
-    return 0;
+    return start;
   }
   document.addEventListener('keydown', function (e) {
     var next = {ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: frames.length - 1,
@@ -129,16 +131,20 @@ _SCRIPT = """
 """
 
 
-def match_html(match: MatchAnswers, title: str) -> str:
-    """The page of ``match`` (every moment of every game); ``title`` names it (the file)."""
+def match_html(match: MatchAnswers, title: str, start: Moment | None = None) -> str:
+    """The page of ``match`` (every moment of every game); ``title`` names it (the file).
+    It opens at ``start`` (default: the first moment) unless its address names another."""
     replay = match.replay
     names = replay.names or ("player 0", "player 1")
     frames: list[dict[str, object]] = []
     listing: list[str] = []
+    first = 0
     for game in match.game_numbers:
         moments = match.moments.get(game, [])
         listing.append(f"<h2>Game {game}</h2><ol>")
         for moment in moments:
+            if start is not None and (moment.game, moment.move) == (start.game, start.move):
+                first = len(frames)
             notation = moment_notation(match, moment)
             frames.append({
                 "game": game, "move": moment.move, "moves": len(moments),
@@ -154,7 +160,8 @@ def match_html(match: MatchAnswers, title: str) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}: {heading}</title><style>{_STYLE}</style></head>\n<body>"
+        f"<title>{escape(title)}: {heading}</title><style>{_STYLE}</style></head>\n"
+        f'<body data-start="{first}">'
         f"<h1>{heading}</h1><p class=\"help\">{escape(title)}. Keys: left and right arrows "
         "step, Home and End go to the first and last position, up and down to the previous "
         "and next game.</p>"
