@@ -181,6 +181,8 @@ def test_show_never_writes_onto_its_input(tmp_path: Path) -> None:
 def test_show_html_refuses_a_bare_id() -> None:
     code, _, err = run("show", "4HPwATDgc/ABMA", "--html", "-")
     assert code == 2 and "match file" in err
+    code, out, err = run("show", str(EXAMPLE), "--html", "-", "--svg", "-")
+    assert code == 2 and out == "" and "standard output" in err
 
 
 def page_frames(html: str) -> list[dict[str, Any]]:

@@ -396,6 +396,8 @@ def show(
 
     _check_numbers(game, move)
     check_rules(rules)
+    if svg == "-" and html == "-":
+        fail("--svg - and --html - cannot both write to standard output")
     info: BoardInfo | None = None
     worst = 0
     if not Path(path).exists():
