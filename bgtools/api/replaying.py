@@ -266,7 +266,8 @@ class ReplayedAction:
     @property
     def play(self) -> Play | None:
         """The play of a move (an empty Play when the roll could not be played; None when
-        it could not be replayed); ``str(play)`` is the contract's canonical ``play``."""
+        the roller resigned instead of playing, or for an action that is not a move);
+        ``str(play)`` is the contract's canonical ``play``."""
         return self.event.play if self.event.action == "move" else None
 
     @property
@@ -281,11 +282,14 @@ class ReplayedAction:
         return self.before.position
 
     @property
-    def position_after(self) -> Position:
+    def position_after(self) -> Position | None:
         """The position after the action; after a move, seen from the opponent, who acts
-        next (as :meth:`Position.play <bgtools.engine.position.Position.play>` gives it)."""
-        if self.event.action == "move" and self.event.position_after is not None:
-            return self.event.position_after.swapped()
+        next (as :meth:`Position.play <bgtools.engine.position.Position.play>` gives it);
+        None for a roll that was not played (the roller resigned instead) or could not be
+        replayed, as the contract's null ``position_id_after``."""
+        if self.event.action == "move":
+            after = self.event.position_after
+            return after.swapped() if after is not None and self.play is not None else None
         return self.after.position
 
     @property
@@ -294,9 +298,10 @@ class ReplayedAction:
         return self.before.position_id
 
     @property
-    def position_id_after(self) -> str:
-        """The Position ID after the action (for a move: encoded for the opponent)."""
-        return self.position_after.position_id
+    def position_id_after(self) -> str | None:
+        """The Position ID of :attr:`position_after` (for a move: encoded for the opponent)."""
+        after = self.position_after
+        return after.position_id if after is not None else None
 
     @property
     def match_id_before(self) -> str:
