@@ -131,6 +131,18 @@ class Position:
 
     # --- views --------------------------------------------------------------------------
 
+    def __str__(self) -> str:
+        """The ASCII board from the side on roll, as ``bgtools show --ascii`` draws it."""
+        from bgtools.engine.diagram import BoardInfo, ascii_diagram
+
+        return ascii_diagram(BoardInfo(self))
+
+    def _repr_svg_(self) -> str:
+        """The SVG board, for Jupyter (the IPython display protocol)."""
+        from bgtools.engine.diagram import BoardInfo, svg_diagram
+
+        return svg_diagram(BoardInfo(self))
+
     def to_gnubg(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """gnubg's ``(side not on roll, side on roll)`` layout (25 slots, 24 = bar)."""
         return self.opponent[1:], self.mover[1:]
