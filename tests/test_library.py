@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from typer.testing import CliRunner
@@ -368,3 +369,41 @@ def test_everything_public_has_a_docstring_and_type_hints() -> None:
             if "return" not in hints or any(p not in hints for p in params):
                 missing.append(f"{name}.{member_name}: type hints")
     assert missing == []
+
+
+# --- pictures: what Jupyter shows --------------------------------------------------------
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _display_svg(obj: object) -> ElementTree.Element:
+    """What a notebook does with an object that has ``_repr_svg_``: call it and show the SVG
+    (IPython's SVG formatter parses it the same way); here, parse it."""
+    method = getattr(obj, "_repr_svg_", None)
+    assert callable(method), f"{type(obj).__name__} does not draw itself in a notebook"
+    text = method()
+    assert isinstance(text, str)
+    root = ElementTree.fromstring(text)
+    assert root.tag == f"{SVG}svg"
+    assert int(root.attrib["width"]) > 0 and int(root.attrib["height"]) > 0
+    return root
+
+
+def _checkers(root: ElementTree.Element, kind: str) -> int:
+    return sum(1 for node in root.iter(f"{SVG}circle")
+               if {"checker", kind} <= set(node.attrib.get("class", "").split()))
+
+
+def test_a_position_and_a_moment_draw_themselves_in_a_notebook() -> None:
+    root = _display_svg(Position.initial())
+    assert _checkers(root, "x") == _checkers(root, "o") == 15
+    replay = bgtools.read(GNUBG_MAT)[0].replay()
+    moment = replay.games[0].moments()[1]
+    assert moment.dice == (6, 5)
+    root = _display_svg(moment)
+    title = root.find(f"{SVG}title")
+    assert title is not None and "Alice" in (title.text or "") and "Bob" in (title.text or "")
+    result = runner.invoke(app, ["show", rel(GNUBG_MAT), "--game", "1", "--move", "2",
+                                 "--svg", "-"])
+    assert result.exit_code == 0 and result.stdout.strip() == moment.svg().strip()
+    assert ElementTree.fromstring(moment.svg(size=200)).attrib["width"] == "200"

@@ -472,10 +472,21 @@ class Moment:
         """What is drawn around the board: names, score, cube, dice, IDs and notes."""
         return self.replay.board(self)
 
-    def __str__(self) -> str:
-        from bgtools.reports.board import ascii_board
+    def svg(self, *, size: int = 400) -> str:
+        """The board as a standalone SVG picture ``size`` pixels wide, with the cube, the
+        dice and the players' names and scores (as ``bgtools show --svg`` draws it)."""
+        from bgtools.engine.diagram import svg_diagram
 
-        return ascii_board(self.board()).rstrip("\n")
+        return svg_diagram(self.board(), size=size)
+
+    def _repr_svg_(self) -> str:
+        """The SVG board, for Jupyter (the IPython display protocol)."""
+        return self.svg()
+
+    def __str__(self) -> str:
+        from bgtools.engine.diagram import ascii_diagram
+
+        return ascii_diagram(self.board()).rstrip("\n")
 
     def __repr__(self) -> str:
         return (f"<Moment game {self.game} move {self.move}: {self.position_id}:"
