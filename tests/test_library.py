@@ -407,3 +407,18 @@ def test_a_position_and_a_moment_draw_themselves_in_a_notebook() -> None:
                                  "--svg", "-"])
     assert result.exit_code == 0 and result.stdout.strip() == moment.svg().strip()
     assert ElementTree.fromstring(moment.svg(size=200)).attrib["width"] == "200"
+
+
+def test_each_problem_is_found_in_the_action_it_points_into() -> None:
+    text = GNUBG_MAT.read_text(encoding="utf-8")
+    line = text.splitlines().index("  3) 33: 8/5 8/5 6/3 6/3         41: 25/21 10/9 ") + 1
+    typo = text.replace("41: 25/21 10/9", "41: 25/21 10/8", 1)
+    replay = bgtools.read(typo)[0].replay()
+    actions = [a for game in replay.games for a in game.actions]
+    bad = [a for a in actions if not a.legal]
+    assert [(a.before.game, a.index, a.player, a.line) for a in bad] == [(1, 4, 1, line)]
+    assert bad[0].source is not None and bad[0].source.play_text == "25/21 10/8"
+    assert [p.rule for p in bad[0].problems] == ["dice-mismatch"]
+    # The left-hand play of the same line is not blamed.
+    same_line = [a for a in actions if a.line == line and a is not bad[0]]
+    assert same_line and all(a.problems == [] for a in same_line)

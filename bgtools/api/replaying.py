@@ -20,7 +20,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
 from bgtools.engine.position import Play, Position, Step
-from bgtools.record import GameRecord, MatchRecord, Problem, Severity
+from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
 from bgtools.replay import PROFILE_NAMES, Event, GameSummary, MatchReplay, profile_for, replay_match
 from bgtools.reports import moments as answers
 
@@ -199,10 +199,32 @@ class ReplayedGame:
 
     @cached_property
     def actions(self) -> list[ReplayedAction]:
-        """Every action replayed, in order, each with the moments before and after it."""
+        """Every action replayed, in order, each with the moments before and after it and
+        the problems found in it."""
         moments = self.moments()
-        return [ReplayedAction(event, before, after)
-                for event, before, after in zip(self._events, moments, moments[1:])]
+        located: dict[int, list[Problem]] = {}
+        for problem in self.problems:
+            index = self._action_at(problem)
+            if index is not None:
+                located.setdefault(index, []).append(problem)
+        return [ReplayedAction(event, before, after, located.get(k, []))
+                for k, (event, before, after) in enumerate(zip(self._events, moments,
+                                                               moments[1:]))]
+
+    def _action_at(self, problem: Problem) -> int | None:
+        """The index of the action a problem points into: by ``move`` in binary formats;
+        else the last action on its line that starts at or before its column."""
+        if problem.move is not None:
+            return problem.move - 1 if 0 < problem.move <= len(self._events) else None
+        found: int | None = None
+        for index, event in enumerate(self._events):
+            if problem.line is None or event.line != problem.line:
+                continue
+            column = event.source.column if event.source is not None else None
+            if found is None or (problem.column is not None and column is not None
+                                 and column <= problem.column):
+                found = index
+        return found
 
     def moments(self) -> list[Moment]:
         """The moments of the game: before each action, then after the last one (so one
@@ -227,15 +249,30 @@ class ReplayedAction:
     """One action replayed (a move, a cube action, a resignation or its acceptance), with
     the :class:`Moment` before and after it."""
 
-    __slots__ = ("after", "before", "event")
+    __slots__ = ("after", "before", "event", "problems")
 
-    def __init__(self, event: Event, before: Moment, after: Moment) -> None:
+    def __init__(self, event: Event, before: Moment, after: Moment,
+                 problems: list[Problem]) -> None:
         self.event = event
         """The replayer's event (:class:`~bgtools.replay.Event`)."""
         self.before = before
         """The moment just before the action."""
         self.after = after
         """The moment just after it (before the next action, or the end of the game)."""
+        self.problems = problems
+        """The problems found in this action (an illegal play, a cube action out of turn
+        ...), located by their line and column (binary formats: by move)."""
+
+    @property
+    def source(self) -> Action | None:
+        """The record's cell this action replays: what the file writes (``play_text``,
+        ``dice``, ``line``, ``column`` ...)."""
+        return self.event.source
+
+    @property
+    def legal(self) -> bool:
+        """False when a problem of severity ``error`` was found in this action."""
+        return not any(p.severity is Severity.ERROR for p in self.problems)
 
     @property
     def index(self) -> int:
@@ -347,7 +384,8 @@ class ReplayedAction:
         what = self.action
         if self.action == "move":
             dice = f"{self.dice[0]}{self.dice[1]}" if self.dice else "??"
-            what = f"{dice}: {self.play}" if self.play is not None else f"{dice}: ?"
+            written = self.source.play_text if self.source is not None else "?"
+            what = f"{dice}: {self.play}" if self.play is not None else f"{dice}: {written}?"
         return f"<ReplayedAction game {self.event.game} #{self.index}: player {self.player} {what}>"
 
 
