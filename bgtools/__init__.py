@@ -53,6 +53,8 @@ if TYPE_CHECKING:  # pragma: no cover
         UnsupportedFormatError,
     )
     from bgtools.record import Problem, Severity
+    from bgtools.reports.convert import ConversionError, InvalidRecordError
+    from bgtools.write.mat import UnwritableRecordError
 
 __all__ = [
     # reading, replaying, writing
@@ -81,13 +83,16 @@ __all__ = [
     "play_text",
     # errors
     "BgtoolsError",
+    "ConversionError",
     "IllegalPlayError",
+    "InvalidRecordError",
     "LimitExceededError",
     "NotationError",
     "OutputRefusedError",
     "RecordSyntaxError",
     "UnreadableInputError",
     "UnsupportedFormatError",
+    "UnwritableRecordError",
 ]
 _HOMES = {
     "READ_FORMATS": "bgtools.api.reading",
@@ -112,6 +117,9 @@ _HOMES = {
     "parse_play": "bgtools.engine.resolve",
     "play_text": "bgtools.engine.resolve",
     "BgtoolsError": "bgtools.errors",
+    "ConversionError": "bgtools.reports.convert",
+    "InvalidRecordError": "bgtools.reports.convert",
+    "UnwritableRecordError": "bgtools.write.mat",
     "IllegalPlayError": "bgtools.errors",
     "LimitExceededError": "bgtools.errors",
     "NotationError": "bgtools.errors",
