@@ -422,3 +422,66 @@ def test_each_problem_is_found_in_the_action_it_points_into() -> None:
     # The left-hand play of the same line is not blamed.
     same_line = [a for a in actions if a.line == line and a is not bad[0]]
     assert same_line and all(a.problems == [] for a in same_line)
+
+
+# --- the whole corpus, and the types a user's checker sees -------------------------------
+
+@pytest.mark.slow
+def test_the_library_replays_every_corpus_file_as_validate_does(corpus: Path) -> None:
+    from bgtools.reports.files import analyse_file, expand_paths, validate_json
+
+    checked = 0
+    for display, path, error in expand_paths([str(corpus)]):
+        assert path is not None and error is None, display
+        expected = validate_json(analyse_file(display, path))
+        try:
+            replays = [match.replay() for match in bgtools.read(path)]
+        except bgtools.BgtoolsError:
+            assert expected["problems"][0]["rule"] == "unreadable", display
+            continue
+        assert all(r.valid for r in replays) == expected["valid"], display
+        assert [p.to_json() for r in replays for p in r.problems] == expected["problems"]
+        for replay in replays:
+            for game in replay.games:
+                assert len(game.moments()) == len(game.actions) + 1
+        checked += 1
+    assert checked > 200
+
+
+USER_SCRIPT = '''
+import io
+import bgtools
+from bgtools.read.detect import load_file
+
+matches: bgtools.MatchFile = bgtools.read("samples/example_gnubg.mat", format="mat")
+replay: bgtools.Replay = matches[0].replay("auto")
+score: tuple[int, int] = replay.final_score
+winner: int | None = replay.winner
+for game in replay.games:
+    for action in game.actions:
+        play: bgtools.Play | None = action.play
+        after: bgtools.Position | None = action.position_after
+    for moment in game.moments():
+        pips: tuple[int, int] = moment.pips
+        xgid: str = moment.position.xgid()
+        owner: int | None = moment.cube.owner
+        svg: str = moment.svg(size=300)
+matches[0].write(io.StringIO(), "sgf", overwrite=False)
+problems: list[bgtools.Problem] = matches[0].problems
+records = load_file
+'''
+
+
+@pytest.mark.slow
+def test_a_users_script_type_checks_under_mypy_strict(tmp_path: Path) -> None:
+    from mypy import api
+
+    script = tmp_path / "user.py"
+    script.write_text(USER_SCRIPT, encoding="utf-8")
+    out, err, code = api.run(["--strict", "--no-incremental", "--cache-dir", os.devnull,
+                              str(script)])
+    assert code == 0, out + err
+    script.write_text(USER_SCRIPT + "wrong: str = replay.final_score\n", encoding="utf-8")
+    out, _, code = api.run(["--strict", "--no-incremental", "--cache-dir", os.devnull,
+                            str(script)])
+    assert code == 1 and "Incompatible types in assignment" in out
