@@ -5,6 +5,8 @@ reading the drawn boards back."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
@@ -24,7 +26,6 @@ MATCHES = [
     ROOT / "tests" / "data" / "selfplay" / "m3_s10.sgf",
     ROOT / "tests" / "data" / "sites" / "match1100068.txt",
 ]
-SHARED_MAT = ROOT.parent / "shared" / "corpus"
 
 # A screen cell: ("top"|"bottom"|"bar-top"|"bar-bottom", column index); its content (letter, count).
 Cell = tuple[str, int]
@@ -137,6 +138,10 @@ def test_players_keep_letter_and_numbers_follow_the_player_to_act(path: Path) ->
             assert f"X: {names[1]}"[:20] in lines[start + 12]
             grid = grid_of(info)
             x_to_act = moment.state.on_roll == 1
+            if moment.final and len(moments) > 1:
+                # Game over: the numbers are those of the player who did not act last, as
+                # GNU Backgammon passes the turn after the last action.
+                x_to_act = moments[-2].player == 0
             # The player to act's point 1 is bottom right when he is X, top right when O.
             assert labels(grid)[1] == (("bottom", 11) if x_to_act else ("top", 11))
             assert grid[6][0] == ("v" if x_to_act else "^")
@@ -170,9 +175,9 @@ def test_position_str_is_the_ascii_board_and_repr_stays() -> None:
     assert repr(pos).startswith("Position(mover=(")
 
 
-@pytest.mark.skipif(not SHARED_MAT.is_dir(), reason="../shared/corpus is absent")
-def test_stepping_keeps_checkers_in_place_on_corpus_matches() -> None:
-    files = sorted(SHARED_MAT.rglob("*.mat"))[:40]
+@pytest.mark.slow
+def test_stepping_keeps_checkers_in_place_on_corpus_matches(corpus: Path) -> None:
+    files = sorted(corpus.rglob("*.mat"))[:40]
     assert files
     for path in files:
         result, answers = analyse_answers(str(path), path)
@@ -189,3 +194,69 @@ def test_stepping_keeps_checkers_in_place_on_corpus_matches() -> None:
             moved = {cell for cell in old.keys() | new.keys() if old.get(cell) != new.get(cell)}
             assert {c for c in moved if not c[0].startswith("bar")} == {where[p]
                                                                         for p in points | hits}
+
+
+GNUBG_WALK = """
+import os, sys
+import gnubg
+gnubg.command("set threads 1")
+gnubg.command("set display off")
+gnubg.command("import mat " + sys.argv[1])
+gnubg.command("first game")
+for game in range(int(sys.argv[2])):
+    seen = None
+    for _ in range(1000):
+        gnubg.command("next")
+        here = (gnubg.position_id(), gnubg.match_id())
+        if here == seen:
+            break
+        seen = here
+        sys.stdout.flush()
+        os.write(1, b"=== game %d\\n" % (game + 1))
+        gnubg.command("show board")
+    gnubg.command("next game")
+"""
+
+
+def gnubg_grids(path: Path, games: int) -> dict[int, list[list[str]]]:
+    """GNU Backgammon's own ``show board`` grids of each game, position after position, in a
+    child process (gnubg prints from C). Stacks above 9 written in hex (``A``) as we write
+    them (``10``)."""
+    proc = subprocess.run([sys.executable, "-c", GNUBG_WALK, str(path), str(games)],
+                          capture_output=True, text=True, timeout=300, check=False,
+                          stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out: dict[int, list[list[str]]] = {}
+    for block in proc.stdout.split("=== game ")[1:]:
+        number, _, text = block.partition("\n")
+        lines = text.splitlines()
+        first = next(k for k, line in enumerate(lines) if line.startswith(" +1"))
+        grid = [re.sub(r" ([A-F]) ", lambda m: f"{int(m.group(1), 16):>2} ", line[:44]).rstrip()
+                for line in lines[first:first + 13]]
+        out.setdefault(int(number), []).append(grid)
+    return out
+
+
+def deduplicated(grids: list[list[str]]) -> list[list[str]]:
+    return [grid for k, grid in enumerate(grids) if k == 0 or grid != grids[k - 1]]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", [MATCHES[0], MATCHES[2], ROOT / "tests" / "data" / "selfplay"
+                                  / "m3_s2.mat"], ids=lambda p: p.name)
+def test_boards_are_gnubg_s_show_board(gnubg: object, path: Path) -> None:
+    """Every board GNU Backgammon shows while stepping through a game (its grid: checkers,
+    point numbers, the v/^ mark) is one of ours, in the same order."""
+    match = answers_of(path)[0]
+    theirs = gnubg_grids(path, len(match.replay.games))
+    compared = 0
+    for game, moments in match.moments.items():
+        ours = deduplicated([[line.rstrip() for line in grid_of(moment_board(match, m))]
+                             for m in moments])
+        position = 0
+        for grid in deduplicated(theirs.get(game, [])):
+            while position < len(ours) and ours[position] != grid:
+                position += 1
+            assert position < len(ours), (path.name, game, "\n".join(grid))
+            compared += 1
+    assert compared >= len(match.moments)

@@ -84,8 +84,15 @@ def moment_board(match: MatchAnswers, moment: Moment) -> BoardInfo:
         offered = f" a {level}" if level in ("gammon", "backgammon") else ""
         notes.append(f"{names[resigner]} resigns{offered}"
                      + (f"; {names[1 - resigner]} accepts" if moment.action == "accept" else ""))
+    position, to_act = moment.position, state.on_roll
+    if moment.final:
+        before = match.moments.get(moment.game, [])[-2:-1]
+        if before and before[0].player == to_act:
+            # The game is over: the turn has passed to the other player, as GNU Backgammon
+            # numbers the points after the last action (a bear-off by the winner).
+            position, to_act = position.swapped(), 1 - to_act
     return BoardInfo(
-        position=moment.position,
+        position=position,
         x_name=names[x], o_name=names[o],
         x_score=state.score[x], o_score=state.score[o],
         match_length=replay.match_length,
@@ -95,7 +102,7 @@ def moment_board(match: MatchAnswers, moment: Moment) -> BoardInfo:
         status="; ".join(notes),
         position_id=position_id, match_id=match_id, xgid=xgid,
         on_roll=not moment.final and moment.action == "move",
-        turn=letter_of(state.on_roll),
+        turn=letter_of(to_act),
     )
 
 
