@@ -152,6 +152,14 @@ class Position:
         """GNU Backgammon's Position ID, encoded for the player to act."""
         return ids.encode_position_id(self.opponent[1:], self.mover[1:])
 
+    def xgid(self, state: ids.MatchState | None = None) -> str:
+        """eXtreme Gammon's XGID of this position at the match ``state`` (default: money
+        play, cube centred, no dice); the player to act is ``state.on_roll``."""
+        state = ids.MatchState() if state is None else state
+        mover, opponent = self.mover[1:], self.opponent[1:]
+        return ids.encode_xgid((mover, opponent) if state.on_roll == 0 else (opponent, mover),
+                               state)
+
     @property
     def pips(self) -> tuple[int, int]:
         """Pip counts ``(mover, opponent)``; a checker on the bar counts 25."""
