@@ -327,3 +327,15 @@ def test_plays_are_ordered_by_pips_then_points_not_text(position: str, dice: str
         if a["pips_after"] == b["pips_after"]:
             # Within equal pips, the highest starting point comes first, as a number.
             assert max(s[0] for s in a["steps"]) >= max(s[0] for s in b["steps"])
+
+
+def test_status_of_a_record_that_stops_after_a_double(tmp_path: Path) -> None:
+    """The example cut just after Alice's double in game 2 (Bob's 'Takes' and the rest
+    removed): the end of the record is a double waiting for its answer."""
+    lines = EXAMPLE.read_text().splitlines(keepends=True)
+    offer = next(k for k, line in enumerate(lines) if "Doubles => 2" in line and "Takes" in line)
+    cut = tmp_path / "cut.mat"
+    cut.write_text("".join(lines[:offer]) + lines[offer].split("Takes")[0].rstrip() + "\n")
+    code, out, err = run("status", str(cut))
+    assert code == 0 and "match-incomplete" in err
+    assert "Alice doubled to 2, Bob to answer" in out

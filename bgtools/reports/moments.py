@@ -341,7 +341,10 @@ def moment_extra(match: MatchAnswers, moment: Moment) -> dict[str, Any]:
 
 
 def _pending_double(match: MatchAnswers, moment: Moment) -> dict[str, Any] | None:
-    if moment.final or not moment.state.doubled or moment.move < 2:
+    # Before an answer the state says so; at the end of a record that stops after a double
+    # (an unfinished game), the last action does.
+    waiting = moment.over is None if moment.final else moment.state.doubled
+    if not waiting or moment.move < 2:
         return None
     offer = match.moments[moment.game][moment.move - 2]
     if offer.action not in ("double", "beaver", "raccoon") or offer.player is None:
