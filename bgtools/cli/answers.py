@@ -23,6 +23,7 @@ from bgtools.cli.app import (
     app,
     check_rules,
     emit_json,
+    fit_table,
     make_console,
     resolve_jobs,
 )
@@ -225,7 +226,7 @@ def _print_score(console: Console, obj: dict[str, Any], extra: dict[str, Any]) -
         else:
             row.append(f"{total[0]}-{total[1]}")
         table.add_row(*row)
-    console.print(table)
+    console.print(fit_table(console, table, drop=("ended by", "cube", "points")))
 
 
 # --- moments -------------------------------------------------------------------------------
@@ -320,7 +321,7 @@ def _print_all(console: Console, display: str, moments: list[dict[str, Any]]) ->
                 play = "(no play)" if m["play"] == "" else "(not played)"
         p0, p1 = m["pips"]
         table.add_row(str(m["move"]), actor, str(p0), str(p1), roll, escape(play or ""))
-    console.print(table)
+    console.print(fit_table(console, table, drop=("player",)))
 
 
 @app.command()

@@ -26,6 +26,7 @@ __all__ = [
     "print_error",
     "run_app",
     "silence_stdout",
+    "silence_stream",
 ]
 
 
@@ -59,9 +60,15 @@ def note(message: str) -> None:
 
 def silence_stdout() -> None:
     """Point stdout at /dev/null so that flushing after a closed pipe raises nothing."""
+    silence_stream(sys.stdout)
+
+
+def silence_stream(stream: Any) -> None:
+    """Point ``stream``'s file descriptor at /dev/null (after its pipe closed), so that
+    nothing written or flushed to it later raises."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, stream.fileno())
         os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass

@@ -21,6 +21,7 @@ from bgtools.cli.app import (
     app,
     check_rules,
     emit_json,
+    fit_table,
     make_console,
     resolve_jobs,
 )
@@ -65,7 +66,6 @@ def plays(
     if as_json:
         emit_json(obj)
         return
-    from rich.console import Console
     from rich.table import Table
 
     pips = obj["pips"]
@@ -79,7 +79,7 @@ def plays(
         pips_after = row["pips_after"]
         table.add_row(str(i), text, f"{pips_after[0]}-{pips_after[1]}",
                       str(row["position_id_after"]))
-    Console().print(table)
+    make_console().print(table)
 
 
 def _print_file_problems(console: Console, display: str,
@@ -209,7 +209,7 @@ def _print_replay_table(console: Console, display: str, rows: list[dict[str, Any
             f"{row['pips_before'][0]}-{row['pips_before'][1]}", cube,
             row["position_id_before"],
         )
-    console.print(table)
+    console.print(fit_table(console, table, drop=("position ID", "line", "#", "cube", "game")))
 
 
 @app.command()

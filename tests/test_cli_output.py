@@ -1,0 +1,135 @@
+"""What people see (issue 14): output width, closed pipes, one-line errors, --help, summaries."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLES = REPO / "samples"
+GALAXY = SAMPLES / "galaxy_match1486073.txt"
+GNUBG_MAT = SAMPLES / "example_gnubg.mat"
+
+
+def bgtools(*args: str, env: dict[str, str] | None = None,
+            stdout: int | None = subprocess.PIPE) -> subprocess.CompletedProcess[str]:
+    """Run the real program, stdout and stderr on pipes (no terminal), no COLUMNS unless
+    ``env`` sets it."""
+    full_env = {key: value for key, value in os.environ.items()
+                if key not in ("BGTOOLS_PROGRESS", "COLUMNS", "LINES", "TERMINAL_WIDTH")}
+    full_env.update({"PYTHONPATH": str(REPO), "NO_COLOR": "1", **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "bgtools", *args], stdout=stdout, stderr=subprocess.PIPE,
+        text=True, env=full_env, timeout=300, stdin=subprocess.DEVNULL, check=False,
+    )
+
+
+def _replay_rows(path: Path) -> list[dict[str, object]]:
+    out = bgtools("replay", "--jsonl", str(path)).stdout
+    return [json.loads(line) for line in out.splitlines()]
+
+
+# --- item 2: never cut off a terminal; COLUMNS honoured; a narrow terminal stays readable --
+
+
+def test_replay_to_a_file_keeps_every_cell_whole() -> None:
+    done = bgtools("replay", str(GALAXY))
+    assert done.returncode == 0
+    assert "…" not in done.stdout
+    for row in _replay_rows(GALAXY):
+        assert str(row["position_id_before"]) in done.stdout
+        if row.get("play"):
+            assert str(row["play"]) in done.stdout
+
+
+def test_score_to_a_pipe_keeps_words_and_names_whole() -> None:
+    done = bgtools("score", str(GNUBG_MAT))
+    assert done.returncode == 0
+    assert "…" not in done.stdout
+    assert "post-Crawford" in done.stdout
+    # The title is one line, however long.
+    assert any(line.startswith(f"{GNUBG_MAT}: Alice vs Bob") and line.rstrip().endswith(
+        "2-4") for line in done.stdout.splitlines())
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+def test_columns_is_honoured_and_a_narrow_table_drops_columns_instead_of_cutting(
+        columns: int) -> None:
+    done = bgtools("score", str(GNUBG_MAT), env={"COLUMNS": str(columns)})
+    assert done.returncode == 0
+    table = done.stdout.splitlines()[1:]
+    assert table and all(len(line.rstrip()) <= columns for line in table)
+    assert "…" not in done.stdout
+    assert "post-Crawford" in done.stdout and "gammon" in done.stdout
+    wide = bgtools("score", str(GNUBG_MAT)).stdout
+    assert ("ended by" in wide) and (("ended" in done.stdout) == (columns >= 80))
+
+
+def test_a_narrow_replay_table_keeps_the_plays_whole() -> None:
+    done = bgtools("replay", str(GALAXY), env={"COLUMNS": "60"})
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert all(len(line) <= 60 for line in lines)
+    for row in _replay_rows(GALAXY):
+        if row.get("play"):
+            assert str(row["play"]) in done.stdout
+
+
+@pytest.mark.parametrize("width", [40, 60, 80, 120, 200])
+def test_the_progress_bar_fits_the_terminal(width: int) -> None:
+    from bgtools.cli.progress import progress_layout
+
+    for total in (1, 2_600, 1_000_000):
+        shown, bar = progress_layout(width, total)
+        assert "bar" in shown and "files" in shown
+        assert 10 <= bar <= 40
+        digits = len(str(total))
+        texts = {"reading": len("reading"), "bar": bar, "files": 2 * digits + len("/ files"),
+                 "rate": len("100,000 rolls/s"), "errors": len("999 error(s)"),
+                 "elapsed": len("0:00:00"), "eta": len("ETA 0:00:00")}
+        used = sum(texts[name] for name in shown) + len(shown) - 1
+        assert used < width or shown == ["bar", "files"]
+    assert len(progress_layout(200, 2_600)[0]) == 7
+
+
+# --- item 3: a closed pipe on human output exits 0 -----------------------------------------
+
+
+@pytest.mark.parametrize("args", [
+    ("score", str(SAMPLES)), ("replay", str(SAMPLES)), ("validate", str(SAMPLES)),
+    ("pips", "--all", str(GNUBG_MAT)), ("status", str(SAMPLES)), ("rules",),
+    ("plays", "4HPwATDgc/ABMA", "52"), ("score", "--json", str(SAMPLES)),
+])
+def test_a_closed_pipe_exits_0(args: tuple[str, ...]) -> None:
+    read, write = os.pipe()
+    os.close(read)  # nobody reads: the first write fails
+    try:
+        done = bgtools(*args, stdout=write)
+    finally:
+        os.close(write)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "error" not in done.stderr
+
+
+def test_the_console_ends_a_closed_pipe_with_exit_0() -> None:
+    from bgtools.cli.app import make_console
+
+    class ClosedPipe(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def fileno(self) -> int:
+            raise ValueError("no descriptor")
+
+    console = make_console()
+    console.file = ClosedPipe()
+    with pytest.raises(typer.Exit) as ended:
+        console.print("a line")
+    assert ended.value.exit_code == 0
