@@ -133,3 +133,89 @@ def test_the_console_ends_a_closed_pipe_with_exit_0() -> None:
     with pytest.raises(typer.Exit) as ended:
         console.print("a line")
     assert ended.value.exit_code == 0
+
+
+# --- item 5: errors are one line on stderr ---------------------------------------------------
+
+
+@pytest.mark.parametrize("args, words", [
+    (("validate", "--jobs", "0", str(SAMPLES)), "--jobs"),
+    (("validate", "-j", "abc", str(SAMPLES)), "'abc' is not a valid int"),
+    (("validate", "--no-such-option", str(SAMPLES)), "no such option"),
+    (("validate",), "missing argument 'PATH...'"),
+    (("score", "--rules", "nonsense", str(SAMPLES)), "unknown rule profile"),
+    (("convert", str(GNUBG_MAT)), "missing option '--output'"),
+    (("pips", "--game", "x", str(GNUBG_MAT)), "'x' is not a valid int"),
+])
+def test_usage_errors_are_one_line_on_stderr(args: tuple[str, ...], words: str) -> None:
+    done = bgtools(*args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("bgtools: error: ") and words in lines[0]
+
+
+def test_a_missing_file_is_one_error_line_and_a_greppable_problem(tmp_path: Path) -> None:
+    missing = str(tmp_path / "nosuch.mat")
+    done = bgtools("validate", missing)
+    assert done.returncode == 2
+    assert done.stderr == f"bgtools: error: {missing}: no such file or directory\n"
+    assert done.stdout == f"{missing}: error[unreadable]: no such file or directory\n"
+    # With another file the summary counts it, and the problem line is there to grep.
+    both = bgtools("validate", missing, str(GNUBG_MAT))
+    assert both.returncode == 2
+    assert [line for line in both.stdout.splitlines() if "error[" in line] == [
+        f"{missing}: error[unreadable]: no such file or directory"]
+    assert "2 file(s): 1 valid, 0 invalid, 1 unreadable" in both.stdout
+
+
+@pytest.mark.parametrize("command", ["validate", "replay", "score", "status"])
+def test_an_empty_directory_is_named(tmp_path: Path, command: str) -> None:
+    (tmp_path / "notes.md").write_text("not a match\n")
+    done = bgtools(command, str(tmp_path))
+    assert done.returncode == 2
+    assert done.stderr == f"bgtools: error: {tmp_path}: no match files found\n"
+    assert done.stdout == ""
+
+
+# --- item 6: --help reads cleanly at 80 columns; item 14: -h ---------------------------------
+
+COMMANDS = ["validate", "replay", "rules", "score", "pips", "status", "show", "convert",
+            "stats", "standings", "export", "plays"]
+
+
+def _help(*args: str, width: int = 80) -> str:
+    from typer.testing import CliRunner
+
+    from bgtools.cli import app
+
+    result = CliRunner().invoke(app, [*args], env={"COLUMNS": str(width)})
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_help_reads_cleanly_at_80_columns(command: str) -> None:
+    args = [command] if command else []
+    text = _help(*args, "--help")
+    assert text == _help(*args, "-h")
+    assert text.startswith(f"Usage: bgtools {command}".rstrip() + " ")
+    for line in text.splitlines():
+        assert len(line) <= 80, line
+        for bad in ("``", "{", "<str>", "<int", "[x>=", "\\[", "╭", "…"):
+            assert bad not in line, line
+        words = line.split()
+        # No word left alone on a line (a reflowed paragraph or a help text's tail).
+        assert len(words) != 1 or words[0].endswith(":") or words[0].startswith("-"), line
+    if command not in ("", "rules"):
+        usage = text.splitlines()[0]
+        assert "[OPTIONS]" in usage and usage.split()[-1].strip("[].").isupper()
+
+
+def test_the_command_list_gives_each_command_a_whole_sentence() -> None:
+    text = _help("--help")
+    listed = text[text.index("Commands:"):].splitlines()[1:]
+    assert sorted(line.split()[0] for line in listed if line.strip()) == sorted(COMMANDS)
+    assert all(line.rstrip().endswith(".") and not line.rstrip().endswith("...")
+               for line in listed if line.strip())

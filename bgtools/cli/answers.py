@@ -25,6 +25,7 @@ from bgtools.cli.app import (
     emit_json,
     fit_table,
     make_console,
+    no_files_message,
     resolve_jobs,
 )
 from bgtools.cli.errors import EXIT_INTERRUPTED, fail, print_error
@@ -39,12 +40,13 @@ if TYPE_CHECKING:
 __all__ = ["pips", "score", "show", "status"]
 
 GameOption = Annotated[
-    int | None, typer.Option("--game", help="Game number (1-based; default: the last game).")
+    int | None,
+    typer.Option("--game", metavar="N", help="Game number (1-based; default: the last game)."),
 ]
 MoveOption = Annotated[
     int | None,
-    typer.Option("--move", help="Before the M-th action of the game (1-based; default: "
-                 "after the last action)."),
+    typer.Option("--move", metavar="M", help="Before the M-th action of the game (1-based; "
+                 "default: after the last action)."),
 ]
 
 
@@ -86,10 +88,10 @@ def _inputs(paths: list[str], rules: str = "auto"
 @app.command()
 def score(paths: Paths, as_json: JsonOption = False, rules: RulesOption = "auto",
           jobs: JobsOption = None) -> None:
-    """The score of matches: players, length, final score, winner and every game.
+    """Players, length, final score and winner, game by game.
 
     Directories are read recursively and quoted globs expanded; files are spread over
-    ``--jobs`` processes and reported in input order.
+    --jobs processes and reported in input order.
     """
     from bgtools.batch import score_report
 
@@ -156,7 +158,7 @@ def _run(job: Callable[..., FileReport], paths: list[str], jobs: int | None, as_
     if summary.interrupted:
         raise typer.Exit(EXIT_INTERRUPTED)
     if summary.done == 0:
-        fail("no match files found")
+        fail(no_files_message(paths))
     return summary
 
 
@@ -264,7 +266,11 @@ def pips(
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
 ) -> None:
-    """Pip counts of both players at one moment (default: the end of the last game)."""
+    """Both players' pip counts at one moment, or at every move.
+
+    The moment is the end of the last game unless --game and --move say otherwise; --all
+    gives a table of every move of the game.
+    """
     from bgtools.batch import pips_report
 
     _check_numbers(game, move)
@@ -333,7 +339,10 @@ def status(
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
 ) -> None:
-    """Score, Crawford status, cube, player on roll, pips and IDs at one moment."""
+    """Score, Crawford, cube, turn, pips and IDs at one moment.
+
+    The moment is the end of the file unless --game and --move say otherwise.
+    """
     from bgtools.batch import status_report
 
     _check_numbers(game, move)
@@ -373,14 +382,14 @@ def status(
 @app.command()
 def show(
     path: Annotated[str, typer.Argument(
-        help="A match file, or a Position ID, GNUbg ID (pos:match) or XGID.",
+        metavar="PATH|ID", help="A match file, Position ID, GNUbg ID or XGID.",
         show_default=False)],
     game: GameOption = None,
     move: MoveOption = None,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="A plain text board.")] = False,
     rules: RulesOption = "auto",
 ) -> None:
-    """Draw the board of a moment of a match, or of a bare position ID."""
+    """Draw the board at a moment of a match, or of a position ID."""
     from bgtools.cli.board import rich_board
     from bgtools.reports.board import ascii_board, id_board, moment_board
 

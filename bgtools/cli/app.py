@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from functools import cache
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
+from typer.core import TyperCommand
 
 from bgtools.cli.errors import fail, silence_stream
 
@@ -33,16 +35,49 @@ __all__ = [
     "emit_json",
     "fit_table",
     "make_console",
+    "no_files_message",
     "output_width",
     "resolve_jobs",
 ]
 
-app = typer.Typer(
+class _Command(TyperCommand):
+    """A command whose usage line names its arguments as their help does (``PATH...``,
+    ``[DICE]``): Typer would write a required argument in braces (``{PATH}``)."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        """The pieces of the usage line: ``[OPTIONS]``, then each argument's metavar."""
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name == "argument":
+                pieces.append(param.make_metavar(ctx))
+            else:
+                pieces.extend(param.get_usage_pieces(ctx))
+        return pieces
+
+
+class _Typer(typer.Typer):
+    """The Typer app, its commands made with :class:`_Command` unless told otherwise."""
+
+    def command(self, *args: Any, cls: type[TyperCommand] | None = None,
+                **kwargs: Any) -> Callable[[_F], _F]:
+        """Register a command (as :meth:`typer.Typer.command`)."""
+        register: Callable[[_F], _F] = super().command(*args, cls=cls or _Command, **kwargs)
+        return register
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+app = _Typer(
     name="bgtools",
-    help="Validate, replay and inspect backgammon match files (.mat, SGF).",
+    help="Validate, replay and inspect backgammon match files (.mat, SGF, .xg, .bgf).",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
+    # Click's plain help: paragraphs reflowed to the terminal (at most 80 columns), no boxes,
+    # and no Rich to import for --help.
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 80},
 )
 """The ``bgtools`` command line."""
 
@@ -61,32 +96,45 @@ def _root(
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
     ] = False,
 ) -> None:
-    """Validate, replay and inspect backgammon match files (.mat, SGF)."""
+    """Validate, replay and inspect backgammon match files (.mat, SGF, .xg, .bgf)."""
+
+
+def _check_jobs(value: int | None) -> int | None:
+    if value is not None and value < 1:
+        raise typer.BadParameter(f"{value}: give 1 or more worker processes")
+    return value
 
 
 Paths = Annotated[
     list[str],
-    typer.Argument(help="Match files or directories (read recursively).", show_default=False),
+    typer.Argument(metavar="PATH...", show_default=False,
+                   help="Match files, directories or quoted globs."),
 ]
 """The input paths of the commands that read many files (files, directories, globs)."""
 
 RulesOption = Annotated[
     str,
-    typer.Option("--rules", help="House rules: auto (the site named in the file, else "
-                 "standard), standard, galaxy, studio, megammon, pieceofcake, nocube, cube3 "
-                 "or match-resign."),
+    typer.Option("--rules", metavar="PROFILE", show_default=False,
+                 help="House rules: standard, galaxy, studio, megammon, pieceofcake, nocube, "
+                 "cube3, match-resign, or auto (the default: the file's site, else standard)."),
 ]
 """``--rules PROFILE``; check its value with :func:`check_rules`."""
 
 JobsOption = Annotated[
     int | None,
-    typer.Option("--jobs", "-j", min=1, show_default=False,
-                 help="Worker processes (default: the number of cores; 1: no workers)."),
+    typer.Option("--jobs", "-j", metavar="N", show_default=False, callback=_check_jobs,
+                 help="Worker processes (default: one per core; 1: none)."),
 ]
 """``--jobs N``; :func:`resolve_jobs` gives the default."""
 
 JsonOption = Annotated[bool, typer.Option("--json", help="One JSON object per file.")]
 """``--json``: one JSON object per input file on stdout."""
+
+
+def no_files_message(paths: Sequence[str]) -> str:
+    """The error when ``paths`` hold no match file: it names them (an empty directory, a
+    directory of other files)."""
+    return f"{', '.join(paths)}: no match files found"
 
 
 def check_rules(rules: str) -> None:

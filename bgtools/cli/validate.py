@@ -23,6 +23,7 @@ from bgtools.cli.app import (
     emit_json,
     fit_table,
     make_console,
+    no_files_message,
     resolve_jobs,
 )
 from bgtools.cli.errors import EXIT_INTERRUPTED, fail, print_error
@@ -38,10 +39,12 @@ __all__ = ["plays", "replay", "rules", "validate"]
 
 @app.command()
 def plays(
-    position: Annotated[str, typer.Argument(help="Position ID, GNUbg ID (pos:match) or XGID.")],
+    position: Annotated[str, typer.Argument(metavar="POSITION",
+                                               help="Position ID, GNUbg ID (pos:match) or XGID.")],
     dice: Annotated[
         str | None,
-        typer.Argument(help="The roll, such as 52. Optional when the ID carries dice."),
+        typer.Argument(metavar="[DICE]",
+                       help="The roll, such as 52. Optional when the ID carries dice."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
@@ -83,17 +86,21 @@ def plays(
 
 
 def _print_file_problems(console: Console, display: str,
-                         problems: Iterable[dict[str, Any]]) -> None:
+                         problems: Iterable[dict[str, Any]], strip_prefix: bool = False) -> None:
+    """One line per problem; ``strip_prefix`` drops a message's leading ``DISPLAY: ``."""
     from rich.markup import escape
 
     from bgtools.reports.files import problem_location
 
     for prob in problems:
         where = problem_location(display, prob)
+        message = prob["message"]
+        if strip_prefix and message.startswith(display + ": "):
+            message = message[len(display) + 2:]
         colour = "red" if prob["severity"] == "error" else "yellow"
         console.print(
             f"{escape(where)}: [{colour}]{prob['severity']}[/][bold]"
-            f"{escape('[' + prob['rule'] + ']')}[/]: {escape(prob['message'])}"
+            f"{escape('[' + prob['rule'] + ']')}[/]: {escape(message)}"
         )
 
 
@@ -104,12 +111,16 @@ def validate(
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
 ) -> None:
-    """Check every roll, play, cube action and score of match files against the rules.
+    """Check every roll, play and cube action against the rules.
 
-    Directories are read recursively and quoted globs (``'archive/**/*.mat'``) expanded;
-    files are spread over ``--jobs`` processes and reported in input order. At a terminal
-    a progress bar runs on stderr; a summary ends the human output. Ctrl-C stops with the
-    summary of what was done (exit code 130).
+    Score lines, results and the Crawford rule too. Directories are read recursively and
+    quoted globs such as 'archive/**/*.mat' expanded; files are spread over --jobs
+    processes and reported in input order, one line per problem
+    (PATH:LINE:COLUMN: error[RULE]: MESSAGE). At a terminal a progress bar runs on stderr.
+    A summary ends the output, also when Ctrl-C stops the run.
+
+    Exit code: 0 every file valid (warnings allowed), 1 a file has errors, 2 a file cannot
+    be read or the command is wrong, 130 interrupted.
     """
     from bgtools.batch import validate_report
     from bgtools.cli.progress import (
@@ -126,9 +137,11 @@ def validate(
         if console is None:
             emit_json(result.objects[0])
         elif result.error is not None:
-            from rich.markup import escape  # Rich only for the text output
-
-            console.print(f"[bold red]{escape(result.error)}[/]")
+            # The error line on stderr, and its problem line among the others on stdout, so
+            # that grep 'error\[' finds unreadable files too.
+            print_error(result.error)
+            _print_file_problems(console, result.display, result.objects[0]["problems"],
+                                 strip_prefix=True)
         else:
             _print_file_problems(console, result.display, result.problems)
 
@@ -142,11 +155,9 @@ def validate(
             print_summary(summary, console)
         raise typer.Exit(EXIT_INTERRUPTED)
     if summary.done == 0:
-        if console is not None:
-            console.print("[yellow]no match files found[/]")
-            raise typer.Exit(2)
-        fail("no match files found")
-    if console is not None:
+        fail(no_files_message(paths))
+    if console is not None and (summary.done > 1 or not summary.unreadable):
+        # One unreadable file: its error line says it all.
         print_summary(summary, console)
     elif stderr_is_terminal():
         print_summary(summary, make_console(stderr=True))
@@ -159,7 +170,7 @@ def replay(
     jsonl: Annotated[bool, typer.Option("--jsonl", help="One JSON object per action.")] = False,
     rules: RulesOption = "auto",
 ) -> None:
-    """Replay match files action by action, with IDs, pips and cube at every step."""
+    """Replay matches action by action: IDs, pips, cube and play."""
     from bgtools.reports.files import analyse_file, event_json, expand_paths
 
     check_rules(rules)
@@ -188,7 +199,7 @@ def replay(
         if console is not None:
             _print_replay_table(console, display, rows)
     if not seen:
-        fail("no match files found")
+        fail(no_files_message(paths))
     raise typer.Exit(worst)
 
 
