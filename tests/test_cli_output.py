@@ -219,3 +219,103 @@ def test_the_command_list_gives_each_command_a_whole_sentence() -> None:
     assert sorted(line.split()[0] for line in listed if line.strip()) == sorted(COMMANDS)
     assert all(line.rstrip().endswith(".") and not line.rstrip().endswith("...")
                for line in listed if line.strip())
+
+
+# --- item 12: summaries for people ------------------------------------------------------------
+
+
+def test_the_slowest_files_only_with_verbose() -> None:
+    plain = bgtools("validate", "-j", "1", str(SAMPLES))
+    assert plain.returncode == 0
+    assert "4 file(s): 4 valid" in plain.stdout and "slowest files" not in plain.stdout
+    verbose = bgtools("validate", "-v", "-j", "1", str(SAMPLES))
+    assert "slowest files" in verbose.stdout
+    assert sum(1 for line in verbose.stdout.splitlines() if str(SAMPLES) in line) == 4
+
+
+def test_the_summary_lists_the_files_with_errors_up_to_a_limit() -> None:
+    from rich.console import Console
+
+    from bgtools.batch import BatchSummary, FileReport
+    from bgtools.cli.progress import print_summary
+
+    error = {"severity": "error", "rule": "max-dice", "line": 1, "column": 1, "game": 1,
+             "message": "x"}
+    summary = BatchSummary(keep_failed=2)
+    summary.add(FileReport("good.mat", valid=True), 0.1)
+    summary.add(FileReport("bad1.mat", valid=False, problems=(error, error)), 0.1)
+    summary.add(FileReport("gone.mat", error="gone.mat: no such file or directory"), 0.1)
+    summary.add(FileReport("bad2.mat", valid=False, problems=(error,)), 0.1)
+    summary.finish()
+    assert summary.failed == [("bad1.mat", 2), ("gone.mat", None)]
+    assert summary.failed_count == 3
+    out = io.StringIO()
+    print_summary(summary, Console(file=out, width=200, no_color=True))
+    lines = out.getvalue().splitlines()
+    start = lines.index("3 file(s) with errors, the first 2 listed:")
+    assert [line.split() for line in lines[start + 1:]] == [
+        ["bad1.mat", "2", "error(s)"], ["gone.mat", "unreadable"]]
+    assert summary.to_json()["failed"] == [{"file": "bad1.mat", "errors": 2},
+                                           {"file": "gone.mat", "errors": None}]
+
+
+@pytest.mark.parametrize("command", ["score", "pips", "status"])
+def test_answers_print_no_validator_summary(command: str) -> None:
+    # Even when stderr is taken for a terminal, where the summary used to go.
+    done = bgtools(command, "-j", "1", str(SAMPLES), env={"BGTOOLS_PROGRESS": "1"})
+    assert done.returncode == 0
+    assert "file(s):" not in done.stdout + done.stderr
+    assert "problems by rule" not in done.stdout + done.stderr
+    assert str(GNUBG_MAT) in done.stdout
+
+
+# --- item 14: what users look for first -------------------------------------------------------
+
+
+def _readme_rules() -> dict[str, str]:
+    """``rule -> severity`` from the README's table of the rules checked by validate."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Rules checked by `validate`"):]
+    section = section[:section.index("\n## ", 1)]
+    rules = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) >= 3 and cells[0].startswith("`") and cells[1] in ("error", "warning"):
+            rules[cells[0].strip("`")] = cells[1]
+    return rules
+
+
+def test_rules_json_lists_every_rule_with_the_readme_severity() -> None:
+    done = bgtools("rules", "--json")
+    assert done.returncode == 0
+    (line,) = done.stdout.splitlines()
+    obj = json.loads(line)
+    assert obj["schema"] == "bgtools/1" and obj["kind"] == "rules"
+    listed = {row["rule"]: row["severity"] for row in obj["rules"]}
+    assert listed == _readme_rules()
+    assert listed["unreadable"] == "error" and listed["match-incomplete"] == "warning"
+    assert all(row["description"] and "(warning)" not in row["description"]
+               for row in obj["rules"])
+    # The human listing has the same rules and severities.
+    human = bgtools("rules").stdout.splitlines()
+    assert {line.split()[0]: line.split()[1] for line in human} == listed
+
+
+def test_python_m_bgtools_and_version() -> None:
+    from bgtools import __version__
+
+    done = bgtools("--version")
+    assert (done.returncode, done.stdout) == (0, f"bgtools {__version__}\n")
+
+
+def test_shell_completion_is_offered_and_completes_commands() -> None:
+    assert "--install-completion" in _help("--help")
+    env = {key: value for key, value in os.environ.items() if key != "BGTOOLS_PROGRESS"}
+    env.update({"PYTHONPATH": str(REPO), "_BGTOOLS_COMPLETE": "complete_bash",
+                "COMP_WORDS": "bgtools val", "COMP_CWORD": "1"})
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.argv[0] = 'bgtools'; "
+         "from bgtools.cli import main; main()"],
+        capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert done.returncode == 0
+    assert done.stdout.split() == ["validate"]

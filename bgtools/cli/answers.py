@@ -141,21 +141,13 @@ def _emit_objects(result: FileReport, *, with_format: bool = False) -> None:
 
 def _run(job: Callable[..., FileReport], paths: list[str], jobs: int | None, as_json: bool,
          report: Callable[[FileReport], None], **options: Any) -> BatchSummary:
-    """Run a batch job; at a terminal, the summary on stderr; Ctrl-C exits 130."""
-    from bgtools.cli.progress import (
-        print_interrupted,
-        print_summary,
-        run_batch,
-        stderr_is_terminal,
-    )
+    """Run a batch job (no validator summary: the answers are the output); Ctrl-C says how
+    far it got on stderr and exits 130."""
+    from bgtools.cli.progress import print_interrupted, run_batch
 
     summary = run_batch(job, paths, resolve_jobs(jobs), as_json, report, **options)
-    if summary.interrupted or summary.done > 1:
-        if stderr_is_terminal():
-            print_summary(summary, make_console(stderr=True))
-        elif summary.interrupted:
-            print_interrupted(summary)
     if summary.interrupted:
+        print_interrupted(summary)
         raise typer.Exit(EXIT_INTERRUPTED)
     if summary.done == 0:
         fail(no_files_message(paths))

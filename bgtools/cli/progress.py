@@ -221,9 +221,10 @@ def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_js
     return summary
 
 
-def print_summary(summary: BatchSummary, console: Console) -> None:
+def print_summary(summary: BatchSummary, console: Console, verbose: bool = False) -> None:
     """Draw the summary of a run: files valid, invalid and unreadable, problems by rule, the
-    slowest files, and how far an interrupted run got."""
+    slowest files (when ``verbose``), how far an interrupted run got, and last the files
+    with errors (the first ``summary.keep_failed``)."""
     from rich.markup import escape
     from rich.table import Table
 
@@ -252,7 +253,7 @@ def print_summary(summary: BatchSummary, console: Console) -> None:
             table.add_row(escape(rule), f"[{colour}]{severity}[/]", str(count))
         console.print(table)
     slowest = summary.slowest
-    if summary.done > 1 and slowest:
+    if verbose and summary.done > 1 and slowest:
         table = Table(title="slowest files", show_edge=False, pad_edge=False)
         table.add_column("file")
         table.add_column("rolls", justify="right")
@@ -260,6 +261,21 @@ def print_summary(summary: BatchSummary, console: Console) -> None:
         for display, rolls, seconds in slowest:
             table.add_row(escape(display), str(rolls), f"{seconds:.3f}")
         console.print(table)
+    if summary.done > 1 and summary.failed:
+        _print_failed(summary, console)
+
+
+def _print_failed(summary: BatchSummary, console: Console) -> None:
+    """The files with errors, one a line, in input order (the first ``keep_failed``)."""
+    from rich.markup import escape
+
+    count = summary.failed_count
+    shown = len(summary.failed)
+    more = f", the first {shown} listed" if shown < count else ""
+    console.print(f"[bold]{count} file(s) with errors[/]{more}:")
+    for display, errors in summary.failed:
+        why = "unreadable" if errors is None else f"{errors} error(s)"
+        console.print(f"  {escape(display)}  [red]{why}[/]")
 
 
 def print_interrupted(summary: BatchSummary) -> None:

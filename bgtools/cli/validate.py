@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from bgtools.batch import FileReport
     from bgtools.replay import Event
 
-__all__ = ["plays", "replay", "rules", "validate"]
+__all__ = ["UNREADABLE_RULE", "plays", "replay", "rule_table", "rules", "validate"]
 
 
 @app.command()
@@ -110,6 +110,8 @@ def validate(
     as_json: JsonOption = False,
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
+    verbose: Annotated[bool, typer.Option(
+        "--verbose", "-v", help="Add the slowest files to the summary.")] = False,
 ) -> None:
     """Check every roll, play and cube action against the rules.
 
@@ -117,7 +119,8 @@ def validate(
     quoted globs such as 'archive/**/*.mat' expanded; files are spread over --jobs
     processes and reported in input order, one line per problem
     (PATH:LINE:COLUMN: error[RULE]: MESSAGE). At a terminal a progress bar runs on stderr.
-    A summary ends the output, also when Ctrl-C stops the run.
+    A summary ends the output, also when Ctrl-C stops the run: the counts, the problems by
+    rule and the files with errors (the first 20).
 
     Exit code: 0 every file valid (warnings allowed), 1 a file has errors, 2 a file cannot
     be read or the command is wrong, 130 interrupted.
@@ -148,19 +151,20 @@ def validate(
     summary = run_batch(validate_report, paths, resolve_jobs(jobs), as_json, report, rules=rules)
     if summary.interrupted:
         if console is None and stderr_is_terminal():
-            print_summary(summary, make_console(stderr=True))
+            print_summary(summary, make_console(stderr=True), verbose)
         elif console is None:
             print_interrupted(summary)
         else:
-            print_summary(summary, console)
+            print_summary(summary, console, verbose)
         raise typer.Exit(EXIT_INTERRUPTED)
     if summary.done == 0:
         fail(no_files_message(paths))
-    if console is not None and (summary.done > 1 or not summary.unreadable):
-        # One unreadable file: its error line says it all.
-        print_summary(summary, console)
+    if summary.done == 1 and summary.unreadable:
+        pass  # one unreadable file: its error line says it all
+    elif console is not None:
+        print_summary(summary, console, verbose)
     elif stderr_is_terminal():
-        print_summary(summary, make_console(stderr=True))
+        print_summary(summary, make_console(stderr=True), verbose)
     raise typer.Exit(summary.exit_code)
 
 
@@ -223,11 +227,39 @@ def _print_replay_table(console: Console, display: str, rows: list[dict[str, Any
     console.print(fit_table(console, table, drop=("position ID", "line", "#", "cube", "game")))
 
 
-@app.command()
-def rules() -> None:
-    """List the rule ids the validator reports, one line each."""
-    from bgtools.replay import RULES
+UNREADABLE_RULE = ("unreadable", "the file cannot be read or is not a match record (exit 2)")
+"""The rule of a file that yields no record: reported by the file reports
+(:mod:`bgtools.reports.files`), not by the replayer, so not in its ``RULES``."""
 
-    width = max(len(rule) for rule in RULES)
-    for rule, text in sorted(RULES.items()):
-        sys.stdout.write(f"{rule.ljust(width)}  {text}\n")
+
+def rule_table() -> list[dict[str, str]]:
+    """Every rule id ``validate`` reports, sorted, with its severity and description."""
+    from bgtools.replay import RULES
+    from bgtools.replay.rules import severity_of
+
+    rows = [*RULES.items(), UNREADABLE_RULE]
+    table = []
+    for rule, text in sorted(rows):
+        severity = str(severity_of(rule).value)
+        for tag in (" (warning)", " (note)"):
+            text = text.removesuffix(tag)
+        table.append({"rule": rule, "severity": severity, "description": text})
+    return table
+
+
+@app.command()
+def rules(
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="One JSON object: every rule with its severity.")] = False,
+) -> None:
+    """List the rule ids the validator reports, with their severity."""
+    from bgtools.record_json import SCHEMA
+
+    table = rule_table()
+    if as_json:
+        emit_json({"schema": SCHEMA, "kind": "rules", "rules": table})
+        return
+    width = max(len(row["rule"]) for row in table)
+    for row in table:
+        sys.stdout.write(f"{row['rule'].ljust(width)}  {row['severity'].ljust(7)}  "
+                         f"{row['description']}\n")
