@@ -82,6 +82,26 @@ def test_a_narrow_replay_table_keeps_the_plays_whole() -> None:
             assert str(row["play"]) in done.stdout
 
 
+def test_a_narrow_board_keeps_its_rows_and_moves_the_notes_below() -> None:
+    moment = ("--game", "1", "--move", "2")
+    wide = bgtools("show", "--ascii", str(GNUBG_MAT), *moment).stdout.splitlines()
+    narrow = bgtools("show", str(GNUBG_MAT), *moment, env={"COLUMNS": "60"})
+    assert narrow.returncode == 0
+    lines = narrow.stdout.splitlines()
+    assert all(len(line) < 60 for line in lines)
+    frame = [n for n, line in enumerate(wide) if line.startswith(" +")]
+    board = [line[:49].rstrip() for line in wide[frame[0]:frame[1] + 1]]
+    start = lines.index(board[0])
+    assert lines[start:start + len(board)] == board
+    # Every word of the notes beside the board is still there, below it.
+    notes = " ".join(line[49:] for line in wide[frame[0]:frame[1] + 1]).split()
+    below = " ".join(lines[start + len(board):]).replace(";", "").split()
+    assert notes and all(word in below for word in notes)
+    # Wide enough, the coloured board (without colour) is the plain one.
+    full = bgtools("show", str(GNUBG_MAT), *moment, env={"COLUMNS": "200"})
+    assert full.stdout.splitlines() == wide
+
+
 @pytest.mark.parametrize("width", [40, 60, 80, 120, 200])
 def test_the_progress_bar_fits_the_terminal(width: int) -> None:
     from bgtools.cli.progress import progress_layout

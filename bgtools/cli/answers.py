@@ -413,5 +413,6 @@ def show(
         if ascii_only:
             sys.stdout.write(ascii_board(info))
         else:
-            make_console().print(rich_board(info), end="")
+            console = make_console()
+            console.print(rich_board(info, console.width), end="")
     raise typer.Exit(worst)

@@ -241,9 +241,8 @@ def rule_table() -> list[dict[str, str]]:
     table = []
     for rule, text in sorted(rows):
         severity = str(severity_of(rule).value)
-        for tag in (" (warning)", " (note)"):
-            text = text.removesuffix(tag)
-        table.append({"rule": rule, "severity": severity, "description": text})
+        description = text.removesuffix(" (warning)").removesuffix(" (note)")
+        table.append({"rule": rule, "severity": severity, "description": description})
     return table
 
 
