@@ -37,54 +37,6 @@ if TYPE_CHECKING:
 __all__ = ["UNREADABLE_RULE", "plays", "replay", "rule_table", "rules", "validate"]
 
 
-@app.command()
-def plays(
-    position: Annotated[str, typer.Argument(metavar="POSITION",
-                                               help="Position ID, GNUbg ID (pos:match) or XGID.")],
-    dice: Annotated[
-        str | None,
-        typer.Argument(metavar="[DICE]",
-                       help="The roll, such as 52. Optional when the ID carries dice."),
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
-) -> None:
-    """List the legal plays of a position for a roll."""
-    from bgtools.engine.position import PositionError, parse_id
-    from bgtools.reports.plays import parse_dice, plays_json
-
-    try:
-        parsed = parse_id(position)
-    except PositionError as exc:
-        fail(f"{position!r}: {exc}")
-    if dice is not None:
-        try:
-            roll = parse_dice(dice)
-        except ValueError as exc:
-            fail(str(exc))
-    elif parsed.state is not None and parsed.state.dice is not None:
-        roll = parsed.state.dice
-    else:
-        fail("give the dice (such as 52): the ID has none")
-    obj = plays_json(parsed.position, roll)
-    if as_json:
-        emit_json(obj)
-        return
-    from rich.table import Table
-
-    pips = obj["pips"]
-    table = Table(title=f"{obj['position_id']}  roll {roll[0]}{roll[1]}  pips {pips[0]}-{pips[1]}")
-    table.add_column("#", justify="right")
-    table.add_column("play")
-    table.add_column("pips after", justify="right")
-    table.add_column("position ID after")
-    for i, row in enumerate(obj["plays"], 1):
-        text = str(row["play"]) or "(no legal play)"
-        pips_after = row["pips_after"]
-        table.add_row(str(i), text, f"{pips_after[0]}-{pips_after[1]}",
-                      str(row["position_id_after"]))
-    make_console().print(table)
-
-
 def _print_file_problems(console: Console, display: str,
                          problems: Iterable[dict[str, Any]], strip_prefix: bool = False) -> None:
     """One line per problem; ``strip_prefix`` drops a message's leading ``DISPLAY: ``."""
@@ -262,3 +214,51 @@ def rules(
     for row in table:
         sys.stdout.write(f"{row['rule'].ljust(width)}  {row['severity'].ljust(7)}  "
                          f"{row['description']}\n")
+
+
+@app.command()
+def plays(
+    position: Annotated[str, typer.Argument(metavar="POSITION",
+                                               help="Position ID, GNUbg ID (pos:match) or XGID.")],
+    dice: Annotated[
+        str | None,
+        typer.Argument(metavar="[DICE]",
+                       help="The roll, such as 52. Optional when the ID carries dice."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """List the legal plays of a position for a roll."""
+    from bgtools.engine.position import PositionError, parse_id
+    from bgtools.reports.plays import parse_dice, plays_json
+
+    try:
+        parsed = parse_id(position)
+    except PositionError as exc:
+        fail(f"{position!r}: {exc}")
+    if dice is not None:
+        try:
+            roll = parse_dice(dice)
+        except ValueError as exc:
+            fail(str(exc))
+    elif parsed.state is not None and parsed.state.dice is not None:
+        roll = parsed.state.dice
+    else:
+        fail("give the dice (such as 52): the ID has none")
+    obj = plays_json(parsed.position, roll)
+    if as_json:
+        emit_json(obj)
+        return
+    from rich.table import Table
+
+    pips = obj["pips"]
+    table = Table(title=f"{obj['position_id']}  roll {roll[0]}{roll[1]}  pips {pips[0]}-{pips[1]}")
+    table.add_column("#", justify="right")
+    table.add_column("play")
+    table.add_column("pips after", justify="right")
+    table.add_column("position ID after")
+    for i, row in enumerate(obj["plays"], 1):
+        text = str(row["play"]) or "(no legal play)"
+        pips_after = row["pips_after"]
+        table.add_row(str(i), text, f"{pips_after[0]}-{pips_after[1]}",
+                      str(row["position_id_after"]))
+    make_console().print(table)
