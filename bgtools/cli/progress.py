@@ -273,9 +273,10 @@ def _print_failed(summary: BatchSummary, console: Console) -> None:
     shown = len(summary.failed)
     more = f", the first {shown} listed" if shown < count else ""
     console.print(f"[bold]{count} file(s) with errors[/]{more}:")
+    width = max(len(display) for display, _ in summary.failed)
     for display, errors in summary.failed:
         why = "unreadable" if errors is None else f"{errors} error(s)"
-        console.print(f"  {escape(display)}  [red]{why}[/]")
+        console.print(f"  {escape(display.ljust(width))}  [red]{why}[/]")
 
 
 def print_interrupted(summary: BatchSummary) -> None:
