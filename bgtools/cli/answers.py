@@ -380,13 +380,26 @@ def show(
     move: MoveOption = None,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="A plain text board.")] = False,
     rules: RulesOption = "auto",
+    svg: Annotated[str | None, typer.Option(
+        "--svg", metavar="OUT.svg",
+        help="Write the board as an SVG picture to OUT.svg ('-': stdout).",
+        show_default=False)] = None,
+    html: Annotated[str | None, typer.Option(
+        "--html", metavar="OUT.html",
+        help="Write one self-contained page that steps through every position of the match "
+             "(arrow keys, Home, End) to OUT.html ('-': stdout).",
+        show_default=False)] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Replace OUT.svg or OUT.html if it exists.")] = False,
 ) -> None:
     """Draw the board at a moment of a match, or of a position ID."""
-    from bgtools.cli.board import rich_board
+    from bgtools.cli.board import rich_board, write_picture
     from bgtools.reports.board import ascii_board, id_board, moment_board
 
     _check_numbers(game, move)
     check_rules(rules)
+    if svg == "-" and html == "-":
+        fail("--svg - and --html - cannot both write to standard output")
     info: BoardInfo | None = None
     worst = 0
     if not Path(path).exists():
@@ -395,6 +408,8 @@ def show(
             fail(f"{path}: no such file, and not a Position ID, GNUbg ID or XGID")
         if game is not None or move is not None:
             fail("--game and --move apply to match files, not to a position ID")
+        if html is not None:
+            fail("--html draws a whole match: give a match file, not a position ID")
     else:
         from itertools import islice
 
@@ -408,8 +423,19 @@ def show(
                 continue
             match, moment = _pick(display, answers, game, move)
             info = moment_board(match, moment)
+            if html is not None:
+                from bgtools.reports.html import match_html
+
+                start = moment if game is not None or move is not None else None
+                write_picture(match_html(match, display, start), html, force=force,
+                              source=Path(path))
             break
-    if info is not None:
+    if info is not None and svg is not None:
+        from bgtools.engine.diagram import svg_diagram
+
+        write_picture(svg_diagram(info), svg, force=force,
+                      source=Path(path) if Path(path).exists() else None)
+    if info is not None and svg is None and html is None:
         if ascii_only:
             sys.stdout.write(ascii_board(info))
         else:
