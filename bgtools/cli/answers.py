@@ -23,7 +23,9 @@ from bgtools.cli.app import (
     app,
     check_rules,
     emit_json,
+    fit_table,
     make_console,
+    no_files_message,
     resolve_jobs,
 )
 from bgtools.cli.errors import EXIT_INTERRUPTED, fail, print_error
@@ -38,7 +40,8 @@ if TYPE_CHECKING:
 __all__ = ["not_an_id", "pips", "score", "show", "status"]
 
 GameOption = Annotated[
-    int | None, typer.Option("--game", help="Game number (1-based; default: the last game).")
+    int | None,
+    typer.Option("--game", metavar="N", help="Game number (1-based; default: the last game)."),
 ]
 MoveOption = Annotated[
     str | None,
@@ -87,10 +90,10 @@ def _inputs(paths: list[str], rules: str = "auto"
 @app.command()
 def score(paths: Paths, as_json: JsonOption = False, rules: RulesOption = "auto",
           jobs: JobsOption = None) -> None:
-    """The score of matches: players, length, final score, winner and every game.
+    """Players, length, final score and winner, game by game.
 
     Directories are read recursively and quoted globs expanded; files are spread over
-    ``--jobs`` processes and reported in input order.
+    --jobs processes and reported in input order.
     """
     from bgtools.batch import score_report
 
@@ -140,24 +143,16 @@ def _emit_objects(result: FileReport, *, with_format: bool = False) -> None:
 
 def _run(job: Callable[..., FileReport], paths: list[str], jobs: int | None, as_json: bool,
          report: Callable[[FileReport], None], **options: Any) -> BatchSummary:
-    """Run a batch job; at a terminal, the summary on stderr; Ctrl-C exits 130."""
-    from bgtools.cli.progress import (
-        print_interrupted,
-        print_summary,
-        run_batch,
-        stderr_is_terminal,
-    )
+    """Run a batch job (no validator summary: the answers are the output); Ctrl-C says how
+    far it got on stderr and exits 130."""
+    from bgtools.cli.progress import print_interrupted, run_batch
 
     summary = run_batch(job, paths, resolve_jobs(jobs), as_json, report, **options)
-    if summary.interrupted or summary.done > 1:
-        if stderr_is_terminal():
-            print_summary(summary, make_console(stderr=True))
-        elif summary.interrupted:
-            print_interrupted(summary)
     if summary.interrupted:
+        print_interrupted(summary)
         raise typer.Exit(EXIT_INTERRUPTED)
     if summary.done == 0:
-        fail("no match files found")
+        fail(no_files_message(paths))
     return summary
 
 
@@ -230,7 +225,7 @@ def _print_score(console: Console, obj: dict[str, Any], extra: dict[str, Any]) -
         else:
             row.append(f"{total[0]}-{total[1]}")
         table.add_row(*row)
-    console.print(table)
+    console.print(fit_table(console, table, drop=("ended by", "cube", "points")))
 
 
 # --- moments -------------------------------------------------------------------------------
@@ -332,7 +327,11 @@ def pips(
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
 ) -> None:
-    """Pip counts of both players at one moment (default: the end of the last game)."""
+    """Both players' pip counts at one moment, or at every move.
+
+    The moment is the end of the last game unless --game and --move say otherwise; --all
+    gives a table of every move of the game.
+    """
     from bgtools.batch import pips_report
 
     moment_ref = _check_numbers(game, move)
@@ -399,7 +398,7 @@ def _print_all(console: Console, display: str, moments: list[dict[str, Any]]) ->
         p0, p1 = m["pips"]
         table.add_row(str(m["move"]), m.get("row") or "", actor, str(p0), str(p1), roll,
                       escape(play or ""))
-    console.print(table)
+    console.print(fit_table(console, table, drop=("player",)))
 
 
 @app.command()
@@ -411,7 +410,10 @@ def status(
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
 ) -> None:
-    """Score, Crawford status, cube, player on roll, pips and IDs at one moment."""
+    """Score, Crawford, cube, turn, pips and IDs at one moment.
+
+    The moment is the end of the file unless --game and --move say otherwise.
+    """
     from bgtools.batch import status_report
 
     moment_ref = _check_numbers(game, move)
@@ -498,7 +500,7 @@ def _print_status(console: Console, head: list[tuple[str, str]], obj: dict[str, 
 @app.command()
 def show(
     path: Annotated[str, typer.Argument(
-        help="A match file, or a Position ID, GNUbg ID (pos:match) or XGID.",
+        metavar="PATH|ID", help="A match file, Position ID, GNUbg ID or XGID.",
         show_default=False)],
     game: GameOption = None,
     move: MoveOption = None,
@@ -506,17 +508,17 @@ def show(
     rules: RulesOption = "auto",
     svg: Annotated[str | None, typer.Option(
         "--svg", metavar="OUT.svg",
-        help="Write the board as an SVG picture to OUT.svg ('-': standard output).",
+        help="Write the board as an SVG picture to OUT.svg ('-': stdout).",
         show_default=False)] = None,
     html: Annotated[str | None, typer.Option(
         "--html", metavar="OUT.html",
         help="Write one self-contained page that steps through every position of the match "
-             "(arrow keys, Home, End) to OUT.html ('-': standard output).",
+             "(arrow keys, Home, End) to OUT.html ('-': stdout).",
         show_default=False)] = None,
     force: Annotated[bool, typer.Option(
         "--force", help="Replace OUT.svg or OUT.html if it exists.")] = False,
 ) -> None:
-    """Draw the board of a moment of a match, or of a bare position ID."""
+    """Draw the board at a moment of a match, or of a position ID."""
     from bgtools.cli.board import rich_board, write_picture
     from bgtools.reports.board import ascii_board, id_board, moment_board
 
@@ -563,5 +565,6 @@ def show(
         if ascii_only:
             sys.stdout.write(ascii_board(info))
         else:
-            make_console().print(rich_board(info), end="")
+            console = make_console()
+            console.print(rich_board(info, console.width), end="")
     raise typer.Exit(worst)

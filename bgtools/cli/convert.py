@@ -23,7 +23,8 @@ _SHOWN_PROBLEMS = 10
 
 
 HELP = (
-    "Convert a match file to .mat (as GNU Backgammon exports it), SGF or JSON.\n\n"
+    "Convert a match to .mat, SGF or JSON.\n\n"
+    "The .mat is written as GNU Backgammon exports it. "
     "A record with errors is not converted (exit 1). OUT is written to a temporary file and "
     "renamed, so it is complete or absent; IN is never modified; an existing OUT is kept "
     "unless --force is given."
@@ -33,13 +34,14 @@ HELP = (
 
 @app.command(help=HELP)
 def convert(  # noqa: C901 - one error path per way a conversion can fail, each with its exit code
-    source: Annotated[Path, typer.Argument(help="The match file to read (.mat, SGF or JSON).",
+    source: Annotated[Path, typer.Argument(help="The match file (.mat, SGF, JSON...).",
                                             metavar="IN", show_default=False)],
     output: Annotated[str, typer.Option("--output", "-o",
-                                        help="The file to write; '-' writes to standard output.",
+                                        help="The file to write ('-': stdout).",
                                         metavar="OUT", show_default=False)],
-    to: Annotated[str | None, typer.Option("--to", help="Target format: mat, sgf or json "
-                                           "(default: from OUT's extension).")] = None,
+    to: Annotated[str | None, typer.Option("--to", metavar="mat|sgf|json",
+                                           help="The format to write (default: from OUT's "
+                                           "extension).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
     rules: RulesOption = "auto",
 ) -> None:
