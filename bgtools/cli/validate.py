@@ -37,7 +37,8 @@ __all__ = ["plays", "replay", "rules", "validate"]
 
 @app.command()
 def plays(
-    position: Annotated[str, typer.Argument(help="Position ID, GNUbg ID (pos:match) or XGID.")],
+    position: Annotated[str, typer.Argument(
+        help="Position ID, GNUbg ID (pos:match), XGID or an XG position file (.xgp).")],
     dice: Annotated[
         str | None,
         typer.Argument(help="The roll, such as 52. Optional when the ID carries dice."),
@@ -45,14 +46,30 @@ def plays(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """List the legal plays of a position for a roll."""
+    from pathlib import Path
+
     from bgtools.engine.position import PositionError, parse_id
     from bgtools.reports.plays import parse_dice, plays_json
 
-    try:
-        parsed = parse_id(position)
-    except PositionError as exc:
-        fail(f"{position!r}: {exc}")
-    if dice is not None:
+    file_dice: tuple[int, int] | None = None
+    if Path(position).is_file():
+        from bgtools.errors import BgtoolsError, describe_error
+        from bgtools.read.detect import read_input_bytes
+        from bgtools.read.xg import read_position_file
+
+        try:
+            board, file_dice = read_position_file(read_input_bytes(Path(position)), position)
+        except (BgtoolsError, OSError) as exc:
+            fail(*describe_error(exc, position))
+        parsed = parse_id(board.position_id)
+    else:
+        try:
+            parsed = parse_id(position)
+        except PositionError as exc:
+            fail(f"{position!r}: {exc}")
+    if dice is None and file_dice is not None:
+        roll = file_dice
+    elif dice is not None:
         try:
             roll = parse_dice(dice)
         except ValueError as exc:

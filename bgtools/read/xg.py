@@ -20,13 +20,15 @@ import struct
 import zlib
 from datetime import datetime, timedelta
 
+from bgtools.engine.position import Position, PositionError
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
 from bgtools.limits import MAX_DECOMPRESSED_BYTES, format_count
 from bgtools.read.inflate import inflate_bounded
 from bgtools.read.spans import BoardTracker, moves_text
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, SetUp, Severity
 
-__all__ = ["XG_MAGIC", "RECORD_SIZE", "looks_like_xg", "parse_xg", "read_game_file"]
+__all__ = ["XG_MAGIC", "RECORD_SIZE", "looks_like_xg", "parse_xg", "read_game_file",
+           "read_position_file"]
 
 XG_MAGIC = b"RGMH"
 """The first four bytes of an ``.xg`` (and ``.xgp``) file."""
@@ -292,7 +294,7 @@ class _Reader:
         }
         record.extra["application"] = "eXtreme Gammon"
 
-    def game_header(self, rec: bytes) -> None:
+    def game_header(self, rec: bytes, position_file: bool = False) -> None:
         s1, s2, crawford = _GAME.unpack_from(rec, 12)
         number = _INT.unpack_from(rec, 48)[0]
         names = self.record.names
@@ -306,7 +308,7 @@ class _Reader:
         if s1 < 0 or s2 < 0:
             self.problem(f"the game's score {s1}-{s2} is negative")
         initial = _POSITION.unpack_from(rec, 21)
-        if initial != _START:
+        if initial != _START and not position_file:
             self.set_board(_sides(initial))
             self.problem("the game starts from a position set up in eXtreme Gammon, not the "
                          "starting position; the replay starts from it", rule="set-position",
@@ -320,6 +322,31 @@ class _Reader:
         game.setups = (*game.setups, _setup(len(game.actions), board, turn))
         self.board = BoardTracker()
         self.board.sides = board
+
+    def position(self, rec: bytes) -> None:
+        """The position of a position file: one game set up from the cube or move record
+        (board, player on roll, cube), with no action; the dice of a checker decision in
+        ``extra["xg_position"]``."""
+        cube_record = rec[8] == 2
+        board = _sides(_POSITION.unpack_from(rec, 36 if cube_record else 9))
+        turn = self.player(_INT.unpack_from(rec, 12 if cube_record else 64)[0])
+        code = _INT.unpack_from(rec, 32 if cube_record else 108)[0]
+        if not -15 <= code <= 15:
+            self.problem(f"the cube value code {code} is out of range")
+            code = 0
+        owner = None if code == 0 or turn is None else turn if code > 0 else 1 - turn
+        dice: list[int] | None = None
+        if not cube_record:
+            d1, d2 = _MOVE.unpack_from(rec, 64)[9:11]
+            if 1 <= d1 <= 6 and 1 <= d2 <= 6:
+                dice = [d1, d2]
+            elif (d1, d2) != (0, 0):
+                self.problem(f"the dice {d1} and {d2} are not two dice 1-6")
+        game = self.game
+        assert game is not None
+        game.setups = (_setup(0, board, turn, 1 << abs(code), owner, centred=code == 0),)
+        self.record.extra["xg_position"] = {
+            "decision": "cube" if cube_record else "checker", "dice": dice}
 
     def player(self, active: int) -> int | None:
         if active in (1, -1):
@@ -453,6 +480,24 @@ class _Reader:
         self.record.extra["xg_winner"] = winner
 
 
+def _position_record(body: bytes) -> bytes | None:
+    """The record holding the position of a position file (``.xgp``), else None.
+
+    A position file is a match header, one game header and the decision: a cube record,
+    a move record, or both (XG writes a cube record before each move), with no footer. Of
+    both, the cube record when it holds a double (a take/drop decision), else the move."""
+    kinds = [body[at + 8] for at in range(0, len(body), RECORD_SIZE)
+             if body[at + 8] not in (6, 7)]
+    if kinds[:2] != [0, 1] or kinds[2:] not in ([2], [3], [2, 3]):
+        return None
+    records = [body[at:at + RECORD_SIZE] for at in range(2 * RECORD_SIZE, len(body), RECORD_SIZE)
+               if body[at + 8] in (2, 3)]
+    cube = records[0] if records[0][8] == 2 else None
+    if cube is not None and (len(records) == 1 or _INT.unpack_from(cube, 16)[0] == 1):
+        return cube
+    return records[-1]
+
+
 def parse_xg(data: bytes, name: str = "<input>") -> list[MatchRecord]:
     """Read an eXtreme Gammon ``.xg`` file into one match record (see the module doc)."""
     body = read_game_file(data, name)
@@ -463,6 +508,11 @@ def parse_xg(data: bytes, name: str = "<input>") -> list[MatchRecord]:
     if body[8] != 0:
         raise _bad(name, "the first record is not the match header")
     reader.match(body[:RECORD_SIZE])
+    position = _position_record(body)
+    if position is not None:
+        reader.game_header(body[RECORD_SIZE:2 * RECORD_SIZE], position_file=True)
+        reader.position(position)
+        return [reader.record]
     for at in range(RECORD_SIZE, len(body), RECORD_SIZE):
         rec = body[at:at + RECORD_SIZE]
         kind = rec[8]
@@ -487,3 +537,31 @@ def parse_xg(data: bytes, name: str = "<input>") -> list[MatchRecord]:
             reader.problem(f"record {at // RECORD_SIZE + 1} has the unknown type {kind}",
                            move=None)
     return [reader.record]
+
+
+def read_position_file(data: bytes, name: str = "<input>"
+                       ) -> tuple[Position, tuple[int, int] | None]:
+    """The position of an XG position file (``.xgp``), seen from the player on roll, and
+    its dice (None for a cube decision or when the file has none). Raises
+    UnsupportedFormatError for a file that is not a readable position file."""
+    record = parse_xg(data, name)[0]
+    info = record.extra.get("xg_position")
+    if not isinstance(info, dict) or not record.games or not record.games[0].setups:
+        raise UnsupportedFormatError(f"{name} is not an eXtreme Gammon position file: it "
+                                     "holds a match, not one position")
+    setup = record.games[0].setups[0]
+    turn = 0 if setup.turn is None else setup.turn
+    white, black = [0] * 26, [0] * 26
+    for letter in setup.white:
+        white[25 if letter == 24 else letter + 1] += 1
+    for letter in setup.black:
+        black[25 if letter == 24 else 24 - letter] += 1
+    mover, opponent = (white, black) if turn == 0 else (black, white)
+    mover[0], opponent[0] = 15 - sum(mover[1:]), 15 - sum(opponent[1:])
+    try:
+        position = Position(tuple(mover), tuple(opponent))
+    except PositionError as exc:
+        raise UnsupportedFormatError(f"{name}: the position is not valid ({exc})") from None
+    dice = info.get("dice")
+    roll = (dice[0], dice[1]) if isinstance(dice, list) and len(dice) == 2 else None
+    return position, roll
