@@ -76,11 +76,64 @@ def _split(me: list[int], opp: list[int], dice: tuple[int, int],
         else:
             return tuple(moves)
     pool = [d1] * 4 if d1 == d2 else sorted((d1, d2), reverse=True)
+    first = _first_routes(me, opp, list(pool), moves)
+    if first is not None:
+        return tuple(first)
     for order in _orders(moves):
         found = _assign(list(me), list(opp), pool, order)
         if found is not None:
             return tuple(found)
     return None
+
+
+def _first_routes(me: list[int], opp: list[int], pool: list[int],
+                  moves: list[Step]) -> list[Step] | None:
+    """The search's first answer without its search (the common case, much cheaper): the
+    moves in file order, each by its best route (fewest dice, no hit on the way, larger
+    die first) played at once. None when that fails somewhere (a bear-off, a route that
+    needs another order or another route): the full search decides then."""
+    me, opp = list(me), list(opp)
+    steps: list[Step] = []
+    for src, dst in moves:
+        distance = src - dst
+        if dst <= 0 or distance <= 0 or not pool:
+            return None
+        die = pool[0]
+        if die == pool[-1]:  # a double, or one die left
+            count, rest = divmod(distance, die)
+            if rest or count > len(pool):
+                return None
+            routes = [(die,) * count]
+        elif distance in pool:
+            routes = [(distance,)]
+        elif distance == pool[0] + pool[1]:
+            routes = [(pool[0], pool[1]), (pool[1], pool[0])]
+        else:
+            return None
+        best: tuple[int, list[Step], list[int], list[int]] | None = None
+        for dice in routes:
+            m2, o2 = list(me), list(opp)
+            here = src
+            hits = 0
+            route: list[Step] = []
+            for i, step in enumerate(dice):
+                to = here - step
+                if step_error(m2, o2, here, to, step) is not None:
+                    break
+                if apply_step(m2, o2, here, to) and i < len(dice) - 1:
+                    hits += 1
+                route.append((here, to))
+                here = to
+            else:
+                if best is None or hits < best[0]:
+                    best = (hits, route, m2, o2)
+        if best is None:
+            return None
+        _, route, me, opp = best
+        steps.extend(route)
+        for step in routes[0]:
+            pool.remove(step)
+    return steps
 
 
 def _orders(moves: list[Step]) -> list[list[Step]]:

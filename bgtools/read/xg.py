@@ -17,13 +17,12 @@ become problems (``rule="syntax"``) located by game and move, never exceptions.
 from __future__ import annotations
 
 import struct
-import zlib
 from datetime import datetime, timedelta
 
 from bgtools.engine.position import Position, PositionError
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
 from bgtools.limits import MAX_DECOMPRESSED_BYTES, format_count
-from bgtools.read.inflate import inflate_bounded
+from bgtools.read.inflate import crc32, inflate_bounded, inflate_stream
 from bgtools.read.spans import BoardTracker, moves_text
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, SetUp, Severity
 
@@ -77,7 +76,7 @@ def read_game_file(data: bytes, name: str = "<input>", member: str = "temp.xg") 
         if bare is not None:
             return bare
         raise _bad(name, "the archive trailer is damaged or the file is truncated")
-    if zlib.crc32(data[start:end]) != crc & 0xFFFFFFFF:
+    if crc32(data[start:end]) != crc & 0xFFFFFFFF:
         raise _bad(name, "the archive checksum does not match (truncated or corrupt)")
     index = data[end - index_size:end]
     if compressed:
@@ -102,7 +101,7 @@ def read_game_file(data: bytes, name: str = "<input>", member: str = "temp.xg") 
         raw = data[start + offset:start + offset + csize]
         body = raw if stored else inflate_bounded(raw, osize, name, member,
                                                    lambda why: _bad(name, why))
-        if len(body) != osize or zlib.crc32(body) != file_crc & 0xFFFFFFFF:
+        if len(body) != osize or crc32(body) != file_crc & 0xFFFFFFFF:
             raise _bad(name, f"{member} is damaged (size or checksum)")
         return body
     raise _bad(name, f"the archive holds no {member}")
@@ -117,21 +116,17 @@ def _bare_stream(data: bytes, name: str) -> bytes | None:
     if not (thumbnail >= 0 and start + 2 <= len(data)) or data[start] & 0x0F != 8 or (
             (data[start] << 8 | data[start + 1]) % 31):
         return None
-    inflater = zlib.decompressobj()
-    try:
-        body = inflater.decompress(data[start:], MAX_DECOMPRESSED_BYTES + 1)
-    except zlib.error:
+    found = inflate_stream(data[start:], MAX_DECOMPRESSED_BYTES, name, "temp.xg")
+    if found is None:
         return None
-    if len(body) > MAX_DECOMPRESSED_BYTES:
-        raise LimitExceededError(
-            f"{name}: temp.xg decompresses to more than {format_count(MAX_DECOMPRESSED_BYTES)} "
-            f"bytes; the limit MAX_DECOMPRESSED_BYTES is {format_count(MAX_DECOMPRESSED_BYTES)}",
-            "MAX_DECOMPRESSED_BYTES", MAX_DECOMPRESSED_BYTES)
-    if not inflater.eof or inflater.unused_data.strip(b"\x00") or len(body) < RECORD_SIZE or (
-            body[556:560] != _MATCH_MAGIC):
+    body, rest = found
+    if rest.strip(b"\x00") or len(body) < RECORD_SIZE or body[556:560] != _MATCH_MAGIC:
         return None
     return body
 
+
+Record = bytes | memoryview
+"""One 2,560-byte record of ``temp.xg`` (a view into the decompressed body)."""
 
 Sides = tuple[list[int], list[int]]
 """Both sides of a board, each in its own numbering (26 slots: 0 off, 1-24, 25 the bar)."""
@@ -294,7 +289,7 @@ class _Reader:
         }
         record.extra["application"] = "eXtreme Gammon"
 
-    def game_header(self, rec: bytes, position_file: bool = False) -> None:
+    def game_header(self, rec: Record, position_file: bool = False) -> None:
         s1, s2, crawford = _GAME.unpack_from(rec, 12)
         number = _INT.unpack_from(rec, 48)[0]
         names = self.record.names
@@ -323,7 +318,7 @@ class _Reader:
         self.board = BoardTracker()
         self.board.sides = board
 
-    def position(self, rec: bytes) -> None:
+    def position(self, rec: Record) -> None:
         """The position of a position file: one game set up from the cube or move record
         (board, player on roll, cube), with no action; the dice of a checker decision in
         ``extra["xg_position"]``."""
@@ -354,7 +349,7 @@ class _Reader:
         self.problem(f"the player on roll is {active}, not 1 or -1")
         return None
 
-    def cube_record(self, rec: bytes) -> None:
+    def cube_record(self, rec: Record) -> None:
         active, double, take, beaver, raccoon, cube_b = _CUBE.unpack_from(rec, 12)
         if double != 1:
             return  # 0 no double, -1 resigns next, -2 no cube decision
@@ -381,7 +376,7 @@ class _Reader:
             self.problem(f"the answer to the double is {take}, not 0 (drop), 1 (take) or 2 "
                          "(beaver)")
 
-    def move_record(self, rec: bytes) -> None:
+    def move_record(self, rec: Record) -> None:
         fields = _MOVE.unpack_from(rec, 64)
         p = self.player(fields[0])
         if p is None:
@@ -420,7 +415,7 @@ class _Reader:
                          severity=Severity.WARNING)
         self.add(action)
 
-    def restate(self, rec: bytes, action: Action, before: list[int],
+    def restate(self, rec: Record, action: Action, before: list[int],
                 moves: list[tuple[int, int]]) -> None:
         """An illegal play XG was given (flagged invalid): its checker moves can leave a
         checker out (a move backwards is not stored), so the play is the change from the
@@ -439,7 +434,7 @@ class _Reader:
         self.board.sides = after
         self.board.lost = False
 
-    def edited(self, rec: bytes, player: int) -> None:
+    def edited(self, rec: Record, player: int) -> None:
         """XG's flag of a position edited at this play: a legitimate change of the board
         (not a play), set up before the play, as gnubg's ``set board``."""
         board = _sides(_POSITION.unpack_from(rec, 9))
@@ -450,7 +445,7 @@ class _Reader:
                      "goes on from the edited position", rule="set-position",
                      severity=Severity.WARNING)
 
-    def footer(self, rec: bytes) -> None:
+    def footer(self, rec: Record) -> None:
         s1, s2, _crawford_next, winner, points, termination = _FOOTER.unpack_from(rec, 12)
         game = self.game
         assert game is not None
@@ -474,7 +469,7 @@ class _Reader:
         game.extra["xg_final_score"] = (s1, s2)
         self.game = None
 
-    def match_footer(self, rec: bytes) -> None:
+    def match_footer(self, rec: Record) -> None:
         s1, s2, winner = struct.unpack_from("<iii", rec, 12)
         self.record.extra["final_score"] = (s1, s2)
         self.record.extra["xg_winner"] = winner
@@ -513,8 +508,9 @@ def parse_xg(data: bytes, name: str = "<input>") -> list[MatchRecord]:
         reader.game_header(body[RECORD_SIZE:2 * RECORD_SIZE], position_file=True)
         reader.position(position)
         return [reader.record]
+    view = memoryview(body)  # records are read in place, never copied
     for at in range(RECORD_SIZE, len(body), RECORD_SIZE):
-        rec = body[at:at + RECORD_SIZE]
+        rec = view[at:at + RECORD_SIZE]
         kind = rec[8]
         if kind == 1:
             reader.game_header(rec)
