@@ -124,3 +124,4 @@ def test_a_position_edited_at_a_play_is_set_up_there(tmp_path: Path) -> None:
     result = analyse_file(str(changed), changed)
     problems = [(p.rule, p.severity, p.game) for r in result.replays for p in r.problems]
     assert problems == [("set-position", "warning", 1)]
+

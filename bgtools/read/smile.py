@@ -182,7 +182,10 @@ class _Decoder:
                 scale = self.zigzag()
                 size = self.vint()
                 unscaled = int.from_bytes(self.binary7(size), "big", signed=True)
-                return Decimal(unscaled).scaleb(-scale)
+                try:
+                    return Decimal(unscaled).scaleb(-scale)
+                except ArithmeticError:  # decimal.InvalidOperation: a scale out of range
+                    raise self.fail(f"a big decimal's scale {scale} is out of range") from None
             raise self.fail(f"unknown value token 0x{b:02x}")
         if b >= 0x01:
             return self.shared(self.values, b - 1, "value")
