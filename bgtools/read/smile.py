@@ -217,7 +217,8 @@ class _Decoder:
         extra = groups * 7 - size * 8
         return (value >> extra).to_bytes(size, "big") if size else b""
 
-    def document(self) -> object:
+    def header(self) -> None:
+        """The ``:)\\n`` magic and the version/flags byte (which tables are shared)."""
         if not self.data.startswith(SMILE_MAGIC):
             raise SmileError("not Smile: it does not start with ':)\\n'")
         self.pos = 3
@@ -228,43 +229,54 @@ class _Decoder:
         self.share_values = bool(flags & 0x02)
         if flags & 0x04:
             raise self.fail("raw binary Smile content is not supported")
+
+    def document(self) -> object:
+        self.header()
         root: list[object] = []
-        # Containers being filled: (container, pending key) with the root as a 1-element list.
+        # The containers being filled, innermost last; the root is a 1-element list. The
+        # innermost is top_dict (an object) or top_list (an array, top_dict None).
         stack: list[list[object] | dict[str, object]] = [root]
-        key: list[str | None] = [None]
+        top_list: list[object] = root
+        top_dict: dict[str, object] | None = None
+        name = ""
+        skip, byte, scalar, key = self.skip, self.byte, self.scalar, self.key
         while True:
-            top = stack[-1]
-            if isinstance(top, dict):
-                b = self.byte()
+            if top_dict is not None:
+                b = byte()
                 if b == 0xFB:
                     stack.pop()
-                    key.pop()
                     if len(stack) == 1:
                         break
+                    top_list, top_dict = self.innermost(stack, root)
                     continue
-                name = self.key(b)
-                if name in self.skip:
+                name = key(b)
+                if name in skip:
                     self.skip_value()
                     continue
-                key[-1] = name
-            b = self.byte()
-            if isinstance(top, list) and b == 0xF9 and len(stack) > 1:
+            b = byte()
+            if b == 0xF9 and top_dict is None and len(stack) > 1:
                 stack.pop()
-                key.pop()
                 if len(stack) == 1:
                     break
+                top_list, top_dict = self.innermost(stack, root)
                 continue
-            if b in (0xF8, 0xFA):
+            if b in {0xF8, 0xFA}:
                 child: list[object] | dict[str, object] = [] if b == 0xF8 else {}
-                self.put(top, key[-1], child)
+                if top_dict is not None:
+                    top_dict[name] = child
+                else:
+                    top_list.append(child)
                 if len(stack) > MAX_DEPTH:
                     raise self.fail(f"nesting deeper than {MAX_DEPTH}")
                 stack.append(child)
-                key.append(None)
+                top_list, top_dict = self.innermost(stack, root)
                 continue
-            self.put(top, key[-1], self.scalar(b))
-            if len(stack) == 1:
-                break
+            if top_dict is not None:
+                top_dict[name] = scalar(b)
+            else:
+                top_list.append(scalar(b))
+                if len(stack) == 1:
+                    break
         if self.pos < len(self.data) and self.data[self.pos] != 0xFF:
             raise self.fail("data after the end of the Smile document")
         return root[0]
@@ -363,12 +375,11 @@ class _Decoder:
                 return pos
 
     @staticmethod
-    def put(top: list[object] | dict[str, object], key: str | None, value: object) -> None:
-        if isinstance(top, dict):
-            assert key is not None
-            top[key] = value
-        else:
-            top.append(value)
+    def innermost(stack: list[list[object] | dict[str, object]], root: list[object]
+                  ) -> tuple[list[object], dict[str, object] | None]:
+        """The innermost open container, as (array, None) or (the root, object)."""
+        top = stack[-1]
+        return (root, top) if isinstance(top, dict) else (top, None)
 
 
 def decode_smile(data: bytes, skip: frozenset[str] = frozenset()) -> object:
