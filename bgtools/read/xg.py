@@ -26,8 +26,8 @@ from bgtools.read.inflate import crc32, inflate_bounded, inflate_stream
 from bgtools.read.spans import BoardTracker, moves_text
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, SetUp, Severity
 
-__all__ = ["XG_MAGIC", "RECORD_SIZE", "looks_like_xg", "parse_xg", "read_game_file",
-           "read_position_file"]
+__all__ = ["XG_MAGIC", "RECORD_SIZE", "Sides", "board_setup", "looks_like_xg", "parse_xg",
+           "read_game_file", "read_position_file"]
 
 XG_MAGIC = b"RGMH"
 """The first four bytes of an ``.xg`` (and ``.xgp``) file."""
@@ -152,7 +152,7 @@ def _sides(engine: tuple[int, ...], player: int = 0) -> Sides:
     return (mine, theirs) if player == 0 else (theirs, mine)
 
 
-def _setup(before: int, board: Sides, turn: int | None = None, cube: int | None = None,
+def board_setup(before: int, board: Sides, turn: int | None = None, cube: int | None = None,
            owner: int | None = None, centred: bool = False) -> SetUp:
     """A set-up of the whole board (and turn, cube), written as the SGF properties the
     record's JSON codec keeps: ``AE`` every point, then one ``AW``/``AB`` entry a checker
@@ -314,7 +314,7 @@ class _Reader:
         applies, as for an SGF set-up node); the board is followed from there."""
         game = self.game
         assert game is not None
-        game.setups = (*game.setups, _setup(len(game.actions), board, turn))
+        game.setups = (*game.setups, board_setup(len(game.actions), board, turn))
         self.board = BoardTracker()
         self.board.sides = board
 
@@ -339,7 +339,7 @@ class _Reader:
                 self.problem(f"the dice {d1} and {d2} are not two dice 1-6")
         game = self.game
         assert game is not None
-        game.setups = (_setup(0, board, turn, 1 << abs(code), owner, centred=code == 0),)
+        game.setups = (board_setup(0, board, turn, 1 << abs(code), owner, centred=code == 0),)
         self.record.extra["xg_position"] = {
             "decision": "cube" if cube_record else "checker", "dice": dice}
 
