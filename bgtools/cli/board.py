@@ -1,8 +1,11 @@
 """The coloured board of ``bgtools show``: the plain board of :mod:`bgtools.reports.board`
-drawn with Rich (X and O checkers coloured, the frame dimmed)."""
+drawn with Rich (X and O checkers coloured, the frame dimmed), and the writing of its pictures
+(``--svg``, ``--html``)."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bgtools.reports.board import BOARD_ROWS, INFO_COLUMN, BoardInfo, board_lines, board_start
@@ -10,7 +13,7 @@ from bgtools.reports.board import BOARD_ROWS, INFO_COLUMN, BoardInfo, board_line
 if TYPE_CHECKING:
     from rich.text import Text
 
-__all__ = ["rich_board"]
+__all__ = ["rich_board", "write_picture"]
 
 _CHECKER_STYLES = {"X": "bold cyan", "O": "bold magenta"}
 
@@ -42,3 +45,30 @@ def rich_board(info: BoardInfo) -> Text:
             text.append(line, style="bold" if n < first else "")
         text.append("\n")
     return text
+
+
+def write_picture(text: str, output: str, *, force: bool, source: Path | None) -> None:
+    """Write a picture (SVG or HTML) to ``output`` (``-``: standard output), atomically and
+    never onto ``source``; an existing file only with ``force``. Exit 2 with one error line
+    when it cannot be written."""
+    from bgtools.cli.errors import fail
+    from bgtools.errors import BgtoolsError
+    from bgtools.write.atomic import write_atomically
+
+    if output == "-":
+        sys.stdout.write(text)
+        return
+    target = Path(output)
+    if target.is_dir():
+        fail(f"{output} is a directory; name the file to write")
+    if target.exists() and not force:
+        fail(f"{output} exists; use --force to replace it")
+    try:
+        write_atomically(target, text, overwrite=force, protect=source)
+    except FileExistsError:
+        fail(f"{output} exists; use --force to replace it")
+    except OSError as exc:
+        fail(f"cannot write {output}: {exc.strerror or exc}")
+    except BgtoolsError as exc:
+        fail(str(exc))
+    sys.stderr.write(f"bgtools: wrote {output}\n")

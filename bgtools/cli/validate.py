@@ -49,7 +49,7 @@ def plays(
     from pathlib import Path
 
     from bgtools.engine.position import PositionError, parse_id
-    from bgtools.reports.plays import parse_dice, plays_json
+    from bgtools.reports.plays import parse_dice, plays_json, roll_text
 
     file_dice: tuple[int, int] | None = None
     if Path(position).is_file():
@@ -65,8 +65,10 @@ def plays(
     else:
         try:
             parsed = parse_id(position)
-        except PositionError as exc:
-            fail(f"{position!r}: {exc}")
+        except PositionError:
+            from bgtools.reports.moments import explain_id
+
+            fail(f"{position}: not a Position ID, GNUbg ID or XGID: {explain_id(position)}")
     if dice is None and file_dice is not None:
         roll = file_dice
     elif dice is not None:
@@ -86,10 +88,11 @@ def plays(
     from rich.table import Table
 
     pips = obj["pips"]
-    table = Table(title=f"{obj['position_id']}  roll {roll[0]}{roll[1]}  pips {pips[0]}-{pips[1]}")
+    table = Table(title=f"{obj['position_id']}, roll {roll_text(roll)}: pips {pips[0]} "
+                  f"(on roll), {pips[1]} (opponent)")
     table.add_column("#", justify="right")
     table.add_column("play")
-    table.add_column("pips after", justify="right")
+    table.add_column("pips after (on roll-opponent)", justify="right")
     table.add_column("position ID after")
     for i, row in enumerate(obj["plays"], 1):
         text = str(row["play"]) or "(no legal play)"
@@ -177,7 +180,13 @@ def replay(
     rules: RulesOption = "auto",
 ) -> None:
     """Replay match files action by action, with IDs, pips and cube at every step."""
-    from bgtools.reports.files import analyse_file, event_json, expand_paths
+    from bgtools.reports.files import (
+        analyse_file,
+        event_json,
+        expand_paths,
+        problem_text,
+        replay_rows,
+    )
 
     check_rules(rules)
     worst = 0
@@ -185,25 +194,27 @@ def replay(
     seen = False
     for display, path, error in expand_paths(paths):
         seen = True
-        rows: list[dict[str, Any]] = []
+        events: list[Event] = []
 
         def collect(event: Event, display: str = display,
-                    rows: list[dict[str, Any]] = rows) -> None:
-            obj = event_json(display, event)
+                    events: list[Event] = events) -> None:
             if jsonl:
-                emit_json(obj)
+                emit_json(event_json(display, event))
             else:
-                rows.append(obj)
+                events.append(event)
 
         result = analyse_file(display, path, error, rules, on_event=collect)
         if result.error is not None:
             print_error(result.error)
             worst = 2
             continue
+        # The problems on stderr as validate words them; stdout keeps the table or JSON.
+        for prob in result.problems:
+            sys.stderr.write(problem_text(display, prob.to_json()))
         if not result.valid:
             worst = max(worst, 1)
         if console is not None:
-            _print_replay_table(console, display, rows)
+            _print_replay_table(console, display, replay_rows(display, events))
     if not seen:
         fail("no match files found")
     raise typer.Exit(worst)
@@ -213,7 +224,7 @@ def _print_replay_table(console: Console, display: str, rows: list[dict[str, Any
     from rich.table import Table
 
     table = Table(title=display)
-    for col in ("game", "#", "line", "player", "action", "dice", "play", "pips",
+    for col in ("game", "#", "line", "player", "action", "dice", "play", "pips 0-1",
                 "cube", "position ID"):
         table.add_column(col)
     for row in rows:
@@ -222,7 +233,7 @@ def _print_replay_table(console: Console, display: str, rows: list[dict[str, Any
         cube = f"{row['cube_before']}" + ("" if owner is None else f" (p{owner})")
         table.add_row(
             str(row["game"]), str(row["index"] + 1), str(row["line"] or ""),
-            str(row["player"]), row["action"], dice, row.get("play") or "",
+            str(row["player"]), row["action"], dice, row["label"],
             f"{row['pips_before'][0]}-{row['pips_before'][1]}", cube,
             row["position_id_before"],
         )
