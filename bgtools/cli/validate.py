@@ -226,8 +226,9 @@ def rules(
 
 @app.command()
 def plays(
-    position: Annotated[str, typer.Argument(metavar="POSITION",
-                                               help="Position ID, GNUbg ID (pos:match) or XGID.")],
+    position: Annotated[str, typer.Argument(
+        metavar="POSITION",
+        help="Position ID, GNUbg ID (pos:match), XGID or an XG position file (.xgp).")],
     dice: Annotated[
         str | None,
         typer.Argument(metavar="[DICE]",
@@ -236,16 +237,32 @@ def plays(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """List the legal plays of a position for a roll."""
+    from pathlib import Path
+
     from bgtools.engine.position import PositionError, parse_id
     from bgtools.reports.plays import parse_dice, plays_json, roll_text
 
-    try:
-        parsed = parse_id(position)
-    except PositionError:
-        from bgtools.reports.moments import explain_id
+    file_dice: tuple[int, int] | None = None
+    if Path(position).is_file():
+        from bgtools.errors import BgtoolsError, describe_error
+        from bgtools.read.detect import read_input_bytes
+        from bgtools.read.xg import read_position_file
 
-        fail(f"{position}: not a Position ID, GNUbg ID or XGID: {explain_id(position)}")
-    if dice is not None:
+        try:
+            board, file_dice = read_position_file(read_input_bytes(Path(position)), position)
+        except (BgtoolsError, OSError) as exc:
+            fail(*describe_error(exc, position))
+        parsed = parse_id(board.position_id)
+    else:
+        try:
+            parsed = parse_id(position)
+        except PositionError:
+            from bgtools.reports.moments import explain_id
+
+            fail(f"{position}: not a Position ID, GNUbg ID or XGID: {explain_id(position)}")
+    if dice is None and file_dice is not None:
+        roll = file_dice
+    elif dice is not None:
         try:
             roll = parse_dice(dice)
         except ValueError as exc:

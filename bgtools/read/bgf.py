@@ -24,6 +24,7 @@ from bgtools.limits import MAX_DECOMPRESSED_BYTES, MAX_MATCH_LENGTH
 from bgtools.read.inflate import inflate_bounded
 from bgtools.read.smile import SmileError, decode_smile
 from bgtools.read.spans import BoardTracker, moves_text
+from bgtools.read.xg import Sides, board_setup
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
 
 __all__ = ["looks_like_bgf", "parse_bgf", "read_bgf_document"]
@@ -157,18 +158,13 @@ class _Reader:
             self.problem("the game's score scoreGreen/scoreRed is missing or negative")
         game.extra["crawford_game"] = bool(g.get("isCrawford"))
         initial = g.get("initial")
+        board = BoardTracker()
         if isinstance(initial, dict):
-            points = initial.get("points")
-            if (not isinstance(points, list) or points[:26] != _START
-                    or initial.get("cube", 1) != 1 or initial.get("cubeOwner", 0) != 0):
-                self.problem("the game starts from a position that is not the starting "
-                             "position; bgtools replays it from the starting position",
-                             rule="set-position", severity=Severity.WARNING)
+            self.initial(game, initial, board)
         moves = g.get("moves")
         if not isinstance(moves, list):
             self.problem("the game has no list of moves")
             moves = []
-        board = BoardTracker()
         cube = 1
         pending: int | None = None  # the doubler
         last: str | None = None
@@ -241,6 +237,29 @@ class _Reader:
         self.result(g, game, score, after, last, last_player, pending, resigner)
         self.game = None
 
+    def initial(self, game: GameRecord, initial: dict[str, Any], board: BoardTracker) -> None:
+        """A game that starts from a position set up in BGBlitz: a set-up before its first
+        action (the replay starts from it, as for XG) and a ``set-position`` warning."""
+        points = initial.get("points")
+        cube, owner = initial.get("cube", 1), initial.get("cubeOwner", 0)
+        if isinstance(points, list) and points[:26] == _START and cube == 1 and owner == 0:
+            return
+        sides = _sides(points)
+        if sides is None:
+            self.problem("the initial position is not 26 checker counts; bgtools replays "
+                         "the game from the starting position", rule="set-position",
+                         severity=Severity.WARNING)
+            return
+        value = _int(cube)
+        setup_cube = value if value is not None and value > 0 and not value & (value - 1) \
+            else None
+        game.setups = (board_setup(0, sides, cube=setup_cube),)
+        board.sides = sides
+        unread = "" if owner == 0 else "; the cube's owner is not read"
+        self.problem("the game starts from a position set up in BGBlitz, not the starting "
+                     f"position; the replay starts from it{unread}", rule="set-position",
+                     severity=Severity.WARNING)
+
     def result(self, g: dict[str, Any], game: GameRecord, score: tuple[int, int] | None,
                after: tuple[int, int] | None, last: str | None, last_player: int | None,
                doubler: int | None, resigner: int | None) -> None:
@@ -271,6 +290,25 @@ class _Reader:
         if g.get("wasResignation") and resigner is None:
             self.add(Action(kind="resign", player=1 - winner))
         self.add(Action(kind="win", player=winner, points=won))
+
+
+def _sides(points: object) -> Sides | None:
+    """Both sides (each in its own numbering) of BGBlitz's ``initial.points``: 24 points
+    from green's 24-point (index 0) to his 1-point, green's checkers positive and red's
+    negative, then green's bar and red's bar (counts); None when it is not that."""
+    if not (isinstance(points, list) and len(points) >= 26
+            and all(_int(x) is not None for x in points[:26])):
+        return None
+    green, red = [0] * 26, [0] * 26
+    for index in range(24):
+        count = points[index]
+        if count > 0:
+            green[24 - index] = count
+        elif count < 0:
+            red[index + 1] = -count
+    green[25], red[25] = max(points[24], 0), max(points[25], 0)
+    green[0], red[0] = 15 - sum(green[1:]), 15 - sum(red[1:])
+    return green, red
 
 
 def parse_bgf(data: bytes, name: str = "<input>") -> list[MatchRecord]:

@@ -28,6 +28,24 @@ _TABLE = 1024
 _SHARED_MAX = 64  # strings up to 64 bytes go into the shared tables
 
 
+def _token_sizes(strings: bool) -> tuple[int, ...]:
+    """Bytes taken by each value token of a fixed size that touches no shared table (0:
+    any other token): literals, small ints, floats, doubles, and strings when values are
+    not shared."""
+    sizes = [0] * 256
+    for token in (0x20, 0x21, 0x22, 0x23, *range(0xC0, 0xE0)):
+        sizes[token] = 1
+    sizes[0x28], sizes[0x29] = 6, 11
+    if strings:
+        for token in range(0x40, 0xC0):
+            sizes[token] = 1 + (token & 0x1F) + (1, 33, 2, 34)[(token - 0x40) >> 5]
+    return tuple(sizes)
+
+
+_SIZES = _token_sizes(strings=True)
+_SIZES_SHARED = _token_sizes(strings=False)
+
+
 class SmileError(ValueError):
     """Malformed Smile input, with the byte offset where reading stopped."""
 
@@ -182,7 +200,10 @@ class _Decoder:
                 scale = self.zigzag()
                 size = self.vint()
                 unscaled = int.from_bytes(self.binary7(size), "big", signed=True)
-                return Decimal(unscaled).scaleb(-scale)
+                try:
+                    return Decimal(unscaled).scaleb(-scale)
+                except ArithmeticError:  # decimal.InvalidOperation: a scale out of range
+                    raise self.fail(f"a big decimal's scale {scale} is out of range") from None
             raise self.fail(f"unknown value token 0x{b:02x}")
         if b >= 0x01:
             return self.shared(self.values, b - 1, "value")
@@ -196,7 +217,8 @@ class _Decoder:
         extra = groups * 7 - size * 8
         return (value >> extra).to_bytes(size, "big") if size else b""
 
-    def document(self) -> object:
+    def header(self) -> None:
+        """The ``:)\\n`` magic and the version/flags byte (which tables are shared)."""
         if not self.data.startswith(SMILE_MAGIC):
             raise SmileError("not Smile: it does not start with ':)\\n'")
         self.pos = 3
@@ -207,43 +229,54 @@ class _Decoder:
         self.share_values = bool(flags & 0x02)
         if flags & 0x04:
             raise self.fail("raw binary Smile content is not supported")
+
+    def document(self) -> object:
+        self.header()
         root: list[object] = []
-        # Containers being filled: (container, pending key) with the root as a 1-element list.
+        # The containers being filled, innermost last; the root is a 1-element list. The
+        # innermost is top_dict (an object) or top_list (an array, top_dict None).
         stack: list[list[object] | dict[str, object]] = [root]
-        key: list[str | None] = [None]
+        top_list: list[object] = root
+        top_dict: dict[str, object] | None = None
+        name = ""
+        skip, byte, scalar, key = self.skip, self.byte, self.scalar, self.key
         while True:
-            top = stack[-1]
-            if isinstance(top, dict):
-                b = self.byte()
+            if top_dict is not None:
+                b = byte()
                 if b == 0xFB:
                     stack.pop()
-                    key.pop()
                     if len(stack) == 1:
                         break
+                    top_list, top_dict = self.innermost(stack, root)
                     continue
-                name = self.key(b)
-                if name in self.skip:
+                name = key(b)
+                if name in skip:
                     self.skip_value()
                     continue
-                key[-1] = name
-            b = self.byte()
-            if isinstance(top, list) and b == 0xF9 and len(stack) > 1:
+            b = byte()
+            if b == 0xF9 and top_dict is None and len(stack) > 1:
                 stack.pop()
-                key.pop()
                 if len(stack) == 1:
                     break
+                top_list, top_dict = self.innermost(stack, root)
                 continue
-            if b in (0xF8, 0xFA):
+            if b in {0xF8, 0xFA}:
                 child: list[object] | dict[str, object] = [] if b == 0xF8 else {}
-                self.put(top, key[-1], child)
+                if top_dict is not None:
+                    top_dict[name] = child
+                else:
+                    top_list.append(child)
                 if len(stack) > MAX_DEPTH:
                     raise self.fail(f"nesting deeper than {MAX_DEPTH}")
                 stack.append(child)
-                key.append(None)
+                top_list, top_dict = self.innermost(stack, root)
                 continue
-            self.put(top, key[-1], self.scalar(b))
-            if len(stack) == 1:
-                break
+            if top_dict is not None:
+                top_dict[name] = scalar(b)
+            else:
+                top_list.append(scalar(b))
+                if len(stack) == 1:
+                    break
         if self.pos < len(self.data) and self.data[self.pos] != 0xFF:
             raise self.fail("data after the end of the Smile document")
         return root[0]
@@ -257,33 +290,42 @@ class _Decoder:
 
     # Complexity kept: one branch per Smile token class, as the specification lists them.
     def _skip(self, data: bytes, pos: int) -> int:  # noqa: C901
+        """The position after the value at ``pos``: a lean loop over the tokens, the sizes
+        of fixed-size values from a table, only shared strings decoded (for the tables)."""
         kinds: list[bool] = []  # open containers: True for an object
+        in_object = False
         names = self.names
+        known = len(names)  # the shared names defined so far (kept in step below)
+        share_names = self.share_names
+        sizes = _SIZES_SHARED if self.share_values else _SIZES
+        end = len(data)
         while True:
-            if kinds and kinds[-1]:
+            if in_object:
                 b = data[pos]
                 pos += 1
-                if b == 0xFB:
+                if 0x30 <= b <= 0x33:  # a long reference to a shared name
+                    if ((b & 0x03) << 8) | data[pos] >= known:
+                        self.pos = pos
+                        raise self.fail("a reference to a shared name never defined")
+                    pos += 1
+                elif 0x40 <= b <= 0x7F:  # a short reference
+                    if b - 0x40 >= known:
+                        self.pos = pos
+                        raise self.fail(f"a reference to shared name {b & 0x3F} never defined")
+                elif b == 0xFB:
                     kinds.pop()
                     if not kinds:
                         return pos
+                    in_object = kinds[-1]
                     continue
-                if b >= 0x80:
-                    if b > 0xF7:
-                        self.pos = pos
-                        raise self.fail(f"unknown key token 0x{b:02x}")
+                elif 0x80 <= b <= 0xF7:  # a name, remembered for later references
                     size = (b & 0x3F) + 1 if b <= 0xBF else b - 0xBE
-                    if pos + size > len(data):
+                    if pos + size > end:
                         raise IndexError
-                    if self.share_names:
+                    if share_names:
                         self.remember(names, self.text(data[pos:pos + size]))
+                        known = len(names)
                     pos += size
-                elif b >= 0x40:
-                    if b & 0x3F >= len(names):
-                        self.pos = pos
-                        raise self.fail(f"a reference to shared name {b & 0x3F} never defined")
-                elif 0x30 <= b <= 0x33:
-                    pos += 1
                 elif b == 0x34:
                     self.pos = pos
                     self.until_end_marker()
@@ -292,37 +334,39 @@ class _Decoder:
                     self.pos = pos
                     raise self.fail(f"unknown key token 0x{b:02x}")
             b = data[pos]
+            size = sizes[b]
+            if size:  # a value of a fixed size that touches no table
+                pos += size
+                if pos > end:
+                    raise IndexError
+                if not kinds:
+                    return pos
+                continue
             pos += 1
-            if b in (0xF8, 0xFA):
-                kinds.append(b == 0xFA)
+            if b in {0xF8, 0xFA}:
+                in_object = b == 0xFA
+                kinds.append(in_object)
                 if len(kinds) > MAX_DEPTH:
                     self.pos = pos
                     raise self.fail(f"nesting deeper than {MAX_DEPTH}")
                 continue
-            if b == 0xF9 and kinds and not kinds[-1]:
+            if b == 0xF9 and kinds and not in_object:
                 kinds.pop()
                 if not kinds:
                     return pos
+                in_object = kinds[-1]
                 continue
-            if 0x40 <= b < 0xC0:
+            if 0x40 <= b < 0xC0:  # a shared-value string: remembered
                 size = (b & 0x1F) + (1, 33, 2, 34)[(b - 0x40) >> 5]
-                if self.share_values and size <= _SHARED_MAX:
-                    if pos + size > len(data):
-                        raise IndexError
+                if pos + size > end:
+                    raise IndexError
+                if size <= _SHARED_MAX:
                     self.remember(self.values, self.text(data[pos:pos + size]))
                 pos += size
-                if pos > len(data):
-                    raise IndexError
-            elif 0xC0 <= b <= 0xDF or 0x20 <= b <= 0x23:
-                pass
-            elif b in (0x24, 0x25):
+            elif b in {0x24, 0x25}:
                 while not data[pos] & 0x80:
                     pos += 1
                 pos += 1
-            elif b in (0x28, 0x29):
-                pos += 5 if b == 0x28 else 10
-                if pos > len(data):
-                    raise IndexError
             else:
                 self.pos = pos
                 self.scalar(b)
@@ -331,12 +375,11 @@ class _Decoder:
                 return pos
 
     @staticmethod
-    def put(top: list[object] | dict[str, object], key: str | None, value: object) -> None:
-        if isinstance(top, dict):
-            assert key is not None
-            top[key] = value
-        else:
-            top.append(value)
+    def innermost(stack: list[list[object] | dict[str, object]], root: list[object]
+                  ) -> tuple[list[object], dict[str, object] | None]:
+        """The innermost open container, as (array, None) or (the root, object)."""
+        top = stack[-1]
+        return (root, top) if isinstance(top, dict) else (top, None)
 
 
 def decode_smile(data: bytes, skip: frozenset[str] = frozenset()) -> object:

@@ -44,7 +44,11 @@ class BoardTracker:
         if not moves:
             return ()
         me, opp = self.sides[player], self.sides[1 - player]
-        steps = None if self.lost else _split(me, opp, dice, moves)
+        found = None if self.lost else _split(me, opp, dice, moves)
+        if found is not None and found[1] is not None:
+            me[:], opp[:] = found[1]  # the boards the split played on
+            return found[0]
+        steps = None if found is None else found[0]
         for src, dst in moves if steps is None else steps:
             if not (1 <= src <= 25 and 0 <= dst <= 24) or me[src] <= 0 or (
                     dst > 0 and opp[25 - dst] >= 2):
@@ -62,25 +66,99 @@ def moves_text(moves: list[Step]) -> str:
     return " ".join(f"{name(src)}/{name(dst)}" for src, dst in moves)
 
 
-def _split(me: list[int], opp: list[int], dice: tuple[int, int],
-           moves: list[Step]) -> tuple[Step, ...] | None:
+Boards = tuple[list[int], list[int]]
+
+
+def _split(me: list[int], opp: list[int], dice: tuple[int, int], moves: list[Step]
+           ) -> tuple[tuple[Step, ...], Boards | None] | None:
+    """The exact steps of ``moves``, with the boards after them when the fast paths played
+    them (None from the full search), or None when the dice cannot explain the moves."""
     d1, d2 = dice
     # The usual case: one move per die, none bearing off; checked step by step.
-    if (len(moves) == (4 if d1 == d2 else 2) and all(dst for _, dst in moves)
-            and (d1 == d2 or sorted(s - t for s, t in moves) == sorted(dice))):
-        m2, o2 = list(me), list(opp)
+    if len(moves) == (4 if d1 == d2 else 2):
+        m2, o2 = me.copy(), opp.copy()
+        unused = [d1, d2] if d1 != d2 else [d1] * 4
         for src, dst in moves:
-            if src - dst not in dice or step_error(m2, o2, src, dst, src - dst):
+            die = src - dst
+            if not dst or die not in unused or step_error(m2, o2, src, dst, die):
                 break
+            unused.remove(die)
             apply_step(m2, o2, src, dst)
         else:
-            return tuple(moves)
+            return tuple(moves), (m2, o2)
     pool = [d1] * 4 if d1 == d2 else sorted((d1, d2), reverse=True)
+    first = _first_routes(me, opp, list(pool), moves)
+    if first is not None:
+        return first
     for order in _orders(moves):
         found = _assign(list(me), list(opp), pool, order)
         if found is not None:
-            return tuple(found)
+            return tuple(found), None
     return None
+
+
+def _candidates(pool: list[int], src: int, dst: int) -> list[list[tuple[int, ...]]]:
+    """The dice routes ``_routes`` would try for one move, in groups of equal dice counts
+    (fewest first; within a group, larger die first): empty when none can fit."""
+    distance = src - dst
+    if distance <= 0 or not pool:
+        return []
+    die = pool[0]
+    if die == pool[-1]:  # a double, or one die left
+        count = -(-distance // die) if dst == 0 else distance // die
+        if count > len(pool) or (dst > 0 and distance % die):
+            return []
+        return [[(die,) * count]]
+    high, low = pool
+    both: list[list[tuple[int, ...]]] = [[(high, low), (low, high)]]
+    if dst == 0:
+        return [[(high,), (low,)], *both]
+    if distance in pool:
+        return [[(distance,)]]
+    return both if distance == high + low else []
+
+
+def _first_routes(me: list[int], opp: list[int], pool: list[int], moves: list[Step]
+                  ) -> tuple[tuple[Step, ...], Boards] | None:
+    """The full search's first answer without its search (the common case, much cheaper):
+    the moves in file order, each by its best route (fewest dice, no hit on the way,
+    larger die first), with the boards after them. None when that fails somewhere (a
+    route that needs another order or another route): the full search decides then."""
+    me, opp = list(me), list(opp)
+    steps: list[Step] = []
+    for src, dst in moves:
+        best: tuple[int, tuple[int, ...], list[Step], list[int], list[int]] | None = None
+        for group in _candidates(pool, src, dst):
+            for dice in group:
+                m2, o2 = list(me), list(opp)
+                here = src
+                hits = 0
+                route: list[Step] = []
+                last = len(dice) - 1
+                for i, die in enumerate(dice):
+                    to = here - die
+                    if i == last and dst == 0:
+                        to = 0
+                    elif to <= 0:
+                        break
+                    if step_error(m2, o2, here, to, die) is not None:
+                        break
+                    if apply_step(m2, o2, here, to) and i < last:
+                        hits += 1
+                    route.append((here, to))
+                    here = to
+                else:
+                    if best is None or hits < best[0]:
+                        best = (hits, dice, route, m2, o2)
+            if best is not None:
+                break
+        if best is None:
+            return None
+        _, used, route, me, opp = best
+        steps.extend(route)
+        for die in used:
+            pool.remove(die)
+    return tuple(steps), (me, opp)
 
 
 def _orders(moves: list[Step]) -> list[list[Step]]:

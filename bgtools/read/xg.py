@@ -17,16 +17,17 @@ become problems (``rule="syntax"``) located by game and move, never exceptions.
 from __future__ import annotations
 
 import struct
-import zlib
 from datetime import datetime, timedelta
 
+from bgtools.engine.position import Position, PositionError
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
 from bgtools.limits import MAX_DECOMPRESSED_BYTES, format_count
-from bgtools.read.inflate import inflate_bounded
+from bgtools.read.inflate import crc32, inflate_bounded, inflate_stream
 from bgtools.read.spans import BoardTracker, moves_text
-from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
+from bgtools.record import Action, GameRecord, MatchRecord, Problem, SetUp, Severity
 
-__all__ = ["XG_MAGIC", "RECORD_SIZE", "looks_like_xg", "parse_xg", "read_game_file"]
+__all__ = ["XG_MAGIC", "RECORD_SIZE", "Sides", "board_setup", "looks_like_xg", "parse_xg",
+           "read_game_file", "read_position_file"]
 
 XG_MAGIC = b"RGMH"
 """The first four bytes of an ``.xg`` (and ``.xgp``) file."""
@@ -41,6 +42,7 @@ _MATCH_MAGIC = b"DMLI"
 _MONEY_LENGTH = 99999
 _START = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0)
 _INT = struct.Struct("<i")
+_POSITION = struct.Struct("<26b")  # PositionEngine: 0 the opponent's bar, 1-24, 25 the bar
 _MATCH = struct.Struct("<iiBBBBddiid")  # length .. date, at 92
 _CUBE = struct.Struct("<iiiiii")  # active, double, take, beaver, raccoon, cube, at 12
 _MOVE = struct.Struct("<i8i2ii")  # active, moves, dice, cube, at 64
@@ -70,8 +72,11 @@ def read_game_file(data: bytes, name: str = "<input>", member: str = "temp.xg") 
     end = len(data) - _TRAILER.size
     start = end - index_size - data_size
     if not (0 < count <= 64 and index_size > 0 and data_size >= 0 and start >= _HEADER_SIZE):
+        bare = _bare_stream(data, name) if member == "temp.xg" else None
+        if bare is not None:
+            return bare
         raise _bad(name, "the archive trailer is damaged or the file is truncated")
-    if zlib.crc32(data[start:end]) != crc & 0xFFFFFFFF:
+    if crc32(data[start:end]) != crc & 0xFFFFFFFF:
         raise _bad(name, "the archive checksum does not match (truncated or corrupt)")
     index = data[end - index_size:end]
     if compressed:
@@ -96,10 +101,97 @@ def read_game_file(data: bytes, name: str = "<input>", member: str = "temp.xg") 
         raw = data[start + offset:start + offset + csize]
         body = raw if stored else inflate_bounded(raw, osize, name, member,
                                                    lambda why: _bad(name, why))
-        if len(body) != osize or zlib.crc32(body) != file_crc & 0xFFFFFFFF:
+        if len(body) != osize or crc32(body) != file_crc & 0xFFFFFFFF:
             raise _bad(name, f"{member} is damaged (size or checksum)")
         return body
     raise _bad(name, f"the archive holds no {member}")
+
+
+def _bare_stream(data: bytes, name: str) -> bytes | None:
+    """``temp.xg`` when the payload after the thumbnail is one bare zlib stream of it (no
+    ZLB archive around it: written so by some converters, read so by gvformat), else None.
+    Decompression stays bounded; zlib's own Adler-32 stands in for the archive's CRC."""
+    thumbnail = _INT.unpack_from(data, 20)[0]
+    start = _HEADER_SIZE + thumbnail
+    if not (thumbnail >= 0 and start + 2 <= len(data)) or data[start] & 0x0F != 8 or (
+            (data[start] << 8 | data[start + 1]) % 31):
+        return None
+    found = inflate_stream(data[start:], MAX_DECOMPRESSED_BYTES, name, "temp.xg")
+    if found is None:
+        return None
+    body, rest = found
+    if rest.strip(b"\x00") or len(body) < RECORD_SIZE or body[556:560] != _MATCH_MAGIC:
+        return None
+    return body
+
+
+Record = bytes | memoryview
+"""One 2,560-byte record of ``temp.xg`` (a view into the decompressed body)."""
+
+Sides = tuple[list[int], list[int]]
+"""Both sides of a board, each in its own numbering (26 slots: 0 off, 1-24, 25 the bar)."""
+
+
+def _sides(engine: tuple[int, ...], player: int = 0) -> Sides:
+    """The board of a PositionEngine seen by ``player`` (positive counts his, negative the
+    other's), as both sides indexed by player. Move and cube records store the position
+    before the turn in player 1's frame (player 0 here); ``PositionEnd`` is in the mover's
+    frame (both checked on every record of the corpus)."""
+    mine = [0] * 26
+    theirs = [0] * 26
+    for point in range(1, 25):
+        count = engine[point]
+        if count > 0:
+            mine[point] = count
+        elif count < 0:
+            theirs[25 - point] = -count
+    mine[25] = max(engine[25], 0)
+    theirs[25] = max(-engine[0], 0)
+    mine[0] = 15 - sum(mine[1:])
+    theirs[0] = 15 - sum(theirs[1:])
+    return (mine, theirs) if player == 0 else (theirs, mine)
+
+
+def board_setup(before: int, board: Sides, turn: int | None = None, cube: int | None = None,
+           owner: int | None = None, centred: bool = False) -> SetUp:
+    """A set-up of the whole board (and turn, cube), written as the SGF properties the
+    record's JSON codec keeps: ``AE`` every point, then one ``AW``/``AB`` entry a checker
+    (White is player 0: letter ``a`` is his 1-point, Black's 24; ``y`` the bar)."""
+    white = [chr(96 + point) if point < 25 else "y"
+             for point in range(1, 26) for _ in range(max(board[0][point], 0))]
+    black = [chr(121 - point) if point < 25 else "y"
+             for point in range(1, 26) for _ in range(max(board[1][point], 0))]
+    properties: list[tuple[str, tuple[str, ...]]] = [("AE", ("a:y",))]
+    if white:
+        properties.append(("AW", tuple(white)))
+    if black:
+        properties.append(("AB", tuple(black)))
+    if turn is not None:
+        properties.append(("PL", ("W" if turn == 0 else "B",)))
+    if cube is not None:
+        properties.append(("CV", (str(cube),)))
+    if centred or owner is not None:
+        properties.append(("CP", ("c" if owner is None else "wb"[owner],)))
+    return SetUp.from_sgf(tuple(properties), before=before, node=0)
+
+
+def _restated(before: list[int], after: list[int], moves: list[tuple[int, int]]) -> str | None:
+    """The checker moves that take the mover's side from ``before`` to ``after`` (his
+    numbering), as ``.mat`` text: XG's own moves first where the boards bear them out,
+    then the rest of the change, higher points first. None when no such moves exist (the
+    change is not the mover's checkers moving)."""
+    sources = [point for point in range(1, 26) for _ in range(before[point] - after[point])]
+    targets = [point for point in range(25) for _ in range(after[point] - before[point])]
+    if len(sources) != len(targets) or any(after[point] < 0 for point in range(26)):
+        return None
+    played: list[tuple[int, int]] = []
+    for src, dst in moves:
+        if src in sources and dst in targets:
+            sources.remove(src)
+            targets.remove(dst)
+            played.append((src, dst))
+    played.extend(zip(sorted(sources, reverse=True), sorted(targets, reverse=True)))
+    return moves_text(played)
 
 
 def _pascal(record: bytes, offset: int, size: int) -> str:
@@ -197,7 +289,7 @@ class _Reader:
         }
         record.extra["application"] = "eXtreme Gammon"
 
-    def game_header(self, rec: bytes) -> None:
+    def game_header(self, rec: Record, position_file: bool = False) -> None:
         s1, s2, crawford = _GAME.unpack_from(rec, 12)
         number = _INT.unpack_from(rec, 48)[0]
         names = self.record.names
@@ -210,10 +302,46 @@ class _Reader:
         self.cube = 1
         if s1 < 0 or s2 < 0:
             self.problem(f"the game's score {s1}-{s2} is negative")
-        if struct.unpack_from("<26b", rec, 21) != _START:
-            self.problem("the game starts from a position that is not the starting position; "
-                         "bgtools replays it from the starting position", rule="set-position",
+        initial = _POSITION.unpack_from(rec, 21)
+        if initial != _START and not position_file:
+            self.set_board(_sides(initial))
+            self.problem("the game starts from a position set up in eXtreme Gammon, not the "
+                         "starting position; the replay starts from it", rule="set-position",
                          severity=Severity.WARNING)
+
+    def set_board(self, board: Sides, turn: int | None = None) -> None:
+        """Set the board by hand before the game's next action (a set-up the replay
+        applies, as for an SGF set-up node); the board is followed from there."""
+        game = self.game
+        assert game is not None
+        game.setups = (*game.setups, board_setup(len(game.actions), board, turn))
+        self.board = BoardTracker()
+        self.board.sides = board
+
+    def position(self, rec: Record) -> None:
+        """The position of a position file: one game set up from the cube or move record
+        (board, player on roll, cube), with no action; the dice of a checker decision in
+        ``extra["xg_position"]``."""
+        cube_record = rec[8] == 2
+        board = _sides(_POSITION.unpack_from(rec, 36 if cube_record else 9))
+        turn = self.player(_INT.unpack_from(rec, 12 if cube_record else 64)[0])
+        code = _INT.unpack_from(rec, 32 if cube_record else 108)[0]
+        if not -15 <= code <= 15:
+            self.problem(f"the cube value code {code} is out of range")
+            code = 0
+        owner = None if code == 0 or turn is None else turn if code > 0 else 1 - turn
+        dice: list[int] | None = None
+        if not cube_record:
+            d1, d2 = _MOVE.unpack_from(rec, 64)[9:11]
+            if 1 <= d1 <= 6 and 1 <= d2 <= 6:
+                dice = [d1, d2]
+            elif (d1, d2) != (0, 0):
+                self.problem(f"the dice {d1} and {d2} are not two dice 1-6")
+        game = self.game
+        assert game is not None
+        game.setups = (board_setup(0, board, turn, 1 << abs(code), owner, centred=code == 0),)
+        self.record.extra["xg_position"] = {
+            "decision": "cube" if cube_record else "checker", "dice": dice}
 
     def player(self, active: int) -> int | None:
         if active in (1, -1):
@@ -221,7 +349,7 @@ class _Reader:
         self.problem(f"the player on roll is {active}, not 1 or -1")
         return None
 
-    def cube_record(self, rec: bytes) -> None:
+    def cube_record(self, rec: Record) -> None:
         active, double, take, beaver, raccoon, cube_b = _CUBE.unpack_from(rec, 12)
         if double != 1:
             return  # 0 no double, -1 resigns next, -2 no cube decision
@@ -248,7 +376,7 @@ class _Reader:
             self.problem(f"the answer to the double is {take}, not 0 (drop), 1 (take) or 2 "
                          "(beaver)")
 
-    def move_record(self, rec: bytes) -> None:
+    def move_record(self, rec: Record) -> None:
         fields = _MOVE.unpack_from(rec, 64)
         p = self.player(fields[0])
         if p is None:
@@ -259,6 +387,8 @@ class _Reader:
             self.problem(f"the dice {d1} and {d2} are not two dice 1-6")
             self.board.lost = True
             return
+        if self.version >= 24 and rec[2528] != 0:
+            self.edited(rec, p)
         moves: list[tuple[int, int]] = []
         for i in range(0, 8, 2):
             src, dst = raw_moves[i], raw_moves[i + 1]
@@ -270,23 +400,52 @@ class _Reader:
                 moves = []
                 break
             moves.append((src + 1, dst + 1))
-        steps = self.board.play(p, (d1, d2), moves)
+        invalid = _INT.unpack_from(rec, 2480)[0] == 2
+        board = self.board
+        before = board.sides[p].copy() if invalid and not board.lost else None
+        steps = board.play(p, (d1, d2), moves)
         action = Action(kind="roll", player=p, dice=(d1, d2), steps=steps)
         if steps is None:  # the dice cannot explain it: replayed as text, like a .mat
             action.play_text = moves_text(moves)
-        invalid = _INT.unpack_from(rec, 2480)[0]
-        edited = self.version >= 24 and rec[2528] != 0
-        if invalid == 2:
+        if before is not None:
+            self.restate(rec, action, before, moves)
+        if invalid:
             action.extra["xg_invalid"] = True
             self.problem("eXtreme Gammon marks this play as invalid", rule="illegal-play-line",
                          severity=Severity.WARNING)
-        if edited:
-            action.extra["xg_edited"] = True
-            self.problem("the position was edited at this play in eXtreme Gammon",
-                         rule="set-position", severity=Severity.WARNING)
         self.add(action)
 
-    def footer(self, rec: bytes) -> None:
+    def restate(self, rec: Record, action: Action, before: list[int],
+                moves: list[tuple[int, int]]) -> None:
+        """An illegal play XG was given (flagged invalid): its checker moves can leave a
+        checker out (a move backwards is not stored), so the play is the change from the
+        board before to the board XG stores after it (``PositionEnd``), given to the
+        replayer as text. The replayer reports it as for a ``.mat`` file and carries on
+        from that board, which is the one XG plays on."""
+        p = action.player
+        after = _sides(_POSITION.unpack_from(rec, 35), p)
+        if after == self.board.sides:
+            return
+        text = _restated(before, after[p], moves)
+        if text is None:
+            return
+        action.steps = None
+        action.play_text = text
+        self.board.sides = after
+        self.board.lost = False
+
+    def edited(self, rec: Record, player: int) -> None:
+        """XG's flag of a position edited at this play: a legitimate change of the board
+        (not a play), set up before the play, as gnubg's ``set board``."""
+        board = _sides(_POSITION.unpack_from(rec, 9))
+        if board == self.board.sides and not self.board.lost:
+            return
+        self.set_board(board, player)
+        self.problem("the position was edited at this play in eXtreme Gammon; the replay "
+                     "goes on from the edited position", rule="set-position",
+                     severity=Severity.WARNING)
+
+    def footer(self, rec: Record) -> None:
         s1, s2, _crawford_next, winner, points, termination = _FOOTER.unpack_from(rec, 12)
         game = self.game
         assert game is not None
@@ -310,10 +469,28 @@ class _Reader:
         game.extra["xg_final_score"] = (s1, s2)
         self.game = None
 
-    def match_footer(self, rec: bytes) -> None:
+    def match_footer(self, rec: Record) -> None:
         s1, s2, winner = struct.unpack_from("<iii", rec, 12)
         self.record.extra["final_score"] = (s1, s2)
         self.record.extra["xg_winner"] = winner
+
+
+def _position_record(body: bytes) -> bytes | None:
+    """The record holding the position of a position file (``.xgp``), else None.
+
+    A position file is a match header, one game header and the decision: a cube record,
+    a move record, or both (XG writes a cube record before each move), with no footer. Of
+    both, the cube record when it holds a double (a take/drop decision), else the move."""
+    kinds = [body[at + 8] for at in range(0, len(body), RECORD_SIZE)
+             if body[at + 8] not in (6, 7)]
+    if kinds[:2] != [0, 1] or kinds[2:] not in ([2], [3], [2, 3]):
+        return None
+    records = [body[at:at + RECORD_SIZE] for at in range(2 * RECORD_SIZE, len(body), RECORD_SIZE)
+               if body[at + 8] in (2, 3)]
+    cube = records[0] if records[0][8] == 2 else None
+    if cube is not None and (len(records) == 1 or _INT.unpack_from(cube, 16)[0] == 1):
+        return cube
+    return records[-1]
 
 
 def parse_xg(data: bytes, name: str = "<input>") -> list[MatchRecord]:
@@ -326,8 +503,14 @@ def parse_xg(data: bytes, name: str = "<input>") -> list[MatchRecord]:
     if body[8] != 0:
         raise _bad(name, "the first record is not the match header")
     reader.match(body[:RECORD_SIZE])
+    position = _position_record(body)
+    if position is not None:
+        reader.game_header(body[RECORD_SIZE:2 * RECORD_SIZE], position_file=True)
+        reader.position(position)
+        return [reader.record]
+    view = memoryview(body)  # records are read in place, never copied
     for at in range(RECORD_SIZE, len(body), RECORD_SIZE):
-        rec = body[at:at + RECORD_SIZE]
+        rec = view[at:at + RECORD_SIZE]
         kind = rec[8]
         if kind == 1:
             reader.game_header(rec)
@@ -350,3 +533,31 @@ def parse_xg(data: bytes, name: str = "<input>") -> list[MatchRecord]:
             reader.problem(f"record {at // RECORD_SIZE + 1} has the unknown type {kind}",
                            move=None)
     return [reader.record]
+
+
+def read_position_file(data: bytes, name: str = "<input>"
+                       ) -> tuple[Position, tuple[int, int] | None]:
+    """The position of an XG position file (``.xgp``), seen from the player on roll, and
+    its dice (None for a cube decision or when the file has none). Raises
+    UnsupportedFormatError for a file that is not a readable position file."""
+    record = parse_xg(data, name)[0]
+    info = record.extra.get("xg_position")
+    if not isinstance(info, dict) or not record.games or not record.games[0].setups:
+        raise UnsupportedFormatError(f"{name} is not an eXtreme Gammon position file: it "
+                                     "holds a match, not one position")
+    setup = record.games[0].setups[0]
+    turn = 0 if setup.turn is None else setup.turn
+    white, black = [0] * 26, [0] * 26
+    for letter in setup.white:
+        white[25 if letter == 24 else letter + 1] += 1
+    for letter in setup.black:
+        black[25 if letter == 24 else 24 - letter] += 1
+    mover, opponent = (white, black) if turn == 0 else (black, white)
+    mover[0], opponent[0] = 15 - sum(mover[1:]), 15 - sum(opponent[1:])
+    try:
+        position = Position(tuple(mover), tuple(opponent))
+    except PositionError as exc:
+        raise UnsupportedFormatError(f"{name}: the position is not valid ({exc})") from None
+    dice = info.get("dice")
+    roll = (dice[0], dice[1]) if isinstance(dice, list) and len(dice) == 2 else None
+    return position, roll
