@@ -8,9 +8,9 @@ their events.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bgtools.read.detect import InputSource
 from bgtools.reports.files import analyse_file, validate_json
 
 if TYPE_CHECKING:
@@ -27,8 +27,9 @@ __all__ = [
     "warm_up",
 ]
 
-Input = tuple[str, Path | None, str | None]
-"""One input as :func:`bgtools.reports.files.expand_paths` yields it: ``(display, path, error)``."""
+Input = tuple[str, InputSource | None, str | None]
+"""One input as :func:`bgtools.reports.files.expand_paths` yields it: ``(display, path, error)``
+(``path``: a file, or standard input already read)."""
 
 
 _WARM_UP_RECORD = b"""

@@ -9,7 +9,7 @@ drawn by :mod:`bgtools.cli.board`. Registered on :data:`bgtools.cli.app.app` whe
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -31,7 +31,7 @@ from bgtools.cli.errors import EXIT_INTERRUPTED, fail, print_error
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from bgtools.batch import BatchSummary, FileReport
+    from bgtools.batch import BatchSummary, FileReport, Input
     from bgtools.reports.board import BoardInfo
     from bgtools.reports.moments import MatchAnswers, Moment
 
@@ -55,14 +55,14 @@ def _problems_to_stderr(display: str, answers: list[MatchAnswers]) -> None:
             sys.stderr.write(problem_text(display, prob.to_json()))
 
 
-def _inputs(paths: list[str], rules: str = "auto"
+def _inputs(items: Iterable[Input], rules: str = "auto"
             ) -> Iterator[tuple[str, list[MatchAnswers], int]]:
-    """Yield ``(display, answers, code)`` per readable file; report unreadable ones."""
-    from bgtools.reports.files import expand_paths
+    """Yield ``(display, answers, code)`` per readable input (as ``expand_paths`` yields
+    them); report unreadable ones."""
     from bgtools.reports.moments import analyse_answers
 
     seen = False
-    for display, path, error in expand_paths(paths):
+    for display, path, error in items:
         seen = True
         result, answers = analyse_answers(display, path, error, rules)
         if result.error is not None:
@@ -387,10 +387,15 @@ def show(
     check_rules(rules)
     info: BoardInfo | None = None
     worst = 0
-    if not Path(path).exists():
+    from bgtools.reports.files import GLOB_CHARACTERS
+
+    # A file first ('-': standard input), then an ID, then a glob (no ID holds * ? or [).
+    is_file = path == "-" or Path(path).exists()
+    if not is_file:
         info = id_board(path)
-        if info is None:
+        if info is None and not GLOB_CHARACTERS.intersection(path):
             fail(f"{path}: no such file, and not a Position ID, GNUbg ID or XGID")
+    if info is not None:
         if game is not None or move is not None:
             fail("--game and --move apply to match files, not to a position ID")
     else:
@@ -398,9 +403,10 @@ def show(
 
         from bgtools.reports.files import expand_paths
 
-        if len(list(islice(expand_paths([path]), 2))) > 1:
+        items = list(islice(expand_paths([path]), 2))
+        if len(items) > 1:
             fail(f"{path} holds several match files; show draws one board: name one of them")
-        for display, answers, code in _inputs([path], rules):
+        for display, answers, code in _inputs(items, rules):
             worst = max(worst, code)
             if not answers:
                 continue

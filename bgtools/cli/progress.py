@@ -101,7 +101,7 @@ class _Progress:
 
 
 def _single_file(paths: list[str]) -> bool:
-    return len(paths) == 1 and Path(paths[0]).is_file()
+    return len(paths) == 1 and (paths[0] == "-" or Path(paths[0]).is_file())
 
 
 def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_json: bool,
