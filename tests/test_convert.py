@@ -108,7 +108,7 @@ def test_to_option_overrides_the_extension_and_dash_writes_stdout(tmp_path: Path
 
 
 @pytest.mark.parametrize("args", [("-o", "out.xyz"), ("-o", "out.mat", "--to", "pdf"),
-                                  ("-o", "-")])
+                                  ("-o", "-", "--to", "pdf")])
 def test_unknown_target_format_is_a_usage_error(tmp_path: Path, args: tuple[str, ...]) -> None:
     before = snapshot(tmp_path)
     code, _, err = convert(SAMPLES / "example_gnubg.mat", *[

@@ -105,9 +105,11 @@ def _single_file(paths: list[str]) -> bool:
 
 
 def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_json: bool,
-              on_report: Callable[[FileReport], None], **options: Any) -> BatchSummary:
+              on_report: Callable[[FileReport], None], expanded: list[Input] | None = None,
+              **options: Any) -> BatchSummary:
     """Run ``job(item, **options)`` on every input of ``paths`` with ``jobs`` processes and
     give each report to ``on_report``, in input order; return the summary of the run.
+    ``expanded``: the inputs of ``paths`` already expanded (not walked again).
 
     A progress bar is drawn on stderr when it is a terminal and not ``as_json``. Ctrl-C
     stops the workers and returns the summary of what was done, marked ``interrupted``.
@@ -118,8 +120,8 @@ def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_js
     summary = BatchSummary()
     interrupted = False
     try:
-        inputs: Iterable[Input] = expand_paths(paths)
-        if show_progress:
+        inputs: Iterable[Input] = expand_paths(paths) if expanded is None else expanded
+        if show_progress or expanded is not None:
             inputs = list(inputs)  # the total, for the bar and its ETA
             summary.total = len(inputs)
         if _single_file(paths) or (summary.total is not None and summary.total <= 1):
