@@ -91,15 +91,32 @@ def failed_report(display: str, failure: str) -> FileReport:
     return FileReport(display, error=f"{display}: cannot be processed ({failure})")
 
 
-def validate_report(item: Input, rules: str = "auto") -> FileReport:
-    """The ``validate`` job: read and replay one file, keep its JSON object."""
+def validate_report(item: Input, rules: str = "auto", expect: str | None = None) -> FileReport:
+    """The ``validate`` job: read and replay one file, keep its JSON object.
+
+    ``expect`` (``validate --expect``, checked already): the claimed result; a file whose
+    result differs gets an ``expected-result`` error, and its object an ``expect`` member.
+    """
     display, path, error = item
     result = analyse_file(display, path, error, rules)
     obj = validate_json(result)
-    return FileReport(display, error=result.error, valid=result.valid,
+    valid = result.valid
+    problems = tuple(obj["problems"]) if result.error is None else ()
+    if expect is not None:
+        from bgtools.reports.expect import check_claim, claim_problem, expect_json, parse_claim
+
+        claim = parse_claim(expect)
+        readable = result.error is None
+        reason = check_claim(result.replays, claim) if readable else None
+        obj = {**obj, "expect": expect_json(claim, result.replays, reason, readable)}
+        if reason is not None:
+            problem = claim_problem(reason).to_json()
+            problems = (*problems, problem)
+            obj["problems"] = [*obj["problems"], problem]
+            obj["valid"] = valid = False
+    return FileReport(display, error=result.error, valid=valid,
                       rolls=sum(r.rolls for r in result.replays), rules=result.rules,
-                      objects=(obj,),
-                      problems=tuple(obj["problems"]) if result.error is None else ())
+                      objects=(obj,), problems=problems)
 
 
 def score_report(item: Input, rules: str = "auto") -> FileReport:
