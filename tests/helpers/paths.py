@@ -14,6 +14,8 @@ BUNDLED_CORPUS = DATA / "corpus"
 """A small licensed part of the corpus shipped with the tests, in the same layout (one
 directory per producer or dialect; sources in ``tests/data/SOURCES.md``): what the
 corpus tests read when ``../shared/corpus`` is absent."""
+CORPUS_IN_USE = CORPUS if CORPUS.is_dir() else BUNDLED_CORPUS
+"""The corpus the corpus tests read: the shared one, else the part shipped in tests/data."""
 SHARED_EXAMPLES = REPO.parent / "shared" / "docs" / "examples"
 """FORMATS.md's example records, beside the shared docs."""
 EXAMPLES = SHARED_EXAMPLES if SHARED_EXAMPLES.is_dir() else DATA / "examples"
@@ -29,3 +31,9 @@ def corpus_file(corpus: Path, relative: str) -> Path:
     if not path.exists():
         pytest.skip(f"{relative} is only in the shared corpus (not shipped in tests/data)")
     return path
+
+
+def at_least(corpus: Path, shared: int, shipped: int) -> int:
+    """A size a corpus test expects: ``shared`` for the shared corpus, ``shipped`` for the
+    part shipped in ``tests/data/corpus`` (a bare clone)."""
+    return shared if corpus == CORPUS else shipped
