@@ -12,7 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from bgtools.cli import app
 from bgtools.limits import MAX_FILE_BYTES
 from tests.helpers.paths import DATA, REPO
 
@@ -30,8 +32,18 @@ def run(args: list[str], stdin: bytes, cwd: Path | None = None,
     )
 
 
+def direct(args: list[str]) -> tuple[int, bytes]:
+    """``bgtools ARGS`` in this process (the reference the piped run is compared with)."""
+    result = CliRunner().invoke(app, args)
+    return result.exit_code, result.stdout_bytes
+
+
 def out_json(result: subprocess.CompletedProcess[bytes]) -> list[dict[str, object]]:
     return [json.loads(line) for line in result.stdout.decode().splitlines()]
+
+
+def lines_json(stdout: bytes) -> list[dict[str, object]]:
+    return [json.loads(line) for line in stdout.decode().splitlines()]
 
 
 def test_validate_reads_a_pipe_and_names_it_dash() -> None:
@@ -40,7 +52,7 @@ def test_validate_reads_a_pipe_and_names_it_dash() -> None:
     assert result.returncode == 0, result.stderr
     (obj,) = out_json(result)
     assert obj["file"] == "-" and obj["valid"] is True and obj["format"] == "mat"
-    from_file = out_json(run(["validate", "--json", str(SAMPLES / "example_gnubg.mat")], b""))
+    from_file = lines_json(direct(["validate", "--json", str(SAMPLES / "example_gnubg.mat")])[1])
     assert {k: v for k, v in obj.items() if k != "file"} == \
         {k: v for k, v in from_file[0].items() if k != "file"}
 
@@ -50,7 +62,7 @@ def test_text_formats_are_recognised_by_content(name: str) -> None:
     result = run(["score", "--json", "-"], (SAMPLES / name).read_bytes())
     assert result.returncode == 0, result.stderr
     (obj,) = out_json(result)
-    expected = out_json(run(["score", "--json", str(SAMPLES / name)], b""))[0]
+    expected = lines_json(direct(["score", "--json", str(SAMPLES / name)])[1])[0]
     assert obj == {**expected, "file": "-"}
 
 
@@ -61,7 +73,7 @@ def test_binary_formats_through_a_pipe(suffix: str) -> None:
     assert result.returncode == 0, result.stderr
     (obj,) = out_json(result)
     assert obj["format"] == suffix[1:] and obj["file"] == "-"
-    assert obj == {**out_json(run(["score", "--json", str(source)], b""))[0], "file": "-"}
+    assert obj == {**lines_json(direct(["score", "--json", str(source)])[1])[0], "file": "-"}
 
 
 def test_problems_of_piped_input_are_located_at_dash(tmp_path: Path) -> None:
@@ -80,9 +92,9 @@ def test_problems_of_piped_input_are_located_at_dash(tmp_path: Path) -> None:
 def test_every_reading_command_takes_dash(command: list[str]) -> None:
     source = SAMPLES / "example_gnubg.mat"
     piped = run([*command, "-"], source.read_bytes())
-    direct = run([*command, str(source)], b"")
-    assert piped.returncode == direct.returncode == 0, piped.stderr
-    assert piped.stdout.replace(b"-", b"") == direct.stdout.replace(
+    code, stdout = direct([*command, str(source)])
+    assert piped.returncode == code == 0, piped.stderr
+    assert piped.stdout.replace(b"-", b"") == stdout.replace(
         str(source).encode(), b"").replace(b"-", b"")
     assert piped.stdout
 
