@@ -1,19 +1,36 @@
-"""bgtools: validate, replay and convert backgammon match files.
+"""bgtools: read, validate, replay and convert backgammon match files.
 
-The names below are loaded on first use, so that importing a submodule (the command line
-starts with ``bgtools.cli``) does not pay for the rules engine it may not need.
+The public API is what ``__all__`` lists (``dir(bgtools)`` shows nothing else): reading
+(:func:`bgtools.read`, :class:`Match`, :class:`MatchFile`), replaying (:class:`Replay`,
+:class:`ReplayedGame`, :class:`ReplayedAction`, :class:`Moment`, :class:`Cube`), positions
+and plays (:class:`Position`, :class:`Play`, :func:`parse_play`, :func:`play_text` ...),
+problems (:class:`Problem`, :class:`Severity`) and the typed errors. The names are loaded on
+first use, so that importing a submodule (the command line starts with ``bgtools.cli``)
+does not pay for the rules engine it may not need.
 
->>> from bgtools import Position, parse_play, play_text
+>>> import bgtools
+>>> replay = bgtools.read("samples/example_gnubg.mat")[0].replay()
+>>> replay.valid, replay.final_score, replay.winner
+(True, (2, 4), 1)
+>>> from bgtools import Position, parse_play
 >>> str(parse_play(Position.initial(), 6, 4, "24/18 13/9"))
 '24/18 13/9'
 """
 
 from __future__ import annotations
 
+__version__ = "0.1.0"
+
 from importlib import import_module
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+import bgtools.read as _read_package
+
 if TYPE_CHECKING:  # pragma: no cover
+    from bgtools.api.reading import READ_FORMATS, Match, MatchFile, read
+    from bgtools.api.replaying import Cube, Moment, Replay, ReplayedAction, ReplayedGame
+    from bgtools.engine.ids import MatchState
     from bgtools.engine.position import (
         BAR,
         OFF,
@@ -25,14 +42,37 @@ if TYPE_CHECKING:  # pragma: no cover
         parse_id,
     )
     from bgtools.engine.resolve import parse_play, play_text
-    from bgtools.errors import BgtoolsError, IllegalPlayError, NotationError
+    from bgtools.errors import (
+        BgtoolsError,
+        IllegalPlayError,
+        LimitExceededError,
+        NotationError,
+        OutputRefusedError,
+        RecordSyntaxError,
+        UnreadableInputError,
+        UnsupportedFormatError,
+    )
+    from bgtools.record import Problem, Severity
+    from bgtools.reports.convert import ConversionError, InvalidRecordError
+    from bgtools.write.mat import UnwritableRecordError
 
 __all__ = [
+    # reading, replaying, writing
+    "read",
+    "READ_FORMATS",
+    "Match",
+    "MatchFile",
+    "Replay",
+    "ReplayedGame",
+    "ReplayedAction",
+    "Moment",
+    "Cube",
+    "Problem",
+    "Severity",
+    # positions and plays
     "BAR",
     "OFF",
-    "BgtoolsError",
-    "IllegalPlayError",
-    "NotationError",
+    "MatchState",
     "Play",
     "Position",
     "PositionError",
@@ -41,10 +81,31 @@ __all__ = [
     "parse_id",
     "parse_play",
     "play_text",
+    # errors
+    "BgtoolsError",
+    "ConversionError",
+    "IllegalPlayError",
+    "InvalidRecordError",
+    "LimitExceededError",
+    "NotationError",
+    "OutputRefusedError",
+    "RecordSyntaxError",
+    "UnreadableInputError",
+    "UnsupportedFormatError",
+    "UnwritableRecordError",
 ]
-__version__ = "0.1.0"
-
 _HOMES = {
+    "READ_FORMATS": "bgtools.api.reading",
+    "Match": "bgtools.api.reading",
+    "MatchFile": "bgtools.api.reading",
+    "Replay": "bgtools.api.replaying",
+    "ReplayedGame": "bgtools.api.replaying",
+    "ReplayedAction": "bgtools.api.replaying",
+    "Moment": "bgtools.api.replaying",
+    "Cube": "bgtools.api.replaying",
+    "Problem": "bgtools.record",
+    "Severity": "bgtools.record",
+    "MatchState": "bgtools.engine.ids",
     "BAR": "bgtools.engine.position",
     "OFF": "bgtools.engine.position",
     "Play": "bgtools.engine.position",
@@ -53,12 +114,42 @@ _HOMES = {
     "Step": "bgtools.engine.position",
     "format_play": "bgtools.engine.position",
     "parse_id": "bgtools.engine.position",
-    "BgtoolsError": "bgtools.errors",
-    "IllegalPlayError": "bgtools.errors",
-    "NotationError": "bgtools.errors",
     "parse_play": "bgtools.engine.resolve",
     "play_text": "bgtools.engine.resolve",
+    "BgtoolsError": "bgtools.errors",
+    "ConversionError": "bgtools.reports.convert",
+    "InvalidRecordError": "bgtools.reports.convert",
+    "UnwritableRecordError": "bgtools.write.mat",
+    "IllegalPlayError": "bgtools.errors",
+    "LimitExceededError": "bgtools.errors",
+    "NotationError": "bgtools.errors",
+    "OutputRefusedError": "bgtools.errors",
+    "RecordSyntaxError": "bgtools.errors",
+    "UnreadableInputError": "bgtools.errors",
+    "UnsupportedFormatError": "bgtools.errors",
 }
+
+
+class _ReadPackage(ModuleType):
+    """The class of the package :mod:`bgtools.read`, made callable.
+
+    ``bgtools.read`` is both the readers' package (``bgtools.read.detect`` ...) and the
+    function :func:`bgtools.api.reading.read`: Python binds a package's submodule to the
+    parent's attribute of the same name on import, so a plain function there would be
+    replaced by the package the first time any reader is imported.
+    """
+
+    def __call__(self, source: Any, *, format: Any = None) -> Any:  # noqa: A002
+        """Read the matches of ``source``: see :func:`bgtools.api.reading.read`."""
+        from bgtools.api.reading import read as read_matches
+
+        return read_matches(source, format=format)
+
+
+_read_package.__class__ = _ReadPackage
+if not TYPE_CHECKING:
+    read = _read_package
+del _read_package
 
 
 def __getattr__(name: str) -> Any:
@@ -72,5 +163,5 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    """The public names with the module's own."""
-    return sorted(set(globals()) | set(__all__))
+    """The public API: the names of ``__all__``."""
+    return sorted(__all__)

@@ -108,7 +108,7 @@ def test_pips_json_default_and_by_move() -> None:
 def test_pips_all_table_lists_every_move() -> None:
     code, out, _ = run("pips", str(EXAMPLE), "--game", "1", "--all")
     assert code == 0
-    for text in ("13/10 13/7", "24/18*/13", "(no play)", "double", "drop", "game over"):
+    for text in ("13/10 13/7", "24/18*/13", "(no legal play)", "double", "drop", "game over"):
         assert text in out
 
 
@@ -434,7 +434,7 @@ def test_show_bare_xgid_and_subprocess_without_colour() -> None:
 
 
 GOLDEN_SCORE = """\
-samples/example_gnubg.mat: Alice vs Bob, 3-point match; Bob wins 2-4
+samples/example_gnubg.mat: Alice vs Bob, 3-point match; Bob wins 4-2
 game ┃ score before ┃ winner ┃ points ┃ result ┃ ended by ┃ cube ┃ note
 ━━━━━╇━━━━━━━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━━━╇━━━━━━╇━━━━━━━━━━━━━━
    1 │ 0-0          │ Alice  │      1 │ single │ drop     │    1 │

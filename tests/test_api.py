@@ -257,7 +257,8 @@ def test_play_text_returns_the_position_for_the_next_player() -> None:
     assert after.opponent[5] == 2
 
 
-def test_docstring_examples_run() -> None:
+def test_docstring_examples_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)  # bgtools' own example reads samples/
     for module in (bgtools, bgtools.engine.resolve):
         failures, tried = doctest.testmod(module)
         assert tried and not failures, module.__name__

@@ -268,7 +268,7 @@ def test_summary_counts_a_mixed_directory(tmp_path: Path) -> None:
                                                 .replace("41: 25/21 10/9", "41: 25/21 10/8"))
     (tmp_path / "notes.txt").write_text("just some notes\n")
     # Wide enough that Rich never shortens the long pytest paths in the tables.
-    done = bgtools("validate", "--jobs", "2", str(tmp_path), env={"COLUMNS": "300"})
+    done = bgtools("validate", "--verbose", "--jobs", "2", str(tmp_path), env={"COLUMNS": "300"})
     assert done.returncode == 2
     out = done.stdout
     assert "4 file(s): 1 valid, 2 invalid, 1 unreadable" in out
@@ -281,8 +281,13 @@ def test_summary_counts_a_mixed_directory(tmp_path: Path) -> None:
             expected[prob["rule"]] = expected.get(prob["rule"], 0) + 1
     assert counts == expected
     assert counts["unreadable"] == 1 and counts["dice-mismatch"] >= 2
-    slowest = out[out.index("slowest files"):]
+    slowest = out[out.index("slowest files"):out.index("3 file(s) with errors:")]
     assert sum(1 for line in slowest.splitlines() if str(tmp_path) in line) == 4
+    failed = out[out.index("3 file(s) with errors:"):].splitlines()[1:]
+    assert [line.split()[0] for line in failed] == [
+        str(tmp_path / "notes.txt"), str(tmp_path / "sub" / "bad.mat"),
+        str(tmp_path / "sub" / "worse.mat")]
+    assert failed[0].endswith("unreadable")
 
 
 # --- streaming and Ctrl-C ----------------------------------------------------------------------

@@ -17,7 +17,7 @@ from bgtools.reports.files import analyse_file, validate_json
 
 if TYPE_CHECKING:
     from bgtools.reports.convert import PlannedOutput, TargetFormat
-    from bgtools.reports.moments import MatchAnswers, Moment
+    from bgtools.reports.moments import MatchAnswers, Moment, MoveRef
 
 __all__ = [
     "FileReport",
@@ -159,16 +159,13 @@ def _last_match(item: Input, rules: str) -> tuple[FileReport, MatchAnswers | Non
 
 
 def _moment_extra(match: MatchAnswers, moment: Moment) -> dict[str, Any]:
-    names = match.replay.names
-    return {"names": list(names) if names else ["player 0", "player 1"],
-            "game": moment.game, "move": moment.move, "final": moment.final,
-            "player": moment.player, "dice": list(moment.dice) if moment.dice else None,
-            "play": moment.play, "action": moment.action, "over": moment.over,
-            "pips": list(moment.pips)}
+    from bgtools.reports.moments import moment_extra
+
+    return moment_extra(match, moment)
 
 
 def pips_report(item: Input, rules: str = "auto", game: int | None = None,
-                move: int | None = None, all_moves: bool = False) -> FileReport:
+                move: MoveRef | None = None, all_moves: bool = False) -> FileReport:
     """The ``pips`` job: the ``pips`` object of one moment of the last match of the file
     (``--move`` alone: of its last game), or with ``all_moves`` of every moment of a game.
     A moment out of range is the file's error."""
@@ -193,7 +190,7 @@ def pips_report(item: Input, rules: str = "auto", game: int | None = None,
 
 
 def status_report(item: Input, rules: str = "auto", game: int | None = None,
-                  move: int | None = None) -> FileReport:
+                  move: MoveRef | None = None) -> FileReport:
     """The ``status`` job: the ``status`` object of one moment of the last match of the
     file (``--move`` alone: of its last game). A moment out of range is the file's error."""
     from bgtools.reports.moments import RangeError, status_json

@@ -18,10 +18,12 @@ __all__ = ["BatchSummary"]
 @dataclass(slots=True)
 class BatchSummary:
     """Counts of a run, in constant memory: files valid, invalid and unreadable, problems by
-    rule, rolls, and the ``slowest`` files (``keep_slowest`` of them)."""
+    rule, rolls, the ``slowest`` files (``keep_slowest`` of them) and the first
+    ``keep_failed`` files with errors (``failed``)."""
 
     total: int | None = None
     keep_slowest: int = 5
+    keep_failed: int = 20
     valid: int = 0
     invalid: int = 0
     unreadable: int = 0
@@ -33,6 +35,9 @@ class BatchSummary:
     """``(rule, severity) -> count``."""
     by_profile: Counter[str] = field(default_factory=Counter)
     """Files replayed under each rule profile."""
+    failed: list[tuple[str, int | None]] = field(default_factory=list)
+    """``(file, errors)`` of the first files with errors, in input order; ``errors`` is
+    None for a file that could not be read."""
     _slowest: list[tuple[float, int, str, int]] = field(default_factory=list)
     _started: float = field(default_factory=time.perf_counter)
     _elapsed: float | None = None
@@ -48,6 +53,7 @@ class BatchSummary:
             self.unreadable += 1
             self.errors += 1
             self.by_rule["unreadable", "error"] += 1
+            self._note_failed(report.display, None)
         else:
             if report.valid:
                 self.valid += 1
@@ -59,6 +65,8 @@ class BatchSummary:
                     self.errors += 1
                 else:
                     self.warnings += 1
+            if not report.valid:
+                self._note_failed(report.display, report.errors)
         self.rolls += report.rolls
         if report.rules is not None:
             self.by_profile[report.rules] += 1
@@ -67,6 +75,15 @@ class BatchSummary:
             heapq.heappush(self._slowest, entry)
         else:
             heapq.heappushpop(self._slowest, entry)
+
+    def _note_failed(self, display: str, errors: int | None) -> None:
+        if len(self.failed) < self.keep_failed:
+            self.failed.append((display, errors))
+
+    @property
+    def failed_count(self) -> int:
+        """Files with errors (invalid or unreadable), listed in ``failed`` or not."""
+        return self.invalid + self.unreadable
 
     def finish(self, interrupted: bool = False) -> None:
         """Stop the clock."""
@@ -112,4 +129,5 @@ class BatchSummary:
             "profiles": dict(self.by_profile.most_common()),
             "slowest": [{"file": f, "rolls": n, "seconds": round(t, 3)}
                         for f, n, t in self.slowest],
+            "failed": [{"file": f, "errors": n} for f, n in self.failed],
         }

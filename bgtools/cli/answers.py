@@ -23,7 +23,9 @@ from bgtools.cli.app import (
     app,
     check_rules,
     emit_json,
+    fit_table,
     make_console,
+    no_files_message,
     resolve_jobs,
 )
 from bgtools.cli.errors import EXIT_INTERRUPTED, fail, print_error
@@ -33,17 +35,20 @@ if TYPE_CHECKING:
 
     from bgtools.batch import BatchSummary, FileReport, Input
     from bgtools.reports.board import BoardInfo
-    from bgtools.reports.moments import MatchAnswers, Moment
+    from bgtools.reports.moments import MatchAnswers, Moment, MoveRef
 
-__all__ = ["pips", "score", "show", "status"]
+__all__ = ["not_an_id", "pips", "score", "show", "status"]
 
 GameOption = Annotated[
-    int | None, typer.Option("--game", help="Game number (1-based; default: the last game).")
+    int | None,
+    typer.Option("--game", metavar="N", help="Game number (1-based; default: the last game)."),
 ]
 MoveOption = Annotated[
-    int | None,
-    typer.Option("--move", help="Before the M-th action of the game (1-based; default: "
-                 "after the last action)."),
+    str | None,
+    typer.Option("--move", metavar="M", show_default=False,
+                 help="Before the M-th action of the game (1-based), or before the action "
+                 "in the file's row N, left or right column: 12a, 12b (default: after the "
+                 "last action)."),
 ]
 
 
@@ -85,10 +90,10 @@ def _inputs(items: Iterable[Input], rules: str = "auto"
 @app.command()
 def score(paths: Paths, as_json: JsonOption = False, rules: RulesOption = "auto",
           jobs: JobsOption = None) -> None:
-    """The score of matches: players, length, final score, winner and every game.
+    """Players, length, final score and winner, game by game.
 
     Directories are read recursively and quoted globs expanded; files are spread over
-    ``--jobs`` processes and reported in input order.
+    --jobs processes and reported in input order.
     """
     from bgtools.batch import score_report
 
@@ -138,24 +143,16 @@ def _emit_objects(result: FileReport, *, with_format: bool = False) -> None:
 
 def _run(job: Callable[..., FileReport], paths: list[str], jobs: int | None, as_json: bool,
          report: Callable[[FileReport], None], **options: Any) -> BatchSummary:
-    """Run a batch job; at a terminal, the summary on stderr; Ctrl-C exits 130."""
-    from bgtools.cli.progress import (
-        print_interrupted,
-        print_summary,
-        run_batch,
-        stderr_is_terminal,
-    )
+    """Run a batch job (no validator summary: the answers are the output); Ctrl-C says how
+    far it got on stderr and exits 130."""
+    from bgtools.cli.progress import print_interrupted, run_batch
 
     summary = run_batch(job, paths, resolve_jobs(jobs), as_json, report, **options)
-    if summary.interrupted or summary.done > 1:
-        if stderr_is_terminal():
-            print_summary(summary, make_console(stderr=True))
-        elif summary.interrupted:
-            print_interrupted(summary)
     if summary.interrupted:
+        print_interrupted(summary)
         raise typer.Exit(EXIT_INTERRUPTED)
     if summary.done == 0:
-        fail("no match files found")
+        fail(no_files_message(paths))
     return summary
 
 
@@ -182,6 +179,14 @@ def _answer_files(job: Callable[..., FileReport], paths: list[str], jobs: int | 
     raise typer.Exit(worst)
 
 
+def _verdict(names: list[str], final: list[int], winner: int | None, complete: bool) -> str:
+    """``Bob wins 4-2`` (the winner's score first), else each player's score named."""
+    if winner is not None:
+        return f"{names[winner]} wins {final[winner]}-{final[1 - winner]}"
+    each = f"{names[0]} {final[0]}, {names[1]} {final[1]}"
+    return f"final score {each}" if complete else f"unfinished at {each}"
+
+
 def _print_score(console: Console, obj: dict[str, Any], extra: dict[str, Any]) -> None:
     from rich.markup import escape
     from rich.table import Table
@@ -194,12 +199,7 @@ def _print_score(console: Console, obj: dict[str, Any], extra: dict[str, Any]) -
     other = extra["header_names"]
     if other is not None:
         title += f" (header: {other[0]} vs {other[1]})"
-    if obj["winner"] is not None:
-        verdict = f"{names[obj['winner']]} wins {final[0]}-{final[1]}"
-    elif obj["complete"]:
-        verdict = f"final {final[0]}-{final[1]}"
-    else:
-        verdict = f"unfinished at {final[0]}-{final[1]}"
+    verdict = _verdict(names, final, obj["winner"], obj["complete"])
     console.print(f"[bold]{escape(obj['file'])}[/]: {escape(title)}; {escape(verdict)}")
     table = Table(show_edge=False, pad_edge=False)
     table.add_column("game", justify="right")
@@ -225,14 +225,71 @@ def _print_score(console: Console, obj: dict[str, Any], extra: dict[str, Any]) -
         else:
             row.append(f"{total[0]}-{total[1]}")
         table.add_row(*row)
-    console.print(table)
+    console.print(fit_table(console, table, drop=("ended by", "cube", "points")))
 
 
 # --- moments -------------------------------------------------------------------------------
 
 
+def _names_positions(paths: list[str]) -> bool:
+    """Whether the arguments are IDs rather than files: none names an existing path and
+    each is written like a Position ID, GNUbg ID or XGID (valid or not)."""
+    from bgtools.reports.moments import looks_like_id
+
+    def exists(arg: str) -> bool:
+        try:
+            return Path(arg).exists()
+        except OSError:  # a name too long for a path is no file
+            return False
+
+    return bool(paths) and all(not exists(arg) and looks_like_id(arg) for arg in paths)
+
+
+def not_an_id(text: str) -> str:
+    """The message for an argument that is no file and not a valid ID, with the reason."""
+    from bgtools.reports.moments import explain_id
+
+    return f"{text}: no such file, and not a Position ID, GNUbg ID or XGID: {explain_id(text)}"
+
+
+def _answer_positions(texts: list[str], game: int | None, move: str | None, as_json: bool,
+                      command: str) -> NoReturn:
+    """``pips``/``status`` of positions given by their IDs: one answer each, in order; an
+    ID that does not decode is an error (its reason on stderr; with ``--json`` its error
+    object), exit 2."""
+    from bgtools.reports.moments import position_answers
+
+    if game is not None or move is not None:
+        fail("--game and --move apply to match files, not to a position ID")
+    console = None if as_json else make_console()
+    worst = 0
+    for text in texts:
+        try:
+            answers = position_answers(text)
+        except ValueError:
+            message = not_an_id(text)
+            print_error(message)
+            worst = 2
+            if console is None:
+                emit_json({"schema": "bgtools/1", "file": None, "id": text.strip(),
+                           "error": message})
+            continue
+        obj = answers.pips if command == "pips" else answers.status
+        if console is None:
+            emit_json(obj)
+        elif command == "pips":
+            on_roll = answers.status["on_roll"]
+            counts, lead = _pip_counts(answers.extra["names"], obj["pips"]).split("; ")
+            if answers.status["match_id"] is not None and on_roll is not None:
+                counts += f" (player {on_roll} on roll)"
+            console.print(f"{obj['id']}: {counts}; {lead}", markup=False)
+        else:
+            _print_status(console, [("ID", obj["id"])], obj, answers.extra)
+    raise typer.Exit(worst)
+
+
 def _pick(display: str, answers: list[MatchAnswers], game: int | None,
-          move: int | None) -> tuple[MatchAnswers, Moment]:
+          move: MoveRef | str | None) -> tuple[MatchAnswers, Moment]:
     """The moment asked for; exit 2 naming the valid range when it does not exist."""
     from bgtools.reports.moments import RangeError
 
@@ -245,11 +302,18 @@ def _pick(display: str, answers: list[MatchAnswers], game: int | None,
         fail(f"{display}: {exc}")
 
 
-def _check_numbers(game: int | None, move: int | None) -> None:
+def _check_numbers(game: int | None, move: str | None) -> MoveRef | None:
+    """The moment asked for, checked: ``--move`` parsed (a number or a row such as 12b)."""
+    from bgtools.reports.moments import parse_move
+
     if game is not None and game < 1:
         fail(f"--game {game} is out of range: games are numbered from 1")
-    if move is not None and move < 1:
-        fail(f"--move {move} is out of range: moves are numbered from 1")
+    if move is None:
+        return None
+    try:
+        return parse_move(move)
+    except ValueError as exc:
+        fail(str(exc))
 
 
 @app.command()
@@ -263,35 +327,49 @@ def pips(
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
 ) -> None:
-    """Pip counts of both players at one moment (default: the end of the last game)."""
+    """Both players' pip counts at one moment, or at every move.
+
+    The moment is the end of the last game unless --game and --move say otherwise; --all
+    gives a table of every move of the game.
+    """
     from bgtools.batch import pips_report
 
-    _check_numbers(game, move)
+    moment_ref = _check_numbers(game, move)
     check_rules(rules)
+    if _names_positions(paths):
+        if all_moves:
+            fail("--all applies to match files, not to a position ID")
+        _answer_positions(paths, game, move, as_json, "pips")
 
     def print_file(console: Console, result: FileReport) -> None:
         if all_moves:
             _print_all(console, result.display, list(result.extra))
         else:
             (moment,) = result.extra
-            names = moment["names"]
-            p0, p1 = moment["pips"]
-            if p0 == p1:
-                lead = "even"
-            else:
-                leader = 0 if p0 < p1 else 1
-                lead = f"{names[leader]} leads by {abs(p0 - p1)}"
-            console.print(f"{result.display}: {_where(moment)}: {names[0]} {p0}, "
-                          f"{names[1]} {p1} (difference {p1 - p0:+d}; {lead})", markup=False)
+            console.print(f"{result.display}: {_where(moment)}: "
+                          f"{_pip_counts(moment['names'], moment['pips'])}", markup=False)
 
-    _answer_files(pips_report, paths, jobs, as_json, print_file, game=game, move=move,
+    _answer_files(pips_report, paths, jobs, as_json, print_file, game=game, move=moment_ref,
                   all_moves=all_moves, rules=rules)
 
 
+def _pip_counts(names: list[str], pips: list[int]) -> str:
+    """``Alice 152, Bob 143; Bob leads by 9`` (the lead said once; ``even`` when equal)."""
+    p0, p1 = pips
+    if p0 == p1:
+        lead = "even"
+    else:
+        leader = 0 if p0 < p1 else 1
+        lead = f"{names[leader]} leads by {abs(p0 - p1)}"
+    return f"{names[0]} {p0}, {names[1]} {p1}; {lead}"
+
+
 def _where(moment: dict[str, Any]) -> str:
+    """Where a moment is: its game and move, and its row of the file when it has one."""
     if moment["final"]:
         return f"game {moment['game']}, after the last action (move {moment['move']})"
-    return f"game {moment['game']}, move {moment['move']}"
+    row = moment.get("row")
+    return f"game {moment['game']}, move {moment['move']}" + (f" (row {row})" if row else "")
 
 
 def _print_all(console: Console, display: str, moments: list[dict[str, Any]]) -> None:
@@ -302,6 +380,7 @@ def _print_all(console: Console, display: str, moments: list[dict[str, Any]]) ->
     table = Table(title=f"{escape(display)}: game {moments[0]['game']}", show_edge=False,
                   pad_edge=False)
     table.add_column("move", justify="right")
+    table.add_column("row", justify="right")
     table.add_column("player")
     table.add_column(escape(names[0]), justify="right")
     table.add_column(escape(names[1]), justify="right")
@@ -315,12 +394,11 @@ def _print_all(console: Console, display: str, moments: list[dict[str, Any]]) ->
         else:
             actor = escape(names[m["player"]]) if m["player"] is not None else "-"
             roll = f"{m['dice'][0]}{m['dice'][1]}" if m["dice"] else ""
-            play = (m["play"] if m["action"] == "move" else m["action"]) or ""
-            if m["action"] == "move" and not play:
-                play = "(no play)" if m["play"] == "" else "(not played)"
+            play = m["label"] if m["action"] == "move" else m["action"]
         p0, p1 = m["pips"]
-        table.add_row(str(m["move"]), actor, str(p0), str(p1), roll, escape(play or ""))
-    console.print(table)
+        table.add_row(str(m["move"]), m.get("row") or "", actor, str(p0), str(p1), roll,
+                      escape(play or ""))
+    console.print(fit_table(console, table, drop=("player",)))
 
 
 @app.command()
@@ -332,38 +410,88 @@ def status(
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
 ) -> None:
-    """Score, Crawford status, cube, player on roll, pips and IDs at one moment."""
+    """Score, Crawford, cube, turn, pips and IDs at one moment.
+
+    The moment is the end of the file unless --game and --move say otherwise.
+    """
     from bgtools.batch import status_report
 
-    _check_numbers(game, move)
+    moment_ref = _check_numbers(game, move)
     check_rules(rules)
+    if _names_positions(paths):
+        _answer_positions(paths, game, move, as_json, "status")
 
     def print_file(console: Console, result: FileReport) -> None:
         (obj,), (moment,) = result.objects, result.extra
-        names = moment["names"]
-        length = obj["match_length"]
-        owner = obj["cube"]["owner"]
-        on_roll = obj["on_roll"]
-        rows = [
-            ("file", result.display),
-            ("moment", _where(moment)),
-            ("match", f"{length}-point match" if length else "money session"),
-            ("score", f"{names[0]} {obj['score'][0]}, {names[1]} {obj['score'][1]}"),
-            ("crawford", obj["crawford"]),
-            ("cube", f"{obj['cube']['value']} "
-                     + ("(centred)" if owner is None else f"(owned by {names[owner]})")),
-            ("on roll", "nobody (game over)" if on_roll is None else names[on_roll]),
-            ("pips", f"{names[0]} {obj['pips'][0]}, {names[1]} {obj['pips'][1]}"),
-            ("position ID", obj["position_id"]),
-            ("match ID", obj["match_id"]),
-            ("XGID", obj["xgid"]),
-        ]
-        width = max(len(k) for k, _ in rows)
-        for key, value in rows:
-            console.print(f"{key.ljust(width)}  {value}", markup=False)
+        _print_status(console, [("file", result.display), ("moment", _where(moment))],
+                      obj, moment)
 
-    _answer_files(status_report, paths, jobs, as_json, print_file, game=game, move=move,
-                  rules=rules)
+    _answer_files(status_report, paths, jobs, as_json, print_file, game=game,
+                  move=moment_ref, rules=rules)
+
+
+CRAWFORD_TEXT = {"pre-crawford": "pre-Crawford", "crawford": "Crawford game",
+                 "post-crawford": "post-Crawford", "money": "none (money session)"}
+"""How the text output names the contract's ``crawford`` values (``Crawford`` is a name:
+capitalised everywhere, also in ``post-Crawford``)."""
+
+_ENDED_BY = {"bearoff": "borne off", "drop": "double dropped", "resign": "resigned"}
+
+
+def _to_act(obj: dict[str, Any], moment: dict[str, Any]) -> str:
+    """Who acts: the player on roll, the doubler and the player to answer, or nobody."""
+    names = moment["names"]
+    pending = moment.get("pending")
+    if pending is not None:
+        offer = (f"doubled to {pending['cube']}" if pending["action"] == "double"
+                 else f"{pending['action']}ed")
+        return f"{names[pending['by']]} {offer}, {names[pending['answer']]} to answer"
+    if obj["on_roll"] is not None:
+        return str(names[obj["on_roll"]])
+    result = moment.get("result")
+    return "nobody (match over)" if result and result["match_over"] else "nobody (game over)"
+
+
+def _result_text(names: list[str], result: dict[str, Any]) -> str:
+    """``Bob won the match 4-2`` or ``Alice won 2 points (gammon, resigned)``."""
+    winner = result["winner"]
+    if result["match_over"]:
+        final = result["final_score"]
+        return f"{names[winner]} won the match {final[winner]}-{final[1 - winner]}"
+    points = result["points"]
+    how = ", ".join(x for x in (result["result"], _ENDED_BY.get(result["ended_by"], "")) if x)
+    return (f"{names[winner]} won {points} point{'' if points == 1 else 's'}"
+            + (f" ({how})" if how else ""))
+
+
+def _print_status(console: Console, head: list[tuple[str, str]], obj: dict[str, Any],
+                  moment: dict[str, Any]) -> None:
+    """The status of one moment as aligned ``key  value`` lines after ``head``."""
+    names = moment["names"]
+    length = obj["match_length"]
+    rows = list(head)
+    if length is not None:
+        rows.append(("match", f"{length}-point match" if length else "money session"))
+    result = moment.get("result")
+    if result is not None:
+        rows.append(("result", _result_text(names, result)))
+    if obj["score"] is not None:
+        rows.append(("score", f"{names[0]} {obj['score'][0]}, {names[1]} {obj['score'][1]}"))
+    if obj["crawford"] is not None:
+        rows.append(("Crawford", CRAWFORD_TEXT[obj["crawford"]]))
+    if obj["cube"] is not None:
+        owner = obj["cube"]["owner"]
+        rows.append(("cube", f"{obj['cube']['value']} "
+                     + ("(centred)" if owner is None else f"(owned by {names[owner]})")))
+    rows.append(("to act", _to_act(obj, moment)))
+    if moment.get("dice"):
+        rows.append(("dice", "".join(map(str, moment["dice"]))))
+    rows.append(("pips", _pip_counts(names, obj["pips"])))
+    rows += [("position ID", obj["position_id"]), ("match ID", obj["match_id"] or "-"),
+             ("XGID", obj["xgid"] or "-")]
+    width = max(len(k) for k, _ in rows)
+    for key, value in rows:
+        console.print(f"{key.ljust(width)}  {value}", markup=False)
 
 
 # --- show ----------------------------------------------------------------------------------
@@ -372,19 +500,32 @@ def status(
 @app.command()
 def show(
     path: Annotated[str, typer.Argument(
-        help="A match file, or a Position ID, GNUbg ID (pos:match) or XGID.",
+        metavar="PATH|ID", help="A match file, Position ID, GNUbg ID or XGID.",
         show_default=False)],
     game: GameOption = None,
     move: MoveOption = None,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="A plain text board.")] = False,
     rules: RulesOption = "auto",
+    svg: Annotated[str | None, typer.Option(
+        "--svg", metavar="OUT.svg",
+        help="Write the board as an SVG picture to OUT.svg ('-': stdout).",
+        show_default=False)] = None,
+    html: Annotated[str | None, typer.Option(
+        "--html", metavar="OUT.html",
+        help="Write one self-contained page that steps through every position of the match "
+             "(arrow keys, Home, End) to OUT.html ('-': stdout).",
+        show_default=False)] = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Replace OUT.svg or OUT.html if it exists.")] = False,
 ) -> None:
-    """Draw the board of a moment of a match, or of a bare position ID."""
-    from bgtools.cli.board import rich_board
+    """Draw the board at a moment of a match, or of a position ID."""
+    from bgtools.cli.board import rich_board, write_picture
     from bgtools.reports.board import ascii_board, id_board, moment_board
 
     _check_numbers(game, move)
     check_rules(rules)
+    if svg == "-" and html == "-":
+        fail("--svg - and --html - cannot both write to standard output")
     info: BoardInfo | None = None
     worst = 0
     from bgtools.reports.files import GLOB_CHARACTERS
@@ -394,10 +535,12 @@ def show(
     if not is_file:
         info = id_board(path)
         if info is None and not GLOB_CHARACTERS.intersection(path):
-            fail(f"{path}: no such file, and not a Position ID, GNUbg ID or XGID")
+            fail(not_an_id(path))
     if info is not None:
         if game is not None or move is not None:
             fail("--game and --move apply to match files, not to a position ID")
+        if html is not None:
+            fail("--html draws a whole match: give a match file, not a position ID")
     else:
         from itertools import islice
 
@@ -412,10 +555,22 @@ def show(
                 continue
             match, moment = _pick(display, answers, game, move)
             info = moment_board(match, moment)
+            if html is not None:
+                from bgtools.reports.html import match_html
+
+                start = moment if game is not None or move is not None else None
+                write_picture(match_html(match, display, start), html, force=force,
+                              source=Path(path))
             break
-    if info is not None:
+    if info is not None and svg is not None:
+        from bgtools.engine.diagram import svg_diagram
+
+        write_picture(svg_diagram(info), svg, force=force,
+                      source=Path(path) if Path(path).exists() else None)
+    if info is not None and svg is None and html is None:
         if ascii_only:
             sys.stdout.write(ascii_board(info))
         else:
-            make_console().print(rich_board(info), end="")
+            console = make_console()
+            console.print(rich_board(info, console.width), end="")
     raise typer.Exit(worst)

@@ -10,14 +10,20 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, Annotated, Any
+from collections.abc import Callable
+from functools import cache
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
+from typer.core import TyperCommand
 
-from bgtools.cli.errors import fail
+from bgtools.cli.errors import fail, silence_stream
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from rich.console import Console
+    from rich.table import Table
 
 __all__ = [
     "JobsOption",
@@ -27,16 +33,51 @@ __all__ = [
     "app",
     "check_rules",
     "emit_json",
+    "fit_table",
     "make_console",
+    "no_files_message",
+    "output_width",
     "resolve_jobs",
 ]
 
-app = typer.Typer(
+class _Command(TyperCommand):
+    """A command whose usage line names its arguments as their help does (``PATH...``,
+    ``[DICE]``): Typer would write a required argument in braces (``{PATH}``)."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        """The pieces of the usage line: ``[OPTIONS]``, then each argument's metavar."""
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name == "argument":
+                pieces.append(param.make_metavar(ctx))
+            else:
+                pieces.extend(param.get_usage_pieces(ctx))
+        return pieces
+
+
+class _Typer(typer.Typer):
+    """The Typer app, its commands made with :class:`_Command` unless told otherwise."""
+
+    def command(self, *args: Any, cls: type[TyperCommand] | None = None,
+                **kwargs: Any) -> Callable[[_F], _F]:
+        """Register a command (as :meth:`typer.Typer.command`)."""
+        register: Callable[[_F], _F] = super().command(*args, cls=cls or _Command, **kwargs)
+        return register
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+app = _Typer(
     name="bgtools",
-    help="Validate, replay and inspect backgammon match files (.mat, SGF).",
+    help="Validate, replay and inspect backgammon match files (.mat, SGF, .xg, .bgf).",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
+    # Click's plain help: paragraphs reflowed to the terminal (at most 80 columns), no boxes,
+    # and no Rich to import for --help.
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 80},
 )
 """The ``bgtools`` command line."""
 
@@ -55,32 +96,45 @@ def _root(
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
     ] = False,
 ) -> None:
-    """Validate, replay and inspect backgammon match files (.mat, SGF)."""
+    """Validate, replay and inspect backgammon match files (.mat, SGF, .xg, .bgf)."""
+
+
+def _check_jobs(value: int | None) -> int | None:
+    if value is not None and value < 1:
+        raise typer.BadParameter(f"{value}: give 1 or more worker processes")
+    return value
 
 
 Paths = Annotated[
     list[str],
-    typer.Argument(help="Match files or directories (read recursively).", show_default=False),
+    typer.Argument(metavar="PATH...", show_default=False,
+                   help="Match files, directories or quoted globs."),
 ]
 """The input paths of the commands that read many files (files, directories, globs)."""
 
 RulesOption = Annotated[
     str,
-    typer.Option("--rules", help="House rules: auto (the site named in the file, else "
-                 "standard), standard, galaxy, studio, megammon, pieceofcake, nocube, cube3 "
-                 "or match-resign."),
+    typer.Option("--rules", metavar="PROFILE", show_default=False,
+                 help="House rules: standard, galaxy, studio, megammon, pieceofcake, nocube, "
+                 "cube3, match-resign, or auto (the default: the file's site, else standard)."),
 ]
 """``--rules PROFILE``; check its value with :func:`check_rules`."""
 
 JobsOption = Annotated[
     int | None,
-    typer.Option("--jobs", "-j", min=1, show_default=False,
-                 help="Worker processes (default: the number of cores; 1: no workers)."),
+    typer.Option("--jobs", "-j", metavar="N", show_default=False, callback=_check_jobs,
+                 help="Worker processes (default: one per core; 1: none)."),
 ]
 """``--jobs N``; :func:`resolve_jobs` gives the default."""
 
 JsonOption = Annotated[bool, typer.Option("--json", help="One JSON object per file.")]
 """``--json``: one JSON object per input file on stdout."""
+
+
+def no_files_message(paths: Sequence[str]) -> str:
+    """The error when ``paths`` hold no match file: it names them (an empty directory, a
+    directory of other files)."""
+    return f"{', '.join(paths)}: no match files found"
 
 
 def check_rules(rules: str) -> None:
@@ -98,12 +152,80 @@ def resolve_jobs(jobs: int | None) -> int:
     return default_jobs() if jobs is None else jobs
 
 
+UNLIMITED_WIDTH = 100_000
+"""The width of the human output when it goes to no terminal and ``COLUMNS`` is unset:
+in effect none, so that a file, a pipe, CI or cron gets every cell whole."""
+
+
+def output_width(stderr: bool = False) -> int | None:
+    """The width to draw stdout's (or stderr's) human output at: ``COLUMNS`` when it is set,
+    the terminal's own width (None: Rich asks the terminal), else :data:`UNLIMITED_WIDTH`."""
+    import os
+
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    stream = sys.stderr if stderr else sys.stdout
+    try:
+        at_terminal = stream.isatty()
+    except (AttributeError, ValueError):
+        at_terminal = False
+    return None if at_terminal else UNLIMITED_WIDTH
+
+
 def make_console(stderr: bool = False) -> Console:
     """A Rich console for the human output (on stderr when ``stderr``): no highlighting,
-    no emoji codes, long lines left unbroken."""
+    no emoji codes, long lines left unbroken, and never cut to a width when the output goes
+    to no terminal (:func:`output_width`). A closed pipe ends the command quietly."""
+    return _quiet_pipe_console_class()(stderr=stderr, highlight=False, emoji=False,
+                                       soft_wrap=True, width=output_width(stderr))
+
+
+@cache
+def _quiet_pipe_console_class() -> type[Console]:
+    """Rich's Console, but a closed pipe (``bgtools score DIR | head -1``) ends the command
+    with exit code 0, as ``--json`` does: Rich's own default exits 1, which the contract
+    reserves for input with errors."""
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, emoji=False, soft_wrap=True)
+    class QuietPipeConsole(Console):
+        """A console whose closed pipe ends the command quietly with exit code 0."""
+
+        def on_broken_pipe(self) -> None:
+            """Write nothing more anywhere on this stream, and end with exit code 0."""
+            self.quiet = True
+            silence_stream(self.file)
+            raise typer.Exit(0)
+
+    return QuietPipeConsole
+
+
+def fit_table(console: Console, table: Table, drop: Sequence[str]) -> Table:
+    """Fit ``table`` to ``console``'s width: first put each word of the headers on its own
+    line, then remove the columns whose headers are in ``drop``, in that order, while it is
+    still too wide; the columns left fold as Rich folds them.
+
+    At a narrow terminal this keeps every cell of the columns that matter readable instead
+    of cutting every column short. Returns ``table`` (changed in place).
+    """
+    from rich.measure import Measurement
+
+    unlimited = console.options.update_width(UNLIMITED_WIDTH)
+
+    def fits() -> bool:
+        return Measurement.get(console, unlimited, table).maximum <= console.width
+
+    if fits():
+        return table
+    for column in table.columns:
+        if isinstance(column.header, str):
+            column.header = "\n".join(column.header.split())
+    for header in drop:
+        if fits():
+            break
+        table.columns[:] = [c for c in table.columns
+                            if " ".join(str(c.header).split()) != header]
+    return table
 
 
 def emit_json(obj: dict[str, Any]) -> None:

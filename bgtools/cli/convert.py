@@ -29,12 +29,12 @@ _SHOWN_PROBLEMS = 10
 
 
 HELP = (
-    "Convert match files to .mat (as GNU Backgammon exports it), SGF or JSON.\n\n"
-    "One input to -o FILE (the format from --to or FILE's extension) or to -o - (standard "
-    "output; JSON unless --to). Several inputs (files, directories, quoted globs) to -o DIR/ "
-    "(or an existing directory): one file per input, named after it (its path under a "
-    "directory kept; m.mat and m.sgf become m.mat.json and m.sgf.json), JSON unless --to."
-    "\n\n"
+    "Convert matches to .mat, SGF or JSON.\n\n"
+    "The .mat is written as GNU Backgammon exports it. One input goes to -o FILE (the format "
+    "from --to or FILE's extension) or to -o - (standard output; JSON unless --to). Several "
+    "inputs (files, directories, quoted globs) go to -o DIR/ (or an existing directory): one "
+    "file per input, named after it (its path under a directory kept; m.mat and m.sgf "
+    "become m.mat.json and m.sgf.json), JSON unless --to.\n\n"
     "A record with errors is not converted (exit 1). Each output is written to a temporary "
     "file and renamed, so it is complete or absent; no input is ever overwritten; an "
     "existing output is kept unless --force is given."
@@ -50,10 +50,10 @@ def convert(
         metavar="IN...", show_default=False)],
     output: Annotated[str, typer.Option(
         "--output", "-o", help="The file to write; DIR/ (or an existing directory): one file "
-        "per input; '-': standard output.", metavar="OUT", show_default=False)],
-    to: Annotated[str | None, typer.Option("--to", help="Target format: mat, sgf or json "
-                                           "(default: from OUT's extension, else json).")]
-    = None,
+        "per input; '-': stdout.", metavar="OUT", show_default=False)],
+    to: Annotated[str | None, typer.Option("--to", metavar="mat|sgf|json",
+                                           help="The format to write (default: OUT's "
+                                           "extension, else json).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace outputs that exist.")] = False,
     rules: RulesOption = "auto",
     jobs: JobsOption = None,

@@ -43,8 +43,8 @@ __all__ = ["export", "standings", "stats"]
 
 IncludeInvalid = Annotated[
     bool, typer.Option("--include-invalid",
-                       help="Use files with errors too (by default they are left out with a "
-                            "note).")]
+                       help="Use files with errors too (by default each is left out, "
+                            "with a note).")]
 Force = Annotated[bool, typer.Option("--force", help="Replace the output file if it exists.")]
 
 
@@ -153,20 +153,21 @@ def _run_data(job: Callable[..., FileReport], paths: list[str], jobs: int | None
 @app.command()
 def stats(
     paths: Paths,
-    by: Annotated[Grouping, typer.Option("--by", help="Group the counts by player, site "
+    by: Annotated[Grouping, typer.Option("--by", metavar="player|site|file",
+                                         help="Group the counts by player, site "
                                          "(the Site or Place tag) or file.")] = Grouping.player,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (kind "
-                                          "\"stats\") instead of tables.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object (kind "
+                                          "\"stats\"), no tables.")] = False,
     plot: Annotated[Path | None, typer.Option("--plot", metavar="FILE",
                                               help="Also draw observed against expected "
                                               "rolls to FILE (.png or .svg; needs "
-                                              "bgtools\\[plot]).", show_default=False)] = None,
+                                              "bgtools[plot]).", show_default=False)] = None,
     force: Force = False,
     include_invalid: IncludeInvalid = False,
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
 ) -> None:
-    """Dice, bar, hit, cube and game statistics per player, site or file.
+    """Dice, hits, cube and game statistics by player, site or file.
 
     Rolls by kind (21) and, where a record keeps the order rolled, ordered outcomes (36),
     each with a chi-square test against fair dice; each die's faces; doubles; dances from
@@ -302,13 +303,16 @@ def standings(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (kind "
                                           "\"standings\").")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV: a row per player, then "
-                                         "one per opponent of that player.")] = False,
+                                         "one per opponent.")] = False,
     include_invalid: IncludeInvalid = False,
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
 ) -> None:
-    """Standings across matches: matches played and won, points for and against, and the
-    results of every pair of players. Money sessions are counted but score nothing."""
+    """Matches played and won, and points, per player and pair.
+
+    Per player across matches: matches played, won, lost and unfinished, points for and
+    against, and the same for every pair of players. Money sessions are counted but score
+    nothing."""
     from bgtools.data.standings import Standings, standings_report
 
     check_rules(rules)
@@ -372,7 +376,8 @@ def _print_standings(console: Console, table: Standings) -> None:
 def export(
     paths: Paths,
     to: Annotated[ExportFormat, typer.Option("--to", help="csv, or parquet (needs "
-                                             "bgtools\\[parquet]).", show_default=False)],
+                                             "bgtools[parquet]).", metavar="csv|parquet",
+                                             show_default=False)],
     output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE",
                                          help="The file to write.", show_default=False)],
     force: Force = False,
@@ -380,7 +385,7 @@ def export(
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
 ) -> None:
-    """Write one row per replayed action (in replay order) to a CSV or Parquet file.
+    """One row per replayed action, to a CSV or Parquet file.
 
     The columns are those of replay --jsonl plus the match's index in the file, the XGID,
     the score and Crawford flag, and the game's result on its last row; a header row comes

@@ -26,6 +26,8 @@ __all__ = [
     "print_error",
     "run_app",
     "silence_stdout",
+    "silence_stream",
+    "usage_error_line",
 ]
 
 
@@ -59,9 +61,15 @@ def note(message: str) -> None:
 
 def silence_stdout() -> None:
     """Point stdout at /dev/null so that flushing after a closed pipe raises nothing."""
+    silence_stream(sys.stdout)
+
+
+def silence_stream(stream: Any) -> None:
+    """Point ``stream``'s file descriptor at /dev/null (after its pipe closed), so that
+    nothing written or flushed to it later raises."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, stream.fileno())
         os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass
@@ -80,17 +88,38 @@ def _write_stderr(text: str) -> None:
         pass
 
 
+def usage_error_line(exc: Exception) -> str:
+    """The one error line of a usage error from Typer's Click (a bad option value, a missing
+    argument, an unknown option): its message, and where to find the command's help."""
+    message = str(getattr(exc, "format_message", lambda: str(exc))()).strip().rstrip(".")
+    message = message[:1].lower() + message[1:]
+    ctx = getattr(exc, "ctx", None)
+    command = getattr(ctx, "command_path", "") or "bgtools"
+    words = command.split()
+    if len(words) > 1:
+        message = f"{words[-1]}: {message}"
+    return error_line(f"{message}; see '{command} --help'")
+
+
+def _is_click_error(exc: Exception) -> bool:
+    """True for Typer's Click exceptions (usage errors and the like): they carry an integer
+    ``exit_code`` and a ``format_message``. Typer vendors Click privately, so they are
+    recognised by what they offer rather than by class."""
+    return isinstance(getattr(exc, "exit_code", None), int) and hasattr(exc, "format_message")
+
+
 def run_app(app: Any, args: list[str] | None = None) -> NoReturn:
     """Run the Typer ``app`` (on ``args``, default ``sys.argv[1:]``) and exit with the
     contract's code, whatever happens.
 
-    Typer itself ends usage errors (exit 2) and Ctrl-C (exit 130, quietly); a closed output
-    pipe (``bgtools replay --jsonl | head``) ends quietly with 0; what escapes Typer ends here.
+    Usage errors are one line on stderr and exit 2 (Typer would draw a box); Ctrl-C ends
+    with 130 quietly; a closed output pipe (``bgtools replay --jsonl | head``) ends quietly
+    with 0; whatever else escapes a command is one line too.
     """
     code: int
     try:
-        app(args=args)
-        code = 0
+        returned = app(args=args, standalone_mode=False)
+        code = returned if isinstance(returned, int) else 0
     except SystemExit as exc:
         if exc.code == 1 and _stdout_pipe_closed():
             # Click ends a closed pipe (``| head``) with 1, which the contract reserves for
@@ -114,10 +143,26 @@ def run_app(app: Any, args: list[str] | None = None) -> NoReturn:
         else:
             message, code = describe_error(exc, str(exc.filename or "input"))
             _write_stderr(error_line(message))
-    except Exception as exc:  # a bug in bgtools: still one line, never a traceback
-        if os.environ.get("BGTOOLS_TRACEBACK") == "1":
-            raise
-        message, _ = describe_error(exc, "internal error")
-        _write_stderr(error_line(message + " (a bug in bgtools: please report it)"))
-        code = EXIT_UNUSABLE
+    except Exception as exc:  # noqa: BLE001 - the one boundary: usage errors, bugs
+        code = _report_unexpected(exc)
     sys.exit(code)
+
+
+def _report_unexpected(exc: Exception) -> int:
+    """Report an exception no command handled; the exit code."""
+    if type(exc).__name__ == "NoArgsIsHelpError":  # ``bgtools`` alone: the help
+        exc.show()  # type: ignore[attr-defined]
+        return EXIT_UNUSABLE
+    if _is_click_error(exc):
+        _write_stderr(usage_error_line(exc))
+        code = getattr(exc, "exit_code", EXIT_UNUSABLE)
+        return code if code in (0, EXIT_UNUSABLE) else EXIT_UNUSABLE
+    if type(exc).__name__ == "Abort":
+        _write_stderr("bgtools: interrupted\n")
+        return EXIT_INTERRUPTED
+    # A bug in bgtools: still one line, never a traceback.
+    if os.environ.get("BGTOOLS_TRACEBACK") == "1":
+        raise exc
+    message, _ = describe_error(exc, "internal error")
+    _write_stderr(error_line(message + " (a bug in bgtools: please report it)"))
+    return EXIT_UNUSABLE

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,7 +26,13 @@ from bgtools.batch import Batch, BatchSummary, FileReport, Input, failed_report,
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["print_interrupted", "print_summary", "run_batch", "stderr_is_terminal"]
+__all__ = [
+    "print_interrupted",
+    "print_summary",
+    "progress_layout",
+    "run_batch",
+    "stderr_is_terminal",
+]
 
 
 def stderr_is_terminal() -> bool:
@@ -39,6 +46,44 @@ def stderr_is_terminal() -> bool:
         return False
 
 
+_PROGRESS_PARTS: tuple[tuple[str, int], ...] = (
+    ("reading", 7), ("bar", 10), ("files", 0), ("rate", 15), ("errors", 12),
+    ("elapsed", 7), ("eta", 11),
+)
+"""The parts of the progress bar, in display order, with the width each needs (the bar at
+its narrowest; the file count's width depends on the total)."""
+
+_PROGRESS_DROP_ORDER = ("reading", "elapsed", "rate", "eta", "errors")
+"""The parts left out, in this order, while the bar does not fit the terminal's width (the
+bar and the file count always stay)."""
+
+_WIDEST_BAR = 40
+
+
+def progress_layout(width: int, total: int | None) -> tuple[list[str], int]:
+    """The parts of the progress bar that fit ``width`` columns, in display order, and the
+    width of the bar itself (10 to 40 columns).
+
+    The bar must never wrap at a narrow terminal: a wrapped transient bar leaves its
+    lines behind. One column is kept free so that the terminal never wraps the line.
+    """
+    digits = len(str(total)) if total is not None else 1
+    widths = dict(_PROGRESS_PARTS)
+    widths["files"] = 2 * digits + len("/ files")
+    shown = [name for name, _ in _PROGRESS_PARTS]
+
+    def needed() -> int:
+        return sum(widths[name] for name in shown) + len(shown) - 1
+
+    available = width - 1
+    for name in _PROGRESS_DROP_ORDER:
+        if needed() <= available:
+            break
+        shown.remove(name)
+    bar = widths["bar"] + max(0, available - needed())
+    return shown, max(widths["bar"], min(_WIDEST_BAR, bar))
+
+
 class _Progress:
     """The Rich progress bar of a run, or nothing at all when disabled."""
 
@@ -50,7 +95,6 @@ class _Progress:
         from rich.console import Console
         from rich.progress import (
             BarColumn,
-            MofNCompleteColumn,
             Progress,
             TextColumn,
             TimeElapsedColumn,
@@ -63,21 +107,35 @@ class _Progress:
             stdout_is_terminal = sys.stdout.isatty()
         except (AttributeError, ValueError):
             stdout_is_terminal = False
+        shown, bar_width = progress_layout(console.width, total)
+        texts = {
+            "reading": "[bold]{task.description}",
+            "files": "{task.completed}/{task.total} files",
+            "rate": "{task.fields[rate]} rolls/s",
+            "errors": "{task.fields[errors]} error(s)",
+            "eta": "ETA",
+        }
+        columns: list[Any] = []
+        for name in shown:
+            if name == "bar":
+                columns.append(BarColumn(bar_width=bar_width))
+            elif name == "elapsed":
+                columns.append(TimeElapsedColumn())
+            elif name == "eta":
+                columns.extend((TextColumn(texts[name]), TimeRemainingColumn()))
+            else:
+                columns.append(TextColumn(texts[name]))
+        # A terminal stdout shares the screen with the bar: the bar is taken down while a
+        # file's lines are printed (see output), so it is refreshed only by update(), with no
+        # refresh thread to draw it in between. A piped stdout is left be.
+        self._pause_for_output = stdout_is_terminal
         self._progress = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("files"),
-            TextColumn("{task.fields[rate]} rolls/s"),
-            TextColumn("{task.fields[errors]} error(s)"),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
+            *columns,
             console=console,
             transient=True,
-            # Lines printed to a terminal stdout go above the bar; a piped stdout is left be.
-            redirect_stdout=stdout_is_terminal,
-            redirect_stderr=True,
+            auto_refresh=not stdout_is_terminal,
+            redirect_stdout=False,
+            redirect_stderr=not stdout_is_terminal,
         )
         self._task = self._progress.add_task("reading", total=total, rate="0", errors=0)
 
@@ -90,6 +148,20 @@ class _Progress:
         if self._progress is not None:
             self._progress.stop()
 
+    @contextmanager
+    def output(self) -> Iterator[None]:
+        """Around what the command prints for a file: at a terminal stdout the bar is taken
+        down first and drawn again after, so that no line is printed over it."""
+        if self._progress is None or not self._pause_for_output:
+            yield
+            return
+        self._progress.stop()
+        try:
+            yield
+        finally:
+            sys.stdout.flush()
+            self._progress.start()
+
     def update(self, summary: BatchSummary) -> None:
         """Show the state of the run."""
         if self._progress is None:
@@ -98,6 +170,8 @@ class _Progress:
         rate = f"{summary.rolls / elapsed:,.0f}" if elapsed > 0 else "0"
         self._progress.update(self._task, completed=summary.done, rate=rate,
                               errors=summary.errors)
+        if self._pause_for_output:
+            self._progress.refresh()
 
 
 def _single_file(paths: list[str]) -> bool:
@@ -124,6 +198,7 @@ def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_js
         if show_progress or expanded is not None:
             inputs = list(inputs)  # the total, for the bar and its ETA
             summary.total = len(inputs)
+            show_progress = summary.total > 1  # one file: a bar says nothing
         if _single_file(paths) or (summary.total is not None and summary.total <= 1):
             jobs = 1
         else:
@@ -137,7 +212,8 @@ def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_js
                     if outcome.failure is not None or report is None:
                         report = failed_report(outcome.item[0], outcome.failure or "no result")
                     summary.add(report, outcome.seconds)
-                    on_report(report)
+                    with progress.output():
+                        on_report(report)
                     # Each file's output leaves at once, even into a pipe.
                     sys.stdout.flush()
                     progress.update(summary)
@@ -147,9 +223,10 @@ def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_js
     return summary
 
 
-def print_summary(summary: BatchSummary, console: Console) -> None:
+def print_summary(summary: BatchSummary, console: Console, verbose: bool = False) -> None:
     """Draw the summary of a run: files valid, invalid and unreadable, problems by rule, the
-    slowest files, and how far an interrupted run got."""
+    slowest files (when ``verbose``), how far an interrupted run got, and last the files
+    with errors (the first ``summary.keep_failed``)."""
     from rich.markup import escape
     from rich.table import Table
 
@@ -178,7 +255,7 @@ def print_summary(summary: BatchSummary, console: Console) -> None:
             table.add_row(escape(rule), f"[{colour}]{severity}[/]", str(count))
         console.print(table)
     slowest = summary.slowest
-    if summary.done > 1 and slowest:
+    if verbose and summary.done > 1 and slowest:
         table = Table(title="slowest files", show_edge=False, pad_edge=False)
         table.add_column("file")
         table.add_column("rolls", justify="right")
@@ -186,6 +263,22 @@ def print_summary(summary: BatchSummary, console: Console) -> None:
         for display, rolls, seconds in slowest:
             table.add_row(escape(display), str(rolls), f"{seconds:.3f}")
         console.print(table)
+    if summary.done > 1 and summary.failed:
+        _print_failed(summary, console)
+
+
+def _print_failed(summary: BatchSummary, console: Console) -> None:
+    """The files with errors, one a line, in input order (the first ``keep_failed``)."""
+    from rich.markup import escape
+
+    count = summary.failed_count
+    shown = len(summary.failed)
+    more = f", the first {shown} listed" if shown < count else ""
+    console.print(f"[bold]{count} file(s) with errors[/]{more}:")
+    width = max(len(display) for display, _ in summary.failed)
+    for display, errors in summary.failed:
+        why = "unreadable" if errors is None else f"{errors} error(s)"
+        console.print(f"  {escape(display.ljust(width))}  [red]{why}[/]")
 
 
 def print_interrupted(summary: BatchSummary) -> None:

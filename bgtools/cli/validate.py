@@ -21,7 +21,9 @@ from bgtools.cli.app import (
     app,
     check_rules,
     emit_json,
+    fit_table,
     make_console,
+    no_files_message,
     resolve_jobs,
 )
 from bgtools.cli.errors import EXIT_INTERRUPTED, fail, print_error
@@ -32,68 +34,25 @@ if TYPE_CHECKING:
     from bgtools.batch import FileReport
     from bgtools.replay import Event
 
-__all__ = ["plays", "replay", "rules", "validate"]
-
-
-@app.command()
-def plays(
-    position: Annotated[str, typer.Argument(help="Position ID, GNUbg ID (pos:match) or XGID.")],
-    dice: Annotated[
-        str | None,
-        typer.Argument(help="The roll, such as 52. Optional when the ID carries dice."),
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
-) -> None:
-    """List the legal plays of a position for a roll."""
-    from bgtools.engine.position import PositionError, parse_id
-    from bgtools.reports.plays import parse_dice, plays_json
-
-    try:
-        parsed = parse_id(position)
-    except PositionError as exc:
-        fail(f"{position!r}: {exc}")
-    if dice is not None:
-        try:
-            roll = parse_dice(dice)
-        except ValueError as exc:
-            fail(str(exc))
-    elif parsed.state is not None and parsed.state.dice is not None:
-        roll = parsed.state.dice
-    else:
-        fail("give the dice (such as 52): the ID has none")
-    obj = plays_json(parsed.position, roll)
-    if as_json:
-        emit_json(obj)
-        return
-    from rich.console import Console
-    from rich.table import Table
-
-    pips = obj["pips"]
-    table = Table(title=f"{obj['position_id']}  roll {roll[0]}{roll[1]}  pips {pips[0]}-{pips[1]}")
-    table.add_column("#", justify="right")
-    table.add_column("play")
-    table.add_column("pips after", justify="right")
-    table.add_column("position ID after")
-    for i, row in enumerate(obj["plays"], 1):
-        text = str(row["play"]) or "(no legal play)"
-        pips_after = row["pips_after"]
-        table.add_row(str(i), text, f"{pips_after[0]}-{pips_after[1]}",
-                      str(row["position_id_after"]))
-    Console().print(table)
+__all__ = ["UNREADABLE_RULE", "plays", "replay", "rule_table", "rules", "validate"]
 
 
 def _print_file_problems(console: Console, display: str,
-                         problems: Iterable[dict[str, Any]]) -> None:
+                         problems: Iterable[dict[str, Any]], strip_prefix: bool = False) -> None:
+    """One line per problem; ``strip_prefix`` drops a message's leading ``DISPLAY: ``."""
     from rich.markup import escape
 
     from bgtools.reports.files import problem_location
 
     for prob in problems:
         where = problem_location(display, prob)
+        message = prob["message"]
+        if strip_prefix and message.startswith(display + ": "):
+            message = message[len(display) + 2:]
         colour = "red" if prob["severity"] == "error" else "yellow"
         console.print(
             f"{escape(where)}: [{colour}]{prob['severity']}[/][bold]"
-            f"{escape('[' + prob['rule'] + ']')}[/]: {escape(prob['message'])}"
+            f"{escape('[' + prob['rule'] + ']')}[/]: {escape(message)}"
         )
 
 
@@ -103,18 +62,25 @@ def validate(
     as_json: JsonOption = False,
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
+    verbose: Annotated[bool, typer.Option(
+        "--verbose", "-v", help="Add the slowest files to the summary.")] = False,
     expect: Annotated[str | None, typer.Option(
         "--expect", metavar="'NAME W-L'", show_default=False,
         help="The claimed result, such as 'Alice 7-5' (the winner, then the final score, "
              "his first): a file whose result differs is an error (expected-result).")]
     = None,
 ) -> None:
-    """Check every roll, play, cube action and score of match files against the rules.
+    """Check every roll, play and cube action against the rules.
 
-    Directories are read recursively and quoted globs (``'archive/**/*.mat'``) expanded;
-    files are spread over ``--jobs`` processes and reported in input order. At a terminal
-    a progress bar runs on stderr; a summary ends the human output. Ctrl-C stops with the
-    summary of what was done (exit code 130).
+    Score lines, results and the Crawford rule too. Directories are read recursively and
+    quoted globs such as 'archive/**/*.mat' expanded; files are spread over --jobs
+    processes and reported in input order, one line per problem
+    (PATH:LINE:COLUMN: error[RULE]: MESSAGE). At a terminal a progress bar runs on stderr.
+    A summary ends the output, also when Ctrl-C stops the run: the counts, the problems by
+    rule and the files with errors (the first 20).
+
+    Exit code: 0 every file valid (warnings allowed), 1 a file has errors, 2 a file cannot
+    be read or the command is wrong, 130 interrupted.
     """
     from bgtools.batch import validate_report
     from bgtools.cli.progress import (
@@ -138,9 +104,11 @@ def validate(
         if console is None:
             emit_json(result.objects[0])
         elif result.error is not None:
-            from rich.markup import escape  # Rich only for the text output
-
-            console.print(f"[bold red]{escape(result.error)}[/]")
+            # The error line on stderr, and its problem line among the others on stdout, so
+            # that grep 'error\[' finds unreadable files too.
+            print_error(result.error)
+            _print_file_problems(console, result.display, result.objects[0]["problems"],
+                                 strip_prefix=True)
         else:
             _print_file_problems(console, result.display, result.problems)
 
@@ -148,21 +116,20 @@ def validate(
                         expect=expect)
     if summary.interrupted:
         if console is None and stderr_is_terminal():
-            print_summary(summary, make_console(stderr=True))
+            print_summary(summary, make_console(stderr=True), verbose)
         elif console is None:
             print_interrupted(summary)
         else:
-            print_summary(summary, console)
+            print_summary(summary, console, verbose)
         raise typer.Exit(EXIT_INTERRUPTED)
     if summary.done == 0:
-        if console is not None:
-            console.print("[yellow]no match files found[/]")
-            raise typer.Exit(2)
-        fail("no match files found")
-    if console is not None:
-        print_summary(summary, console)
+        fail(no_files_message(paths))
+    if summary.done == 1 and summary.unreadable:
+        pass  # one unreadable file: its error line says it all
+    elif console is not None:
+        print_summary(summary, console, verbose)
     elif stderr_is_terminal():
-        print_summary(summary, make_console(stderr=True))
+        print_summary(summary, make_console(stderr=True), verbose)
     raise typer.Exit(summary.exit_code)
 
 
@@ -172,8 +139,14 @@ def replay(
     jsonl: Annotated[bool, typer.Option("--jsonl", help="One JSON object per action.")] = False,
     rules: RulesOption = "auto",
 ) -> None:
-    """Replay match files action by action, with IDs, pips and cube at every step."""
-    from bgtools.reports.files import analyse_file, event_json, expand_paths
+    """Replay matches action by action: IDs, pips, cube and play."""
+    from bgtools.reports.files import (
+        analyse_file,
+        event_json,
+        expand_paths,
+        problem_text,
+        replay_rows,
+    )
 
     check_rules(rules)
     worst = 0
@@ -181,27 +154,29 @@ def replay(
     seen = False
     for display, path, error in expand_paths(paths):
         seen = True
-        rows: list[dict[str, Any]] = []
+        events: list[Event] = []
 
         def collect(event: Event, display: str = display,
-                    rows: list[dict[str, Any]] = rows) -> None:
-            obj = event_json(display, event)
+                    events: list[Event] = events) -> None:
             if jsonl:
-                emit_json(obj)
+                emit_json(event_json(display, event))
             else:
-                rows.append(obj)
+                events.append(event)
 
         result = analyse_file(display, path, error, rules, on_event=collect)
         if result.error is not None:
             print_error(result.error)
             worst = 2
             continue
+        # The problems on stderr as validate words them; stdout keeps the table or JSON.
+        for prob in result.problems:
+            sys.stderr.write(problem_text(display, prob.to_json()))
         if not result.valid:
             worst = max(worst, 1)
         if console is not None:
-            _print_replay_table(console, display, rows)
+            _print_replay_table(console, display, replay_rows(display, events))
     if not seen:
-        fail("no match files found")
+        fail(no_files_message(paths))
     raise typer.Exit(worst)
 
 
@@ -209,7 +184,7 @@ def _print_replay_table(console: Console, display: str, rows: list[dict[str, Any
     from rich.table import Table
 
     table = Table(title=display)
-    for col in ("game", "#", "line", "player", "action", "dice", "play", "pips",
+    for col in ("game", "#", "line", "player", "action", "dice", "play", "pips 0-1",
                 "cube", "position ID"):
         table.add_column(col)
     for row in rows:
@@ -218,18 +193,96 @@ def _print_replay_table(console: Console, display: str, rows: list[dict[str, Any
         cube = f"{row['cube_before']}" + ("" if owner is None else f" (p{owner})")
         table.add_row(
             str(row["game"]), str(row["index"] + 1), str(row["line"] or ""),
-            str(row["player"]), row["action"], dice, row.get("play") or "",
+            str(row["player"]), row["action"], dice, row["label"],
             f"{row['pips_before'][0]}-{row['pips_before'][1]}", cube,
             row["position_id_before"],
         )
-    console.print(table)
+    console.print(fit_table(console, table, drop=("position ID", "line", "#", "cube", "game")))
+
+
+UNREADABLE_RULE = ("unreadable", "the file cannot be read or is not a match record (exit 2)")
+"""The rule of a file that yields no record: reported by the file reports
+(:mod:`bgtools.reports.files`), not by the replayer, so not in its ``RULES``."""
+
+
+def rule_table() -> list[dict[str, str]]:
+    """Every rule id ``validate`` reports, sorted, with its severity and description."""
+    from bgtools.replay import RULES
+    from bgtools.replay.rules import severity_of
+
+    rows = [*RULES.items(), UNREADABLE_RULE]
+    table = []
+    for rule, text in sorted(rows):
+        severity = str(severity_of(rule).value)
+        description = text.removesuffix(" (warning)").removesuffix(" (note)")
+        table.append({"rule": rule, "severity": severity, "description": description})
+    return table
 
 
 @app.command()
-def rules() -> None:
-    """List the rule ids the validator reports, one line each."""
-    from bgtools.replay import RULES
+def rules(
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="One JSON object: every rule with its severity.")] = False,
+) -> None:
+    """List the rule ids the validator reports, with their severity."""
+    from bgtools.record_json import SCHEMA
 
-    width = max(len(rule) for rule in RULES)
-    for rule, text in sorted(RULES.items()):
-        sys.stdout.write(f"{rule.ljust(width)}  {text}\n")
+    table = rule_table()
+    if as_json:
+        emit_json({"schema": SCHEMA, "kind": "rules", "rules": table})
+        return
+    width = max(len(row["rule"]) for row in table)
+    for row in table:
+        sys.stdout.write(f"{row['rule'].ljust(width)}  {row['severity'].ljust(7)}  "
+                         f"{row['description']}\n")
+
+
+@app.command()
+def plays(
+    position: Annotated[str, typer.Argument(metavar="POSITION",
+                                               help="Position ID, GNUbg ID (pos:match) or XGID.")],
+    dice: Annotated[
+        str | None,
+        typer.Argument(metavar="[DICE]",
+                       help="The roll, such as 52. Optional when the ID carries dice."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """List the legal plays of a position for a roll."""
+    from bgtools.engine.position import PositionError, parse_id
+    from bgtools.reports.plays import parse_dice, plays_json, roll_text
+
+    try:
+        parsed = parse_id(position)
+    except PositionError:
+        from bgtools.reports.moments import explain_id
+
+        fail(f"{position}: not a Position ID, GNUbg ID or XGID: {explain_id(position)}")
+    if dice is not None:
+        try:
+            roll = parse_dice(dice)
+        except ValueError as exc:
+            fail(str(exc))
+    elif parsed.state is not None and parsed.state.dice is not None:
+        roll = parsed.state.dice
+    else:
+        fail("give the dice (such as 52): the ID has none")
+    obj = plays_json(parsed.position, roll)
+    if as_json:
+        emit_json(obj)
+        return
+    from rich.table import Table
+
+    pips = obj["pips"]
+    table = Table(title=f"{obj['position_id']}, roll {roll_text(roll)}: pips {pips[0]} "
+                  f"(on roll), {pips[1]} (opponent)")
+    table.add_column("#", justify="right")
+    table.add_column("play")
+    table.add_column("pips after (on roll-opponent)", justify="right")
+    table.add_column("position ID after")
+    for i, row in enumerate(obj["plays"], 1):
+        text = str(row["play"]) or "(no legal play)"
+        pips_after = row["pips_after"]
+        table.add_row(str(i), text, f"{pips_after[0]}-{pips_after[1]}",
+                      str(row["position_id_after"]))
+    make_console().print(table)

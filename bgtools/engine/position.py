@@ -131,6 +131,18 @@ class Position:
 
     # --- views --------------------------------------------------------------------------
 
+    def __str__(self) -> str:
+        """The ASCII board from the side on roll, as ``bgtools show --ascii`` draws it."""
+        from bgtools.engine.diagram import BoardInfo, ascii_diagram
+
+        return ascii_diagram(BoardInfo(self))
+
+    def _repr_svg_(self) -> str:
+        """The SVG board, for Jupyter (the IPython display protocol)."""
+        from bgtools.engine.diagram import BoardInfo, svg_diagram
+
+        return svg_diagram(BoardInfo(self))
+
     def to_gnubg(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """gnubg's ``(side not on roll, side on roll)`` layout (25 slots, 24 = bar)."""
         return self.opponent[1:], self.mover[1:]
@@ -139,6 +151,14 @@ class Position:
     def position_id(self) -> str:
         """GNU Backgammon's Position ID, encoded for the player to act."""
         return ids.encode_position_id(self.opponent[1:], self.mover[1:])
+
+    def xgid(self, state: ids.MatchState | None = None) -> str:
+        """eXtreme Gammon's XGID of this position at the match ``state`` (default: money
+        play, cube centred, no dice); the player to act is ``state.on_roll``."""
+        state = ids.MatchState() if state is None else state
+        mover, opponent = self.mover[1:], self.opponent[1:]
+        return ids.encode_xgid((mover, opponent) if state.on_roll == 0 else (opponent, mover),
+                               state)
 
     @property
     def pips(self) -> tuple[int, int]:

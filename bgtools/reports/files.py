@@ -27,7 +27,9 @@ __all__ = [
     "analyse_file",
     "validate_json",
     "event_json",
+    "play_label",
     "problem_location",
+    "replay_rows",
     "problem_text",
 ]
 
@@ -242,6 +244,50 @@ def event_json(display: str, event: Event) -> dict[str, Any]:
     obj["cube_before"] = event.state_before.cube_value
     obj["cube_owner_before"] = event.state_before.cube_owner
     return obj
+
+
+def play_label(event: Event, following: Event | None = None) -> str:
+    """How a table shows the play of a ``move`` event (``""`` for other actions), so that
+    no two cases look alike: the play; ``(no legal play)`` for a roll that cannot be played
+    (a dance); a play the file does not write but the rules force, followed by
+    ``(assumed)``; ``(rolled, then resigned)``; ``(not played)`` when the record stops after
+    the roll; and the text as written followed by ``(not replayed)`` (``(empty; not
+    replayed)`` when nothing is written) for a play the replay could not apply, whose
+    problem is reported. ``following`` is the next event of the game, if any."""
+    if event.action != "move":
+        return ""
+    source = event.source
+    written = ""
+    if source is not None:
+        written = (source.illegal_text if source.illegal and source.illegal_text is not None
+                   else source.play_text).strip()
+    play = event.play
+    if play is not None:
+        text = str(play)
+        if source is not None and source.illegal:
+            return f"{text or written} (marked illegal)".strip()
+        if not text:
+            return "(no legal play)"
+        if source is not None and source.steps is None and not written:
+            return f"{text} (assumed)"
+        return text
+    if following is not None and following.action == "resign":
+        return "(rolled, then resigned)"
+    if following is None and not written:
+        return "(not played)"
+    return f"{written} (not replayed)" if written else "(empty; not replayed)"
+
+
+def replay_rows(display: str, events: list[Event]) -> list[dict[str, Any]]:
+    """The rows of ``bgtools replay``'s table: each event's ``replay --jsonl`` object with
+    ``"label"``, its play as :func:`play_label` shows it."""
+    rows: list[dict[str, Any]] = []
+    for k, event in enumerate(events):
+        following = events[k + 1] if k + 1 < len(events) else None
+        if following is not None and following.game != event.game:
+            following = None
+        rows.append({**event_json(display, event), "label": play_label(event, following)})
+    return rows
 
 
 def problem_location(display: str, prob: dict[str, Any]) -> str:

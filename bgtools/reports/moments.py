@@ -3,11 +3,15 @@
 Pure data (no terminal code): the CLI commands ``score``, ``pips``, ``status`` and ``show``
 print what this module computes. A *moment* is the state of the match just before one
 action of a game (``move`` 1-based, as the contract's ``--move M``) or just after the last
-action of the game (the move after the last one).
+action of the game (the move after the last one). A moment can also be named by the file's
+own numbering (:class:`RowRef`, ``--move 12b``): the row ``12)`` of a ``.mat`` file, left
+column ``a`` or right column ``b``; for records without rows (SGF, ``.xg``, ``.bgf``) the
+rows GNU Backgammon's ``.mat`` export gives the same game.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -16,6 +20,7 @@ from bgtools.engine.position import Position
 from bgtools.engine.results import result_level
 from bgtools.record_json import SCHEMA
 from bgtools.replay import Event, GameSummary, MatchReplay
+from bgtools.reports.files import play_label
 
 if TYPE_CHECKING:
     from bgtools.read.detect import InputSource
@@ -25,14 +30,22 @@ __all__ = [
     "CrawfordStatus",
     "Moment",
     "MatchAnswers",
+    "MoveRef",
     "RangeError",
+    "RowRef",
+    "parse_move",
     "analyse_answers",
     "crawford_status",
     "score_json",
     "pips_json",
     "status_json",
     "moment_ids",
+    "moment_extra",
     "error_json",
+    "explain_id",
+    "looks_like_id",
+    "PositionAnswers",
+    "position_answers",
 ]
 
 CrawfordStatus = Literal["money", "crawford", "post-crawford", "pre-crawford"]
@@ -41,6 +54,51 @@ CrawfordStatus = Literal["money", "crawford", "post-crawford", "pre-crawford"]
 
 class RangeError(ValueError):
     """A ``--game`` or ``--move`` outside the valid range (a usage error)."""
+
+
+ROW_COLUMNS = "ab"
+"""The letters of a row's columns: ``a`` the left one (the first player of the score line,
+player 0), ``b`` the right one (player 1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RowRef:
+    """A moment named by the file's own numbering: before the action in row ``row``
+    (``12)`` in a ``.mat`` file), column ``a`` (left: player 0) or ``b`` (right: player 1)."""
+
+    row: int
+    column: Literal["a", "b"]
+
+    def __str__(self) -> str:
+        return f"{self.row}{self.column}"
+
+
+MoveRef = int | RowRef
+"""What ``--move`` names: the n-th action of the game (1-based) or a row of the file."""
+
+_MOVE_RE = re.compile(r"\s*(\d+)\s*([abAB]?)\s*")
+
+
+def parse_move(text: str | int) -> MoveRef:
+    """``--move`` as written: ``12`` is the 12th action of the game (counted from 1),
+    ``12a``/``12b`` the file's row ``12)``, left or right column. ValueError otherwise
+    (also for 0: both count from 1)."""
+    if isinstance(text, int):
+        number, column = text, ""
+    else:
+        found = _MOVE_RE.fullmatch(text)
+        if found is None:
+            raise ValueError(f"--move {text!r} is neither a move number (such as 12) nor a "
+                             "row of the file (such as 12a or 12b)")
+        number, column = int(found[1]), found[2].lower()
+    if number < 1:
+        what = "rows" if column else "moves"
+        raise ValueError(f"--move {text} is out of range: {what} are numbered from 1")
+    if column == "a":
+        return RowRef(number, "a")
+    if column == "b":
+        return RowRef(number, "b")
+    return number
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +121,12 @@ class Moment:
     line: int | None = None
     final: bool = False
     over: str | None = None
+    row: str | None = None
+    """The action's place in the file's numbering (``12b``: row 12, right column), None
+    for the moment after the last action and for a cell without a row number."""
+    label: str = ""
+    """How a table shows the play of a ``move`` (see
+    :func:`bgtools.reports.files.play_label`); ``""`` for other actions."""
 
     @property
     def pips(self) -> tuple[int, int]:
@@ -103,20 +167,82 @@ class MatchAnswers:
             raise RangeError(f"--game {game} is out of range: the file has games 1..{count}")
         return self.moments.get(number, [])
 
-    def moment(self, game: int | None = None, move: int | None = None) -> Moment:
-        """The moment before action ``move`` of ``game`` (default: after its last action)."""
+    def moment(self, game: int | None = None, move: MoveRef | str | None = None) -> Moment:
+        """The moment before action ``move`` of ``game`` (default: after its last action).
+
+        ``move`` is the action's number in the game (1-based), or a row of the file
+        (:class:`RowRef`, or its text such as ``"12b"``: see :func:`parse_move`).
+        """
         moments = self.game_moments(game)
         number = len(self.replay.games) if game is None else game
         if not moments:
             raise RangeError(f"game {number} has no moment to show")
         if move is None:
             return moments[-1]
+        if isinstance(move, str):
+            try:
+                move = parse_move(move)
+            except ValueError as exc:
+                raise RangeError(str(exc)) from None
+        if isinstance(move, RowRef):
+            return _moment_at_row(moments, number, move)
         if not 1 <= move <= len(moments):
             raise RangeError(
                 f"--move {move} is out of range: game {number} has moves 1..{len(moments)} "
                 f"({len(moments) - 1} action(s); {len(moments)} is after the last one)"
             )
         return moments[move - 1]
+
+
+def _moment_at_row(moments: list[Moment], game: int, ref: RowRef) -> Moment:
+    """The first moment of row ``ref``; RangeError when the game has no such row or when
+    the file writes it on two lines (a damaged numbering: name the move by number)."""
+    label = str(ref)
+    found = [m for m in moments if m.row == label]
+    if not found:
+        rows = [m.row for m in moments if m.row is not None]
+        have = f"rows {rows[0]}..{rows[-1]}" if rows else "no numbered rows"
+        raise RangeError(f"--move {label} is out of range: game {game} has {have}")
+    lines = sorted({m.line for m in found if m.line is not None})
+    if len(lines) > 1:
+        raise RangeError(f"--move {label} is ambiguous: game {game} numbers lines "
+                         f"{lines[0]} and {lines[1]} as row {ref.row}; name the move by "
+                         f"its number (--move {found[0].move} or --move {found[-1].move})")
+    return found[0]
+
+
+def row_labels(events: list[Event]) -> list[str | None]:
+    """The row of each event of one game, as ``12b`` (row 12, right column).
+
+    A ``.mat`` record has its own numbering (``12)``): each cell keeps its row, and its
+    column is its player's (a cell on a line without a number has none). Other records are
+    numbered as GNU Backgammon's ``.mat`` export numbers the same game: one cell per move
+    record, left then right, the game's first roll in the right column when player 1
+    rolls it. A resignation and its acceptance have no row (gnubg writes them as a
+    ``Wins`` line, numbered or not depending on the column), nor has the take that follows
+    a beaver (gnubg does not write it).
+    """
+    if any(e.source is not None and "row" in e.source.extra for e in events):
+        out: list[str | None] = []
+        for event in events:
+            row = event.source.extra.get("row") if event.source is not None else None
+            out.append(f"{row}{ROW_COLUMNS[event.source.player]}"
+                       if isinstance(row, int) and event.source is not None else None)
+        return out
+    labels: list[str | None] = []
+    cell = 0
+    previous: str | None = None
+    for event in events:
+        kind = event.action
+        if kind in ("resign", "accept") or (kind == "take" and previous == "beaver"):
+            labels.append(None)
+        else:
+            if cell == 0 and kind == "move" and event.player == 1:
+                cell = 1
+            labels.append(f"{cell // 2 + 1}{ROW_COLUMNS[cell % 2]}")
+            cell += 1
+        previous = kind
+    return labels
 
 
 def crawford_status(length: int, crawford: bool, post_crawford: bool) -> CrawfordStatus:
@@ -141,13 +267,15 @@ def build_moments(replay: MatchReplay, events: list[Event]) -> dict[int, list[Mo
     for summary in replay.games:
         moments: list[Moment] = []
         game_events = by_game.get(summary.number, [])
-        for k, event in enumerate(game_events):
+        for k, (event, row) in enumerate(zip(game_events, row_labels(game_events))):
             play = None
             if event.action == "move":
                 play = str(event.play) if event.play is not None else None
+            following = game_events[k + 1] if k + 1 < len(game_events) else None
             moments.append(Moment(summary.number, k + 1, event.position_before,
                                   event.state_before, event.action, event.dice, play,
-                                  event.player, event.line))
+                                  event.player, event.line, row=row,
+                                  label=play_label(event, following)))
         moments.append(_final_moment(summary, game_events, len(moments) + 1, length, jacoby))
         out[summary.number] = moments
     return out
@@ -191,6 +319,51 @@ def analyse_answers(display: str, path: InputSource | None, error: str | None = 
     answers = [MatchAnswers(replay, build_moments(replay, events))
                for replay, events in zip(result.replays, result.events)]
     return result, answers
+
+
+def moment_extra(match: MatchAnswers, moment: Moment) -> dict[str, Any]:
+    """What the human output of ``pips`` and ``status`` says about a moment besides the
+    contract's JSON: the names, where it is (game, move, row), its action, and
+
+    - ``pending``: a double awaiting its answer (``by`` the doubler, ``action``, ``cube`` the
+      value offered, ``answer`` the player to answer), else None;
+    - ``result``: after the last action of a finished game, who won it (``winner``,
+      ``points``, ``result``, ``ended_by``) and, when it ended the match, ``match_over``
+      and the ``final_score``; else None.
+    """
+    names = match.replay.names
+    return {"names": list(names) if names else ["player 0", "player 1"],
+            "game": moment.game, "move": moment.move, "final": moment.final,
+            "player": moment.player, "dice": list(moment.dice) if moment.dice else None,
+            "play": moment.play, "action": moment.action, "over": moment.over,
+            "pips": list(moment.pips), "row": moment.row, "label": moment.label,
+            "pending": _pending_double(match, moment), "result": _game_result(match, moment)}
+
+
+def _pending_double(match: MatchAnswers, moment: Moment) -> dict[str, Any] | None:
+    # Before an answer the state says so; at the end of a record that stops after a double
+    # (an unfinished game), the last action does.
+    waiting = moment.over is None if moment.final else moment.state.doubled
+    if not waiting or moment.move < 2:
+        return None
+    offer = match.moments[moment.game][moment.move - 2]
+    if offer.action not in ("double", "beaver", "raccoon") or offer.player is None:
+        return None
+    cube = 2 * offer.state.cube_value if offer.action == "double" else None
+    return {"by": offer.player, "action": offer.action, "cube": cube,
+            "answer": 1 - offer.player}
+
+
+def _game_result(match: MatchAnswers, moment: Moment) -> dict[str, Any] | None:
+    replay = match.replay
+    summary = replay.games[moment.game - 1]
+    if not moment.final or summary.winner is None or summary.ended_by is None:
+        return None
+    match_over = (moment.game == len(replay.games) and replay.complete
+                  and replay.winner == summary.winner)
+    return {"winner": summary.winner, "points": summary.points, "result": summary.result,
+            "ended_by": summary.ended_by, "match_over": match_over,
+            "final_score": list(replay.final_score)}
 
 
 def moment_ids(moment: Moment) -> tuple[str, str, str]:
@@ -281,3 +454,120 @@ def header_names(replay: MatchReplay) -> tuple[str, str] | None:
     if replay.names is not None and (p1, p2) == tuple(replay.names):
         return None
     return (p1, p2)
+
+
+# --- a position given by its ID ----------------------------------------------------------------
+
+_BASE64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+_ID_LIKE = re.compile(r"[^\s.:]{10,20}(:[^\s.:]{8,16})?")
+
+
+def looks_like_id(text: str) -> bool:
+    """Whether ``text`` is written like a Position ID, GNUbg ID or XGID, valid or mistyped
+    (10 to 20 characters without a dot or a space, a Match ID after a colon; an XGID):
+    what a command that also takes files treats as an ID when no file has that name."""
+    raw = text.strip()
+    return (raw.upper().startswith("XGID=") or raw.count(":") >= 8
+            or (_ID_LIKE.fullmatch(raw) is not None and not raw.isdigit()))
+
+
+def _base64_problem(part: str, what: str, size: int) -> str | None:
+    """Why ``part`` cannot be a ``what`` of ``size`` Base64 characters, or None."""
+    bad = next((ch for ch in part if ch not in _BASE64), None)
+    if bad is not None:
+        return (f"{bad!r} is not a Base64 character (A-Z, a-z, 0-9, + and /); "
+                f"a {what} has {size} of them")
+    if len(part) != size:
+        return f"{len(part)} characters; a {what} has {size}"
+    return None
+
+
+def explain_id(text: str) -> str:
+    """Why ``text`` is not a Position ID, GNUbg ID (``pos:match``) or XGID, in a few words
+    (``13 characters; a Position ID has 14``); ``""`` when it is one."""
+    from bgtools.engine.position import PositionError, parse_id
+
+    raw = text.strip()
+    try:
+        parse_id(raw)
+    except PositionError as exc:
+        reason = str(exc)
+    else:
+        return ""
+    if not (raw.upper().startswith("XGID=") or raw.count(":") >= 8):
+        if ":" in raw:
+            pos_text, match_text = raw.split(":", 1)
+            shape = (_base64_problem(pos_text, "Position ID", 14)
+                     or _base64_problem(match_text, "Match ID", 12))
+        else:
+            shape = _base64_problem(raw, "Position ID", 14)
+        if shape is not None:
+            return shape
+    # The right shape: the decoder says what is wrong (too many checkers, bad fields...).
+    return reason.replace(f"{raw!r}: ", "").replace(f" {raw!r}", "")
+
+
+@dataclass(frozen=True, slots=True)
+class PositionAnswers:
+    """What ``pips`` and ``status`` say about a position given by its ID (no file).
+
+    ``pips`` and ``status`` are the JSON objects (the file objects' keys, ``file``,
+    ``game`` and ``move`` null, plus ``id``); ``extra`` what their text needs, as
+    :func:`moment_extra` gives it. A bare Position ID names no player and holds no match
+    state: player 0 is the player on roll, and the match fields are null.
+    """
+
+    pips: dict[str, Any]
+    status: dict[str, Any]
+    extra: dict[str, Any]
+
+
+def _id_crawford(state: ids.MatchState) -> CrawfordStatus:
+    length = state.match_length
+    return crawford_status(length, state.crawford,
+                           bool(length) and not state.crawford and length - 1 in state.score)
+
+
+def position_answers(text: str) -> PositionAnswers:
+    """The answers about the position of an ID; ValueError with :func:`explain_id`'s reason
+    when ``text`` is not an ID."""
+    from bgtools.engine.position import PositionError, parse_id
+
+    try:
+        parsed = parse_id(text)
+    except PositionError:
+        raise ValueError(explain_id(text)) from None
+    pos, state = parsed.position, parsed.state
+    mover, opponent = pos.pips
+    base: dict[str, Any] = {"schema": SCHEMA, "file": None, "id": text.strip(), "game": None,
+                            "move": None}
+    extra: dict[str, Any] = {"game": None, "move": None, "final": False, "row": None,
+                             "over": None, "result": None, "pending": None,
+                             "names": ["player on roll", "opponent"], "dice": None}
+    if state is None:
+        pips = [mover, opponent]
+        status: dict[str, Any] = {
+            **base, "match_length": None, "score": None, "crawford": None, "cube": None,
+            "on_roll": 0, "pips": pips, "position_id": pos.position_id, "match_id": None,
+            "xgid": None}
+        return PositionAnswers({**base, "pips": pips}, status, {**extra, "pips": pips})
+    x = state.on_roll
+    pips = [mover, opponent] if x == 0 else [opponent, mover]
+    sides = (pos.mover[1:], pos.opponent[1:]) if x == 0 else (pos.opponent[1:], pos.mover[1:])
+    try:
+        match_id: str | None = ids.encode_match_id(state)
+        xgid: str | None = ids.encode_xgid(sides, state)
+    except ids.IdError:
+        match_id = xgid = ""
+    over = state.game_state != ids.GameState.PLAYING
+    status = {**base, "match_length": state.match_length, "score": list(state.score),
+              "crawford": _id_crawford(state),
+              "cube": {"value": state.cube_value, "owner": state.cube_owner},
+              "on_roll": None if over else x, "pips": pips, "position_id": pos.position_id,
+              "match_id": match_id, "xgid": xgid}
+    pending = None
+    if state.doubled and not over:
+        pending = {"by": x, "action": "double", "cube": 2 * state.cube_value, "answer": 1 - x}
+    extra.update(names=["player 0", "player 1"], pips=pips, pending=pending,
+                 dice=list(state.dice) if state.dice and not state.doubled else None)
+    return PositionAnswers({**base, "pips": pips}, status, extra)

@@ -7,7 +7,7 @@ from typing import Any
 from bgtools.engine.position import Position
 from bgtools.record_json import SCHEMA
 
-__all__ = ["parse_dice", "plays_json"]
+__all__ = ["parse_dice", "play_order", "plays_json", "roll_text"]
 
 
 def parse_dice(text: str) -> tuple[int, int]:
@@ -18,9 +18,22 @@ def parse_dice(text: str) -> tuple[int, int]:
     return int(cleaned[0]), int(cleaned[1])
 
 
+def roll_text(roll: tuple[int, int]) -> str:
+    """A roll as GNU Backgammon writes it: the higher die first (``52``, never ``25``)."""
+    return f"{max(roll)}{min(roll)}"
+
+
+def play_order(steps: list[list[int]], pips_after: list[int]) -> tuple[Any, ...]:
+    """The order of :func:`plays_json`: by pips (the plays that leave the opponent the most
+    pips first: hits; then the mover's fewest), then by points as numbers, highest first
+    (``24/13`` before ``13/8 13/11`` before ``8/3 6/4``), never as text."""
+    points = tuple(sorted(((-src, -dst) for src, dst in steps)))
+    return (-pips_after[1], pips_after[0], points)
+
+
 def plays_json(position: Position, roll: tuple[int, int]) -> dict[str, Any]:
-    """Every legal play of ``position`` for ``roll``, with the position and pips after it;
-    the plays that leave the opponent the most pips first, then by their text."""
+    """Every legal play of ``position`` for ``roll``, with the position and pips after it
+    (``pips_after``: the mover's, then the opponent's), in :func:`play_order`."""
     rows: list[dict[str, Any]] = []
     for result, play in position.legal_results(*roll).items():
         rows.append(
@@ -32,7 +45,7 @@ def plays_json(position: Position, roll: tuple[int, int]) -> dict[str, Any]:
                 "pips_after": [result.pips[0], result.pips[1]],
             }
         )
-    rows.sort(key=lambda row: (row["pips_after"][1] * -1, str(row["play"])))
+    rows.sort(key=lambda row: play_order(row["steps"], row["pips_after"]))
     return {
         "schema": SCHEMA,
         "position_id": position.position_id,

@@ -1,0 +1,531 @@
+"""Replaying: :meth:`Match.replay <bgtools.api.reading.Match.replay>` gives a :class:`Replay`,
+the strict replay of a match: whether it is valid, its problems, final score and winner,
+each game's result (:class:`ReplayedGame`) and, for every action, the moments before and
+after it (:class:`ReplayedAction`, :class:`Moment`).
+
+The names are those of the JSON contract for the same facts: ``final_score``, ``winner``,
+``complete`` (``score --json``); a game's ``score_before``, ``winner``, ``points``,
+``cube``, ``result``, ``ended_by``; an action's ``index``, ``player``, ``action``,
+``dice``, ``play``, ``steps``, ``position_id_before``, ``match_id_before``,
+``position_id_after``, ``pips_before``, ``cube_before``, ``cube_owner_before``
+(``replay --jsonl``); a moment's ``score``, ``crawford``, ``cube``, ``on_roll``, ``pips``,
+``position_id``, ``match_id`` and ``xgid`` (``status --json``). Players are 0 and 1 and
+every pair is ``(player 0, player 1)``, as in the contract.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cached_property
+from typing import TYPE_CHECKING, NamedTuple
+
+from bgtools.engine.position import Play, Position, Step
+from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
+from bgtools.replay import PROFILE_NAMES, Event, GameSummary, MatchReplay, profile_for, replay_match
+from bgtools.reports import moments as answers
+
+if TYPE_CHECKING:
+    from bgtools.reports.board import BoardInfo
+
+__all__ = ["Cube", "Moment", "Replay", "ReplayedAction", "ReplayedGame"]
+
+
+class Cube(NamedTuple):
+    """The cube at a moment: its ``value`` and its ``owner`` (0, 1, or None when centred),
+    as the ``cube`` object of ``status --json``."""
+
+    value: int
+    owner: int | None
+
+
+class Replay:
+    """The strict replay of one match record under a rule profile (``rules``: a profile
+    name, as ``--rules``), as :meth:`Match.replay <bgtools.api.reading.Match.replay>` gives it.
+
+    Forgiving like the reader: every problem is collected in :attr:`problems` (with a
+    stable rule id and a location) and the replay goes on, so a replay always has games.
+    :attr:`summary` is the underlying :class:`~bgtools.replay.MatchReplay`.
+    """
+
+    def __init__(self, record: MatchRecord, rules: str = "auto") -> None:
+        if rules not in PROFILE_NAMES:
+            raise ValueError(f"unknown rules {rules!r}; choose one of {', '.join(PROFILE_NAMES)}")
+        self.record = record
+        """The match record replayed."""
+        events: list[Event] = []
+        self.summary: MatchReplay = replay_match(record, profile_for(record, rules),
+                                                 on_event=events.append)
+        """The replayer's own result (:class:`~bgtools.replay.MatchReplay`)."""
+        self.events: list[Event] = events
+        """Every replayed action as the replayer gives it, in order."""
+        self._answers = answers.MatchAnswers(self.summary,
+                                             answers.build_moments(self.summary, events))
+
+    @property
+    def rules(self) -> str:
+        """The name of the rule profile used (``standard``, ``galaxy`` ...), as
+        ``validate --json``'s ``rules``."""
+        return self.summary.profile.name
+
+    @property
+    def valid(self) -> bool:
+        """True when no problem is an error (warnings allowed)."""
+        return self.summary.valid
+
+    @property
+    def problems(self) -> list[Problem]:
+        """Every problem, the reader's and the replay's, in file order."""
+        return self.summary.problems
+
+    @property
+    def match_length(self) -> int:
+        """The length replayed: 0 for money play (also a site's money session)."""
+        return self.summary.match_length
+
+    @property
+    def players(self) -> tuple[str, str] | None:
+        """The names of player 0 and player 1, or None."""
+        return self.summary.names
+
+    @property
+    def final_score(self) -> tuple[int, int]:
+        """The score after the last game, ``(player 0, player 1)``."""
+        return self.summary.final_score
+
+    @property
+    def winner(self) -> int | None:
+        """The player who won the match (0 or 1), or None (unfinished, or money play)."""
+        return self.summary.winner
+
+    @property
+    def complete(self) -> bool:
+        """True when the match was played to its end (money play: the last game ended)."""
+        return self.summary.complete
+
+    @cached_property
+    def games(self) -> list[ReplayedGame]:
+        """Each game as replayed, in order."""
+        by_game: dict[int, list[Event]] = {}
+        for event in self.events:
+            by_game.setdefault(event.game, []).append(event)
+        return [ReplayedGame(self, summary, by_game.get(summary.number, []))
+                for summary in self.summary.games]
+
+    def __repr__(self) -> str:
+        state = "valid" if self.valid else f"{len(self.errors())} error(s)"
+        return (f"<Replay {self.rules}: {len(self.summary.games)} games, final score "
+                f"{self.final_score[0]}-{self.final_score[1]}, {state}>")
+
+    def errors(self) -> list[Problem]:
+        """The problems of severity ``error`` (those that make the match invalid)."""
+        return [p for p in self.problems if p.severity is Severity.ERROR]
+
+    def board(self, moment: Moment) -> BoardInfo:
+        """What is drawn around ``moment``'s board: names, score, cube, dice, IDs, notes."""
+        from bgtools.reports.board import moment_board
+
+        return moment_board(self._answers, moment.state_moment)
+
+    def game_moments(self, number: int) -> list[answers.Moment]:
+        """The replayer's moments of game ``number`` (1-based)."""
+        return self._answers.moments.get(number, [])
+
+
+class ReplayedGame:
+    """One game as replayed: its result (the ``score`` object's game fields), its actions
+    and its moments."""
+
+    def __init__(self, replay: Replay, summary: GameSummary, events: list[Event]) -> None:
+        self.replay = replay
+        """The match replay this game belongs to."""
+        self.summary = summary
+        """The replayer's summary of the game (:class:`~bgtools.replay.GameSummary`)."""
+        self._events = events
+
+    @property
+    def number(self) -> int:
+        """The game's number in the file, from 1."""
+        return self.summary.number
+
+    @property
+    def record(self) -> GameRecord:
+        """The game as written."""
+        return self.replay.record.games[self.number - 1]
+
+    @property
+    def score_before(self) -> tuple[int, int]:
+        """The score before the game."""
+        return self.summary.score_before
+
+    @property
+    def score_after(self) -> tuple[int, int]:
+        """The score after the game (the same while it is unfinished)."""
+        return self.summary.score_after
+
+    @property
+    def crawford(self) -> bool:
+        """True for the Crawford game (never in money play)."""
+        return bool(self.summary.crawford) and self.replay.match_length > 0
+
+    @property
+    def winner(self) -> int | None:
+        """The winner (0 or 1), or None for an unfinished game."""
+        return self.summary.winner if self.summary.ended_by is not None else None
+
+    @property
+    def points(self) -> int | None:
+        """The points the winner scored."""
+        return self.summary.points
+
+    @property
+    def cube(self) -> int:
+        """The cube value the game was played for (for a drop: before the refused double)."""
+        return self.summary.cube
+
+    @property
+    def result(self) -> str | None:
+        """``single``, ``gammon`` or ``backgammon`` (a resignation: the level resigned)."""
+        return self.summary.result
+
+    @property
+    def ended_by(self) -> str | None:
+        """``bearoff``, ``drop`` or ``resign``; None for an unfinished game."""
+        return self.summary.ended_by
+
+    @property
+    def problems(self) -> list[Problem]:
+        """The problems located in this game."""
+        return [p for p in self.replay.problems if p.game == self.number]
+
+    @cached_property
+    def actions(self) -> list[ReplayedAction]:
+        """Every action replayed, in order, each with the moments before and after it and
+        the problems found in it."""
+        moments = self.moments()
+        located: dict[int, list[Problem]] = {}
+        for problem in self.problems:
+            index = self._action_at(problem)
+            if index is not None:
+                located.setdefault(index, []).append(problem)
+        return [ReplayedAction(event, before, after, located.get(k, []))
+                for k, (event, before, after) in enumerate(zip(self._events, moments,
+                                                               moments[1:]))]
+
+    def _action_at(self, problem: Problem) -> int | None:
+        """The index of the action a problem points into: by ``move`` in binary formats;
+        else the last action on its line that starts at or before its column."""
+        if problem.move is not None:
+            return problem.move - 1 if 0 < problem.move <= len(self._events) else None
+        found: int | None = None
+        for index, event in enumerate(self._events):
+            if problem.line is None or event.line != problem.line:
+                continue
+            column = event.source.column if event.source is not None else None
+            if found is None or (problem.column is not None and column is not None
+                                 and column <= problem.column):
+                found = index
+        return found
+
+    def moments(self) -> list[Moment]:
+        """The moments of the game: before each action, then after the last one (so one
+        more than :attr:`actions`). ``moments()[m - 1]`` is ``status --move m``."""
+        return [Moment(self.replay, moment) for moment in self.replay.game_moments(self.number)]
+
+    def __iter__(self) -> Iterator[ReplayedAction]:
+        return iter(self.actions)
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def __repr__(self) -> str:
+        if self.ended_by is None:
+            outcome = "unfinished"
+        else:
+            outcome = f"player {self.winner} wins {self.points} ({self.result}, {self.ended_by})"
+        return f"<ReplayedGame {self.number}: {len(self)} actions, {outcome}>"
+
+
+class ReplayedAction:
+    """One action replayed (a move, a cube action, a resignation or its acceptance), with
+    the :class:`Moment` before and after it."""
+
+    __slots__ = ("after", "before", "event", "problems")
+
+    def __init__(self, event: Event, before: Moment, after: Moment,
+                 problems: list[Problem]) -> None:
+        self.event = event
+        """The replayer's event (:class:`~bgtools.replay.Event`)."""
+        self.before = before
+        """The moment just before the action."""
+        self.after = after
+        """The moment just after it (before the next action, or the end of the game)."""
+        self.problems = problems
+        """The problems found in this action (an illegal play, a cube action out of turn
+        ...), located by their line and column (binary formats: by move)."""
+
+    @property
+    def source(self) -> Action | None:
+        """The record's cell this action replays: what the file writes (``play_text``,
+        ``dice``, ``line``, ``column`` ...)."""
+        return self.event.source
+
+    @property
+    def legal(self) -> bool:
+        """False when a problem of severity ``error`` was found in this action."""
+        return not any(p.severity is Severity.ERROR for p in self.problems)
+
+    @property
+    def index(self) -> int:
+        """The action's 0-based index in its game."""
+        return self.event.index
+
+    @property
+    def line(self) -> int | None:
+        """The line of the file that writes it (None in binary formats)."""
+        return self.event.line
+
+    @property
+    def player(self) -> int:
+        """Who acts: 0 or 1."""
+        return self.event.player
+
+    @property
+    def action(self) -> str:
+        """``move``, ``double``, ``take``, ``drop``, ``beaver``, ``raccoon``, ``resign`` or
+        ``accept``."""
+        return self.event.action
+
+    @property
+    def dice(self) -> tuple[int, int] | None:
+        """The roll of a move, as written."""
+        return self.event.dice
+
+    @property
+    def play(self) -> Play | None:
+        """The play of a move (an empty Play when the roll could not be played; None when
+        the roller resigned instead of playing, or for an action that is not a move);
+        ``str(play)`` is the contract's canonical ``play``."""
+        return self.event.play if self.event.action == "move" else None
+
+    @property
+    def steps(self) -> tuple[Step, ...] | None:
+        """The play's steps ``(from, to)`` in the mover's numbering (bar 25, off 0)."""
+        return self.play.steps if self.play is not None else None
+
+    @property
+    def position_before(self) -> Position:
+        """The position before the action, seen from the player to act (for a cube
+        answer: the doubler, as the contract's Position ID)."""
+        return self.before.position
+
+    @property
+    def position_after(self) -> Position | None:
+        """The position after the action; after a move, seen from the opponent, who acts
+        next (as :meth:`Position.play <bgtools.engine.position.Position.play>` gives it);
+        None for a roll that was not played (the roller resigned instead) or could not be
+        replayed, as the contract's null ``position_id_after``."""
+        if self.event.action == "move":
+            after = self.event.position_after
+            return after.swapped() if after is not None and self.play is not None else None
+        return self.after.position
+
+    @property
+    def position_id_before(self) -> str:
+        """GNU Backgammon's Position ID before the action."""
+        return self.before.position_id
+
+    @property
+    def position_id_after(self) -> str | None:
+        """The Position ID of :attr:`position_after` (for a move: encoded for the opponent)."""
+        after = self.position_after
+        return after.position_id if after is not None else None
+
+    @property
+    def match_id_before(self) -> str:
+        """GNU Backgammon's Match ID before the action (``""`` when no Match ID holds it)."""
+        return self.before.match_id
+
+    @property
+    def pips_before(self) -> tuple[int, int]:
+        """Pip counts before the action, ``(player 0, player 1)``."""
+        return self.before.pips
+
+    @property
+    def pips_after(self) -> tuple[int, int]:
+        """Pip counts after the action."""
+        return self.after.pips
+
+    @property
+    def cube_before(self) -> int:
+        """The cube value before the action."""
+        return self.before.cube.value
+
+    @property
+    def cube_owner_before(self) -> int | None:
+        """The cube's owner before the action (None: centred)."""
+        return self.before.cube.owner
+
+    @property
+    def cube_after(self) -> Cube:
+        """The cube after the action (a take turns it to the taker)."""
+        return self.after.cube
+
+    @property
+    def score_before(self) -> tuple[int, int]:
+        """The match score before the action."""
+        return self.before.score
+
+    @property
+    def score_after(self) -> tuple[int, int]:
+        """The match score after the action (changed only by the game's last action)."""
+        return self.after.score
+
+    def __repr__(self) -> str:
+        what = self.action
+        if self.action == "move":
+            dice = f"{self.dice[0]}{self.dice[1]}" if self.dice else "??"
+            written = self.source.play_text if self.source is not None else "?"
+            what = f"{dice}: {self.play}" if self.play is not None else f"{dice}: {written}?"
+        return f"<ReplayedAction game {self.event.game} #{self.index}: player {self.player} {what}>"
+
+
+class Moment:
+    """The match at one moment of a game: before an action, or after the game's last one.
+
+    ``position`` is seen from ``on_roll``'s player (the player to act; for a cube answer,
+    the doubler, as the contract's Position ID). ``str(moment)`` is the board as
+    ``bgtools show --ascii`` draws it.
+    """
+
+    __slots__ = ("replay", "state_moment")
+
+    def __init__(self, replay: Replay, state_moment: answers.Moment) -> None:
+        self.replay = replay
+        """The match replay the moment belongs to."""
+        self.state_moment = state_moment
+        """The replayer's moment (:class:`bgtools.reports.moments.Moment`)."""
+
+    @property
+    def game(self) -> int:
+        """The game's number, from 1."""
+        return self.state_moment.game
+
+    @property
+    def move(self) -> int:
+        """The moment's number in its game, from 1 (``status --move``)."""
+        return self.state_moment.move
+
+    @property
+    def position(self) -> Position:
+        """The board, seen from the player to act."""
+        return self.state_moment.position
+
+    @property
+    def action(self) -> str | None:
+        """The action that follows this moment (None after the last one)."""
+        return self.state_moment.action
+
+    @property
+    def player(self) -> int | None:
+        """Who takes that action."""
+        return self.state_moment.player
+
+    @property
+    def dice(self) -> tuple[int, int] | None:
+        """The roll of the move that follows, once rolled (None before a cube action)."""
+        return self.state_moment.dice
+
+    @property
+    def play(self) -> str | None:
+        """The canonical play of the move that follows."""
+        return self.state_moment.play
+
+    @property
+    def on_roll(self) -> int | None:
+        """The player to act, or None once the game is over."""
+        return self.state_moment.on_roll
+
+    @property
+    def final(self) -> bool:
+        """True for the moment after the game's last action."""
+        return self.state_moment.final
+
+    @property
+    def over(self) -> str | None:
+        """How the game ended (``bearoff``, ``drop``, ``resign``) at its final moment."""
+        return self.state_moment.over
+
+    @property
+    def match_length(self) -> int:
+        """The match length (0: money)."""
+        return self.replay.match_length
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """The match score ``(player 0, player 1)`` at this moment."""
+        return self.state_moment.state.score
+
+    @property
+    def cube(self) -> Cube:
+        """The cube's value and owner."""
+        state = self.state_moment.state
+        return Cube(state.cube_value, state.cube_owner)
+
+    @property
+    def crawford(self) -> str:
+        """``pre-crawford``, ``crawford``, ``post-crawford`` or ``money``."""
+        summary = self.replay.summary.games[self.game - 1]
+        return answers.crawford_status(self.replay.match_length, summary.crawford,
+                                       summary.post_crawford)
+
+    @property
+    def pips(self) -> tuple[int, int]:
+        """Pip counts ``(player 0, player 1)``."""
+        return self.state_moment.pips
+
+    @property
+    def position_id(self) -> str:
+        """GNU Backgammon's Position ID, encoded for the player to act."""
+        return self.position.position_id
+
+    @property
+    def match_id(self) -> str:
+        """GNU Backgammon's Match ID (``""`` for a state no Match ID can hold)."""
+        return answers.moment_ids(self.state_moment)[1]
+
+    @property
+    def xgid(self) -> str:
+        """eXtreme Gammon's XGID (``""`` for a state it cannot hold)."""
+        return answers.moment_ids(self.state_moment)[2]
+
+    def status(self) -> dict[str, object]:
+        """The facts of ``status --json`` at this moment, under its names (without
+        ``schema`` and ``file``)."""
+        obj = answers.status_json("", self.replay.summary, self.state_moment)
+        for key in ("schema", "file"):
+            obj.pop(key)
+        return obj
+
+    def board(self) -> BoardInfo:
+        """What is drawn around the board: names, score, cube, dice, IDs and notes."""
+        return self.replay.board(self)
+
+    def svg(self, *, size: int = 400) -> str:
+        """The board as a standalone SVG picture ``size`` pixels wide, with the cube, the
+        dice and the players' names and scores (as ``bgtools show --svg`` draws it)."""
+        from bgtools.engine.diagram import svg_diagram
+
+        return svg_diagram(self.board(), size=size)
+
+    def _repr_svg_(self) -> str:
+        """The SVG board, for Jupyter (the IPython display protocol)."""
+        return self.svg()
+
+    def __str__(self) -> str:
+        from bgtools.engine.diagram import ascii_diagram
+
+        return ascii_diagram(self.board()).rstrip("\n")
+
+    def __repr__(self) -> str:
+        return (f"<Moment game {self.game} move {self.move}: {self.position_id}:"
+                f"{self.match_id}>")

@@ -1,0 +1,68 @@
+"""Writing: :meth:`Match.write <bgtools.api.reading.Match.write>` with the rules of
+``bgtools convert``: the match is replayed strictly and not written when it has errors; a
+path is written atomically (:mod:`bgtools.write.atomic`), never onto the file the match was
+read from, and an existing file only when asked."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+from typing import IO
+
+from bgtools.api.replaying import Replay
+from bgtools.errors import OutputRefusedError
+from bgtools.record import MatchRecord, Severity
+from bgtools.reports.convert import (
+    TARGET_FORMATS,
+    ConversionError,
+    InvalidRecordError,
+    TargetFormat,
+    render,
+    target_format,
+)
+from bgtools.write.atomic import write_atomically
+
+__all__ = ["WriteFormat", "match_text", "write_match"]
+
+WriteFormat = TargetFormat
+"""The formats bgtools writes: ``mat`` (as GNU Backgammon exports it), ``sgf``, ``json``."""
+
+
+def match_text(record: MatchRecord, format: WriteFormat,  # noqa: A002
+               *, rules: str = "auto") -> str:
+    """The text of ``record`` in ``format``; raises InvalidRecordError when its replay under
+    ``rules`` has errors, and UnwritableRecordError when ``format`` cannot hold it (SGF
+    set-up nodes in a ``.mat``)."""
+    if format not in TARGET_FORMATS:
+        raise ConversionError(
+            f"unknown target format {format!r}; choose one of {', '.join(TARGET_FORMATS)}")
+    replay = Replay(record, rules)
+    errors = [p for p in replay.problems if p.severity is Severity.ERROR]
+    if errors:
+        raise InvalidRecordError(
+            f"the match has {len(errors)} error{'s' if len(errors) != 1 else ''}; not written",
+            errors)
+    return render(replay.summary, replay.events, format)
+
+
+def write_match(record: MatchRecord, target: str | os.PathLike[str] | IO[str] | IO[bytes],
+                format: WriteFormat | None = None, *, overwrite: bool = False,  # noqa: A002
+                rules: str = "auto", source: Path | None = None) -> None:
+    """Write ``record`` to ``target`` (a path or an open file), never onto ``source`` (the
+    file it was read from): see :meth:`Match.write <bgtools.api.reading.Match.write>`."""
+    if isinstance(target, str | os.PathLike):
+        path = Path(target)
+        fmt = target_format(str(path), format)
+        if source is not None and path.exists() and os.path.samefile(source, path):
+            raise OutputRefusedError(f"{path} is the input file; it is never overwritten")
+        text = match_text(record, fmt, rules=rules)
+        write_atomically(path, text, overwrite=overwrite, protect=source)
+        return
+    if format is None:
+        raise ConversionError("writing to a file object needs format='mat', 'sgf' or 'json'")
+    text = match_text(record, target_format("", format), rules=rules)
+    if isinstance(target, io.TextIOBase):
+        target.write(text)
+    else:
+        target.write(text.encode("utf-8"))  # type: ignore[arg-type]
