@@ -9,7 +9,7 @@ from types import ModuleType
 
 import pytest
 
-from tests.helpers.paths import CORPUS, EXAMPLES
+from tests.helpers.paths import BUNDLED_CORPUS, CORPUS, EXAMPLES
 
 _NOT_SLOW_RE = re.compile(r"\s*not\s+slow\s*")
 _WHOLLY_SLOW_RE = re.compile(r"^pytestmark = pytest\.mark\.slow\b", re.MULTILINE)
@@ -38,7 +38,15 @@ def gnubg() -> ModuleType:
 
 @pytest.fixture(scope="session")
 def corpus() -> Path:
-    """The shared corpus of real match files; skip when it is absent."""
+    """The shared corpus of real match files, or when it is absent its licensed part in
+    ``tests/data/corpus`` (same layout); a test of a file not shipped there skips through
+    :func:`corpus_file`."""
+    return CORPUS if CORPUS.is_dir() else BUNDLED_CORPUS
+
+
+@pytest.fixture(scope="session")
+def full_corpus() -> Path:
+    """The whole shared corpus (for tests of its totals); skip when it is absent."""
     if not CORPUS.is_dir():
         pytest.skip("../shared/corpus is not present")
     return CORPUS

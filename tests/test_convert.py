@@ -13,6 +13,7 @@ from bgtools.cli import app
 from bgtools.errors import BgtoolsError
 from bgtools.read.detect import load_file
 from bgtools.replay import replay_match
+from tests.helpers.paths import at_least
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 SELFPLAY = Path(__file__).resolve().parent / "data" / "selfplay"
@@ -95,7 +96,7 @@ def test_corpus_files_convert_and_read_back_alike(tmp_path: Path, corpus: Path) 
         assert code == 0, (source, err)
         assert match_summary(mat_out) == match_summary(source), source
         checked += 1
-    assert checked >= 150
+    assert checked >= at_least(corpus, 150, 15)
 
 
 def test_to_option_overrides_the_extension_and_dash_writes_stdout(tmp_path: Path) -> None:
@@ -108,7 +109,7 @@ def test_to_option_overrides_the_extension_and_dash_writes_stdout(tmp_path: Path
 
 
 @pytest.mark.parametrize("args", [("-o", "out.xyz"), ("-o", "out.mat", "--to", "pdf"),
-                                  ("-o", "-")])
+                                  ("-o", "-", "--to", "pdf")])
 def test_unknown_target_format_is_a_usage_error(tmp_path: Path, args: tuple[str, ...]) -> None:
     before = snapshot(tmp_path)
     code, _, err = convert(SAMPLES / "example_gnubg.mat", *[

@@ -24,10 +24,13 @@ from bgtools.read.mat import (
 )
 from bgtools.read.source import decode_bytes
 from bgtools.record import Action, GameRecord, MatchRecord
+from tests.helpers.paths import BUNDLED_CORPUS
+from tests.helpers.paths import CORPUS as SHARED_CORPUS
 from tests.helpers.strategies import mat_lines
 
 DATA = Path(__file__).resolve().parent / "data"
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CORPUS = SHARED_CORPUS if SHARED_CORPUS.is_dir() else BUNDLED_CORPUS
+"""The shared corpus, or without it its licensed part shipped in tests/data/corpus."""
 
 XG_FILE = DATA / "lazyBG_match1.txt"
 GALAXY_FILE = DATA / "match3539770.txt"
@@ -80,9 +83,11 @@ def sequence_issues(game: GameRecord) -> list[str]:
     return issues
 
 
-def corpus_files() -> list[Path]:
-    if not CORPUS.is_dir():
-        pytest.skip("corpus not present (../shared/corpus)")
+def corpus_files(shared_only: bool = False) -> list[Path]:
+    """The .mat/.txt files of the corpus (the shipped part without ../shared); with
+    ``shared_only``, of the shared corpus alone (for totals and features only it has)."""
+    if shared_only and not SHARED_CORPUS.is_dir():
+        pytest.skip("../shared/corpus is not present")
     files = sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in (".mat", ".txt")
                    and p.name != "SOURCES.md")
     if not files:
@@ -693,7 +698,7 @@ def test_corpus_results_agree_with_next_score_line() -> None:
                 "synthetic/BgMatchFormat_money_session.mat"}
     bad: list[str] = []
     checked = 0
-    for path in corpus_files():
+    for path in corpus_files(shared_only=True):
         rel = path.relative_to(CORPUS).as_posix()
         if rel in NOT_MAT or rel in mismatch:
             continue
@@ -716,7 +721,7 @@ def test_corpus_results_agree_with_next_score_line() -> None:
 def test_corpus_multi_cell_shapes_seen() -> None:
     """Every dialect feature the reader claims is exercised somewhere in the corpus."""
     seen: set[str] = set()
-    for path in corpus_files():
+    for path in corpus_files(shared_only=True):
         for rec in read(path):
             for game in rec.games:
                 if game.extra.get("ratings"):
@@ -781,8 +786,7 @@ def _both_readers(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_reader_reads_the_same_with_the_grammar_alone(
         monkeypatch: pytest.MonkeyPatch) -> None:
     paths = [*DATA_FILES, *sorted((DATA / "selfplay").glob("*.mat"))]
-    if CORPUS.is_dir():
-        paths += corpus_files()
+    paths += corpus_files()
     for path in paths:
         text, _ = decode_bytes(path.read_bytes())
         _both_readers(text, monkeypatch)

@@ -90,8 +90,8 @@ def test_money_beaver(examples: Path) -> None:
 
 
 @pytest.mark.slow
-def test_corpus_sgf_replays_clean(corpus: Path) -> None:
-    files = sorted(corpus.rglob("*.sgf"))
+def test_corpus_sgf_replays_clean(full_corpus: Path) -> None:
+    files = sorted(full_corpus.rglob("*.sgf"))
     assert len(files) >= 6
     for path in files:
         loaded = read_records(path.read_bytes(), str(path))

@@ -25,6 +25,7 @@ from bgtools.replay import (
     replay_match,
     site_profile_name,
 )
+from tests.helpers.paths import at_least
 
 SITES = Path(__file__).resolve().parent / "data" / "sites"
 SELFPLAY = Path(__file__).resolve().parent / "data" / "selfplay"
@@ -122,7 +123,7 @@ def test_galaxy_header_elo_equals_our_final_score(corpus: Path) -> None:
         ours = tuple(min(s, length) if length else s for s in replay.final_score)
         assert ours == site, path
         checked += 1
-    assert checked >= 45
+    assert checked >= at_least(corpus, 45, 4)
 
 
 # --- Backgammon Studio ------------------------------------------------------------------------

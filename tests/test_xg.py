@@ -27,6 +27,7 @@ from bgtools.read.xg import RECORD_SIZE, read_game_file
 from bgtools.replay import Event
 from bgtools.reports.files import analyse_file, expand_paths
 from tests.helpers.fuzzing import build_bgf, build_xg
+from tests.helpers.paths import corpus_file
 
 DATA = Path(__file__).resolve().parent / "data" / "xg"
 SAMPLE_XG = DATA / "B4_SrGcsKAQmoTyHlgJCbM.xg"
@@ -56,15 +57,15 @@ def _events(path: Path) -> tuple[list[Key], object]:
 
 def _mat_twin(corpus: Path, stem: str) -> Path:
     mat = corpus / "gammonview" / f"{stem}.mat"
-    return mat if mat.exists() else corpus / "synthetic" / f"{stem}.mat"
+    return mat if mat.exists() else corpus_file(corpus, f"synthetic/{stem}.mat")
 
 
 @pytest.mark.parametrize("stem", TWINS)
 @pytest.mark.parametrize("kind", ["xg-binary/{}.xg", "bgblitz/{}.bgf"])
 def test_binary_file_replays_exactly_like_its_mat_twin(corpus: Path, stem: str,
                                                        kind: str) -> None:
+    events, summary = _events(corpus_file(corpus, kind.format(stem)))
     mat_events, mat_summary = _events(_mat_twin(corpus, stem))
-    events, summary = _events(corpus / kind.format(stem))
     assert len(events) == len(mat_events) > 50
     assert events == mat_events
     assert summary == mat_summary
@@ -81,7 +82,7 @@ def test_the_bundled_sample_replays_like_its_twin() -> None:
                                   "xg-binary/5nqfGw9bWG3deTaU.xg",
                                   "bgblitz/5nqfGw9bWG3deTaU.bgf"])
 def test_the_illegal_play_is_caught_in_all_three_forms(corpus: Path, path: str) -> None:
-    result = analyse_file(path, corpus / path)
+    result = analyse_file(path, corpus_file(corpus, path))
     errors = [p for p in result.problems if p.severity.value == "error"]
     assert [(p.rule, p.game) for p in errors] == [("dice-mismatch", 1)]
     assert "14/10 13/12" in errors[0].message
@@ -110,7 +111,7 @@ def test_binary_problems_print_game_and_move_and_json_has_move(corpus: Path) -> 
 
 def test_text_problems_have_no_move_member(corpus: Path) -> None:
     out = CliRunner().invoke(app, ["validate", "--json",
-                                   str(corpus / "synthetic" / "5nqfGw9bWG3deTaU.mat")])
+                                   str(corpus_file(corpus, "synthetic/5nqfGw9bWG3deTaU.mat"))])
     problem = json.loads(out.stdout)["problems"][0]
     assert list(problem) == ["severity", "rule", "line", "column", "game", "message"]
 
@@ -224,7 +225,7 @@ def test_zlib_bombs_stop_at_the_limit() -> None:
 
 
 def test_the_xgdatatools_example_is_refused_cleanly(corpus: Path) -> None:
-    path = corpus / "xg-binary" / "xgdatatools_example.xg"
+    path = corpus_file(corpus, "xg-binary/xgdatatools_example.xg")
     result = CliRunner().invoke(app, ["validate", str(path)])
     assert result.exit_code == 2
     assert "578 bytes, not a whole number of 2,560-byte records" in result.stdout

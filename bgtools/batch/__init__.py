@@ -15,6 +15,7 @@ from __future__ import annotations
 from bgtools.batch.jobs import (
     FileReport,
     Input,
+    convert_report,
     failed_report,
     pips_report,
     score_report,
@@ -33,6 +34,7 @@ __all__ = [
     "BatchSummary",
     "default_jobs",
     "failed_report",
+    "convert_report",
     "warm_up",
     "validate_report",
     "score_report",

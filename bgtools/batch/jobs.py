@@ -7,18 +7,22 @@ their events.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bgtools.read.detect import InputSource
 from bgtools.reports.files import analyse_file, validate_json
 
 if TYPE_CHECKING:
+    from bgtools.reports.convert import PlannedOutput, TargetFormat
     from bgtools.reports.moments import MatchAnswers, Moment, MoveRef
 
 __all__ = [
     "FileReport",
     "Input",
+    "convert_report",
     "failed_report",
     "pips_report",
     "score_report",
@@ -27,8 +31,9 @@ __all__ = [
     "warm_up",
 ]
 
-Input = tuple[str, Path | None, str | None]
-"""One input as :func:`bgtools.reports.files.expand_paths` yields it: ``(display, path, error)``."""
+Input = tuple[str, InputSource | None, str | None]
+"""One input as :func:`bgtools.reports.files.expand_paths` yields it: ``(display, path, error)``
+(``path``: a file, or standard input already read)."""
 
 
 _WARM_UP_RECORD = b"""
@@ -86,15 +91,32 @@ def failed_report(display: str, failure: str) -> FileReport:
     return FileReport(display, error=f"{display}: cannot be processed ({failure})")
 
 
-def validate_report(item: Input, rules: str = "auto") -> FileReport:
-    """The ``validate`` job: read and replay one file, keep its JSON object."""
+def validate_report(item: Input, rules: str = "auto", expect: str | None = None) -> FileReport:
+    """The ``validate`` job: read and replay one file, keep its JSON object.
+
+    ``expect`` (``validate --expect``, checked already): the claimed result; a file whose
+    result differs gets an ``expected-result`` error, and its object an ``expect`` member.
+    """
     display, path, error = item
     result = analyse_file(display, path, error, rules)
     obj = validate_json(result)
-    return FileReport(display, error=result.error, valid=result.valid,
+    valid = result.valid
+    problems = tuple(obj["problems"]) if result.error is None else ()
+    if expect is not None:
+        from bgtools.reports.expect import check_claim, claim_problem, expect_json, parse_claim
+
+        claim = parse_claim(expect)
+        readable = result.error is None
+        reason = check_claim(result.replays, claim) if readable else None
+        obj = {**obj, "expect": expect_json(claim, result.replays, reason, readable)}
+        if reason is not None:
+            problem = claim_problem(reason).to_json()
+            problems = (*problems, problem)
+            obj["problems"] = [*obj["problems"], problem]
+            obj["valid"] = valid = False
+    return FileReport(display, error=result.error, valid=valid,
                       rolls=sum(r.rolls for r in result.replays), rules=result.rules,
-                      objects=(obj,),
-                      problems=tuple(obj["problems"]) if result.error is None else ())
+                      objects=(obj,), problems=problems)
 
 
 def score_report(item: Input, rules: str = "auto") -> FileReport:
@@ -184,3 +206,57 @@ def status_report(item: Input, rules: str = "auto", game: int | None = None,
         return replace(report, error=f"{report.display}: {exc}", problems=())
     return replace(report, objects=(status_json(report.display, match.replay, moment),),
                    extra=(_moment_extra(match, moment),))
+
+
+def convert_report(item: Input, fmt: TargetFormat, plan: Mapping[str, PlannedOutput],
+                   force: bool = False, rules: str = "auto",
+                   make_directories: bool = False) -> FileReport:
+    """The ``convert`` job: convert one input to ``fmt`` and write it (atomically, never
+    over an input) where ``plan`` says, creating its directories when
+    ``make_directories``; a planned target of None keeps the text (for standard output).
+
+    ``error``: unreadable, refused or not written (exit 2). Otherwise ``extra`` holds
+    ``written`` (the file written, or None), ``text`` (target None), ``games``,
+    ``source_format`` and ``reason`` (why not converted: its errors are ``problems``).
+    """
+    from bgtools.errors import BgtoolsError, describe_error
+    from bgtools.reports.convert import InvalidRecordError, convert_file
+    from bgtools.write.atomic import write_atomically
+    from bgtools.write.mat import UnwritableRecordError
+
+    display, source, error = item
+    planned = plan.get(display)
+    if error is not None or source is None:
+        return FileReport(display, error=error or f"{display}: cannot be read")
+    if planned is None:
+        return FileReport(display, error=f"{display}: no output planned")
+    if planned.refusal is not None:
+        return FileReport(display, error=planned.refusal)
+    try:
+        conversion = convert_file(source, fmt, rules=rules, name=display)
+    except InvalidRecordError as exc:
+        return FileReport(display, problems=tuple(p.to_json() for p in exc.problems),
+                          extra=({"written": None, "reason": str(exc)},))
+    except UnwritableRecordError as exc:
+        return FileReport(display, extra=({"written": None, "reason": f"{display}: {exc}"},))
+    except (OSError, BgtoolsError) as exc:
+        # An input that cannot be read exits 2, even a syntax error (whose own code is 1).
+        return FileReport(display, error=describe_error(
+            exc, "" if isinstance(exc, BgtoolsError) else display)[0])
+    replay = conversion.replay
+    target = planned.target
+    if target is None:
+        return FileReport(display, valid=True, rolls=replay.rolls, extra=({
+            "written": None, "text": conversion.text, "reason": None},))
+    try:
+        if make_directories:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(target, conversion.text, overwrite=force,
+                         protect=source if isinstance(source, Path) else None)
+    except OSError as exc:
+        return FileReport(display, error=f"cannot write {target}: {exc.strerror or exc}")
+    except BgtoolsError as exc:
+        return FileReport(display, error=str(exc))
+    return FileReport(display, valid=True, rolls=replay.rolls, extra=({
+        "written": str(target), "games": len(replay.games),
+        "source_format": conversion.source_format, "reason": None},))

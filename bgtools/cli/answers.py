@@ -9,7 +9,7 @@ drawn by :mod:`bgtools.cli.board`. Registered on :data:`bgtools.cli.app.app` whe
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -33,7 +33,7 @@ from bgtools.cli.errors import EXIT_INTERRUPTED, fail, print_error
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from bgtools.batch import BatchSummary, FileReport
+    from bgtools.batch import BatchSummary, FileReport, Input
     from bgtools.reports.board import BoardInfo
     from bgtools.reports.moments import MatchAnswers, Moment, MoveRef
 
@@ -60,14 +60,14 @@ def _problems_to_stderr(display: str, answers: list[MatchAnswers]) -> None:
             sys.stderr.write(problem_text(display, prob.to_json()))
 
 
-def _inputs(paths: list[str], rules: str = "auto"
+def _inputs(items: Iterable[Input], rules: str = "auto"
             ) -> Iterator[tuple[str, list[MatchAnswers], int]]:
-    """Yield ``(display, answers, code)`` per readable file; report unreadable ones."""
-    from bgtools.reports.files import expand_paths
+    """Yield ``(display, answers, code)`` per readable input (as ``expand_paths`` yields
+    them); report unreadable ones."""
     from bgtools.reports.moments import analyse_answers
 
     seen = False
-    for display, path, error in expand_paths(paths):
+    for display, path, error in items:
         seen = True
         result, answers = analyse_answers(display, path, error, rules)
         if result.error is not None:
@@ -528,10 +528,15 @@ def show(
         fail("--svg - and --html - cannot both write to standard output")
     info: BoardInfo | None = None
     worst = 0
-    if not Path(path).exists():
+    from bgtools.reports.files import GLOB_CHARACTERS
+
+    # A file first ('-': standard input), then an ID, then a glob (no ID holds * ? or [).
+    is_file = path == "-" or Path(path).exists()
+    if not is_file:
         info = id_board(path)
-        if info is None:
+        if info is None and not GLOB_CHARACTERS.intersection(path):
             fail(not_an_id(path))
+    if info is not None:
         if game is not None or move is not None:
             fail("--game and --move apply to match files, not to a position ID")
         if html is not None:
@@ -541,9 +546,10 @@ def show(
 
         from bgtools.reports.files import expand_paths
 
-        if len(list(islice(expand_paths([path]), 2))) > 1:
+        items = list(islice(expand_paths([path]), 2))
+        if len(items) > 1:
             fail(f"{path} holds several match files; show draws one board: name one of them")
-        for display, answers, code in _inputs([path], rules):
+        for display, answers, code in _inputs(items, rules):
             worst = max(worst, code)
             if not answers:
                 continue

@@ -1,21 +1,27 @@
-"""The ``convert`` command: one match file to ``.mat``, SGF or bgtools JSON.
+"""The ``convert`` command: match files to ``.mat``, SGF or bgtools JSON.
 
-A thin Typer command over :mod:`bgtools.reports.convert` (reading, replaying, rendering) and
-:mod:`bgtools.write.atomic` (writing). Registered on :data:`bgtools.cli.app.app` when
+A thin Typer command over :mod:`bgtools.reports.convert` (reading, replaying, rendering,
+naming the outputs of a directory) and the ``convert`` job of :mod:`bgtools.batch` (one
+input converted and written atomically). Registered on :data:`bgtools.cli.app.app` when
 :mod:`bgtools.cli` imports this module.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from bgtools.cli.app import RulesOption, app, check_rules
-from bgtools.cli.errors import fail
-from bgtools.errors import EXIT_PROBLEMS
+from bgtools.cli.app import JobsOption, RulesOption, app, check_rules, resolve_jobs
+from bgtools.cli.errors import EXIT_INTERRUPTED, fail, note, print_error
+from bgtools.errors import EXIT_PROBLEMS, EXIT_UNUSABLE
+
+if TYPE_CHECKING:
+    from bgtools.batch import FileReport, Input
+    from bgtools.reports.convert import TargetFormat
 
 __all__ = ["convert"]
 
@@ -23,84 +29,152 @@ _SHOWN_PROBLEMS = 10
 
 
 HELP = (
-    "Convert a match to .mat, SGF or JSON.\n\n"
-    "The .mat is written as GNU Backgammon exports it. "
-    "A record with errors is not converted (exit 1). OUT is written to a temporary file and "
-    "renamed, so it is complete or absent; IN is never modified; an existing OUT is kept "
-    "unless --force is given."
+    "Convert matches to .mat, SGF or JSON.\n\n"
+    "The .mat is written as GNU Backgammon exports it. One input goes to -o FILE (the format "
+    "from --to or FILE's extension) or to -o - (standard output; JSON unless --to). Several "
+    "inputs (files, directories, quoted globs) go to -o DIR/ (or an existing directory): one "
+    "file per input, named after it (its path under a directory kept; m.mat and m.sgf "
+    "become m.mat.json and m.sgf.json), JSON unless --to.\n\n"
+    "A record with errors is not converted (exit 1). Each output is written to a temporary "
+    "file and renamed, so it is complete or absent; no input is ever overwritten; an "
+    "existing output is kept unless --force is given."
 )
 """The command's --help text (one paragraph a line: Typer keeps a docstring's line breaks)."""
 
 
 @app.command(help=HELP)
-def convert(  # noqa: C901 - one error path per way a conversion can fail, each with its exit code
-    source: Annotated[Path, typer.Argument(help="The match file (.mat, SGF, JSON...).",
-                                            metavar="IN", show_default=False)],
-    output: Annotated[str, typer.Option("--output", "-o",
-                                        help="The file to write ('-': stdout).",
-                                        metavar="OUT", show_default=False)],
+def convert(
+    sources: Annotated[list[str], typer.Argument(
+        help="The match files to read (any format bgtools reads; directories and quoted "
+             "globs with -o DIR/; '-' is standard input).",
+        metavar="IN...", show_default=False)],
+    output: Annotated[str, typer.Option(
+        "--output", "-o", help="The file to write; DIR/ (or an existing directory): one file "
+        "per input; '-': stdout.", metavar="OUT", show_default=False)],
     to: Annotated[str | None, typer.Option("--to", metavar="mat|sgf|json",
-                                           help="The format to write (default: from OUT's "
-                                           "extension).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
+                                           help="The format to write (default: OUT's "
+                                           "extension, else json).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace outputs that exist.")] = False,
     rules: RulesOption = "auto",
+    jobs: JobsOption = None,
 ) -> None:
-    """Convert a match file to .mat (as GNU Backgammon exports it), SGF or JSON (help: HELP)."""
-    from bgtools.errors import BgtoolsError, describe_error
-    from bgtools.reports.convert import (
-        ConversionError,
-        InvalidRecordError,
-        convert_file,
-        target_format,
-    )
-    from bgtools.reports.files import problem_text
-    from bgtools.write.atomic import write_atomically
-    from bgtools.write.mat import UnwritableRecordError
+    """Convert match files to .mat, SGF or JSON (help: HELP)."""
+    from bgtools.reports.convert import ConversionError, target_format
 
     check_rules(rules)
-    to_stdout = output == "-"
-    if to_stdout and to is None:
-        fail("writing to standard output needs --to mat|sgf|json")
+    into_directory = output.endswith(("/", os.sep)) or (output != "-" and Path(output).is_dir())
     try:
-        fmt = target_format(output, to)
+        fmt = target_format(None if output == "-" or into_directory else output, to)
     except ConversionError as exc:
         fail(str(exc))
-    if not source.exists():
-        fail(f"{source}: no such file")
-    if not source.is_file():
-        fail(f"{source} is not a regular file")
-    target = Path(output)
-    if not to_stdout:
-        if target.exists() and source.resolve() == target.resolve():
-            fail(f"{output} is the input file; bgtools never overwrites its input")
-        if target.exists() and not force:
-            fail(f"{output} exists; use --force to replace it")
-        if target.is_dir():
-            fail(f"{output} is a directory")
+    if into_directory:
+        _convert_into(sources, Path(output), fmt, force, rules, jobs)
+    _convert_one(sources, output, fmt, force, rules)
+
+
+def _single_input(sources: list[str], output: str) -> Input:
+    """The one input of ``sources`` (read here: ``-`` is standard input); a usage error when
+    there are several or none."""
+    from itertools import islice
+
+    from bgtools.reports.files import expand_paths
+
+    if len(sources) > 1 or any(Path(s).is_dir() for s in sources if s != "-"):
+        fail(f"several inputs need an output directory: -o {output.rstrip('/')}/")
+    items = list(islice(expand_paths(sources), 2))
+    if not items:
+        fail("no match files found")
+    if len(items) > 1:
+        fail(f"{sources[0]} names several match files; several inputs need an output "
+             f"directory: -o {output.rstrip('/')}/")
+    return items[0]
+
+
+def _convert_one(sources: list[str], output: str, fmt: TargetFormat, force: bool,
+                 rules: str) -> NoReturn:
+    """One input to the file ``output``, or to standard output (``-``)."""
+    from bgtools.batch import convert_report
+    from bgtools.reports.convert import PlannedOutput
+
+    item = _single_input(sources, output)
+    display, source, _ = item
+    target = None if output == "-" else Path(output)
+    refusal = None
+    if target is not None and isinstance(source, Path) and target.exists():
+        if source.resolve() == target.resolve():
+            refusal = f"{output} is the input file; bgtools never overwrites its input"
+        elif not force:
+            refusal = f"{output} exists; use --force to replace it"
+    if refusal is not None:
+        fail(refusal)
+    plan = {display: PlannedOutput(display, target)}
+    result = convert_report(item, fmt, plan, force=force, rules=rules)
+    raise typer.Exit(_report(result, fmt))
+
+
+def _convert_into(sources: list[str], directory: Path, fmt: TargetFormat, force: bool,
+                  rules: str, jobs: int | None) -> NoReturn:
+    """Every input of ``sources`` into ``directory``, one file each, with progress at a
+    terminal and a summary line."""
+    from bgtools.batch import convert_report
+    from bgtools.cli.progress import run_batch
+    from bgtools.reports.convert import ConversionError, plan_directory
+
+    if directory.exists() and not directory.is_dir():
+        fail(f"{directory} is not a directory")
     try:
-        conversion = convert_file(source, fmt, rules=rules)
-    except InvalidRecordError as exc:
-        for prob in exc.problems[:_SHOWN_PROBLEMS]:
-            sys.stderr.write(problem_text(str(source), prob.to_json()))
-        if len(exc.problems) > _SHOWN_PROBLEMS:
-            sys.stderr.write(f"... and {len(exc.problems) - _SHOWN_PROBLEMS} more\n")
-        fail(str(exc), EXIT_PROBLEMS)
-    except UnwritableRecordError as exc:
-        fail(f"{source}: {exc}", EXIT_PROBLEMS)
-    except (OSError, BgtoolsError) as exc:
-        # An input that cannot be read exits 2, even a syntax error (whose own code is 1).
-        fail(describe_error(exc, "" if isinstance(exc, BgtoolsError) else str(source))[0])
-    if to_stdout:
-        sys.stdout.write(conversion.text)
-        return
-    try:
-        write_atomically(target, conversion.text, overwrite=force, protect=source)
-    except FileExistsError:
-        fail(f"{output} exists; use --force to replace it")
-    except OSError as exc:
-        fail(f"cannot write {output}: {exc.strerror or exc}")
-    except BgtoolsError as exc:
+        planned = plan_directory(sources, directory, fmt, force=force)
+    except ConversionError as exc:
         fail(str(exc))
-    games = len(conversion.replay.games)
-    sys.stderr.write(f"bgtools: wrote {output} ({fmt}, {games} game{'s' if games != 1 else ''}"
-                     f" from {conversion.source_format})\n")
+    for entry in planned.outputs.values():
+        if entry.note is not None:
+            note(entry.note)
+    counts = {0: 0, EXIT_PROBLEMS: 0, EXIT_UNUSABLE: 0}
+
+    def report(result: FileReport) -> None:
+        counts[_report(result, fmt)] += 1
+
+    summary = run_batch(convert_report, sources, resolve_jobs(jobs), False, report,
+                        expanded=list(planned.inputs), fmt=fmt, plan=planned.outputs,
+                        force=force, rules=rules, make_directories=True)
+    done = sum(counts.values())
+    if done == 0 and not summary.interrupted:
+        fail("no match files found")
+    shown = str(directory).rstrip("/") + "/"
+    line = f"bgtools: converted {counts[0]} of {done} file(s) into {shown} ({fmt})"
+    if counts[EXIT_PROBLEMS]:
+        line += f"; {counts[EXIT_PROBLEMS]} not converted (errors in the record)"
+    if counts[EXIT_UNUSABLE]:
+        line += f"; {counts[EXIT_UNUSABLE]} unreadable or refused"
+    if summary.interrupted:
+        line += f"; interrupted after {done} file(s)"
+    sys.stderr.write(line + "\n")
+    if summary.interrupted:
+        raise typer.Exit(EXIT_INTERRUPTED)
+    raise typer.Exit(max((code for code, count in counts.items() if count), default=0))
+
+
+def _report(result: FileReport, fmt: TargetFormat) -> int:
+    """Say what became of one input (stderr; the text itself on stdout for ``-o -``); its
+    exit code: 0 converted, 1 not converted (errors in the record), 2 unreadable or
+    refused."""
+    from bgtools.reports.files import problem_text
+
+    if result.error is not None:
+        print_error(result.error)
+        return EXIT_UNUSABLE
+    info: dict[str, Any] = result.extra[0]
+    if info.get("text") is not None:
+        sys.stdout.write(info["text"])
+        return 0
+    if info["written"] is None:
+        for prob in result.problems[:_SHOWN_PROBLEMS]:
+            sys.stderr.write(problem_text(result.display, prob))
+        if len(result.problems) > _SHOWN_PROBLEMS:
+            sys.stderr.write(f"... and {len(result.problems) - _SHOWN_PROBLEMS} more\n")
+        print_error(info["reason"])
+        return EXIT_PROBLEMS
+    games = info["games"]
+    sys.stderr.write(f"bgtools: wrote {info['written']} ({fmt}, {games} "
+                     f"game{'s' if games != 1 else ''} from {info['source_format']})\n")
+    return 0

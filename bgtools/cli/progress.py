@@ -175,13 +175,15 @@ class _Progress:
 
 
 def _single_file(paths: list[str]) -> bool:
-    return len(paths) == 1 and Path(paths[0]).is_file()
+    return len(paths) == 1 and (paths[0] == "-" or Path(paths[0]).is_file())
 
 
 def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_json: bool,
-              on_report: Callable[[FileReport], None], **options: Any) -> BatchSummary:
+              on_report: Callable[[FileReport], None], expanded: list[Input] | None = None,
+              **options: Any) -> BatchSummary:
     """Run ``job(item, **options)`` on every input of ``paths`` with ``jobs`` processes and
     give each report to ``on_report``, in input order; return the summary of the run.
+    ``expanded``: the inputs of ``paths`` already expanded (not walked again).
 
     A progress bar is drawn on stderr when it is a terminal and not ``as_json``. Ctrl-C
     stops the workers and returns the summary of what was done, marked ``interrupted``.
@@ -192,8 +194,8 @@ def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_js
     summary = BatchSummary()
     interrupted = False
     try:
-        inputs: Iterable[Input] = expand_paths(paths)
-        if show_progress:
+        inputs: Iterable[Input] = expand_paths(paths) if expanded is None else expanded
+        if show_progress or expanded is not None:
             inputs = list(inputs)  # the total, for the bar and its ETA
             summary.total = len(inputs)
             show_progress = summary.total > 1  # one file: a bar says nothing

@@ -64,6 +64,11 @@ def validate(
     jobs: JobsOption = None,
     verbose: Annotated[bool, typer.Option(
         "--verbose", "-v", help="Add the slowest files to the summary.")] = False,
+    expect: Annotated[str | None, typer.Option(
+        "--expect", metavar="'NAME W-L'", show_default=False,
+        help="The claimed result, such as 'Alice 7-5' (the winner, then the final score, "
+             "his first): a file whose result differs is an error (expected-result).")]
+    = None,
 ) -> None:
     """Check every roll, play and cube action against the rules.
 
@@ -86,6 +91,13 @@ def validate(
     )
 
     check_rules(rules)
+    if expect is not None:
+        from bgtools.reports.expect import parse_claim
+
+        try:
+            parse_claim(expect)
+        except ValueError as exc:
+            fail(str(exc))
     console = None if as_json else make_console()
 
     def report(result: FileReport) -> None:
@@ -100,7 +112,8 @@ def validate(
         else:
             _print_file_problems(console, result.display, result.problems)
 
-    summary = run_batch(validate_report, paths, resolve_jobs(jobs), as_json, report, rules=rules)
+    summary = run_batch(validate_report, paths, resolve_jobs(jobs), as_json, report, rules=rules,
+                        expect=expect)
     if summary.interrupted:
         if console is None and stderr_is_terminal():
             print_summary(summary, make_console(stderr=True), verbose)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bgtools.errors import (
+    BgtoolsError,
     LimitExceededError,
     UnreadableInputError,
     UnsupportedFormatError,
@@ -31,11 +33,16 @@ from bgtools.record import MatchRecord, Problem, Severity
 __all__ = [
     "MAX_FILE_BYTES",
     "RECORD_SUFFIXES",
+    "STDIN_ARGUMENT",
+    "InputSource",
     "LoadedRecords",
+    "RepeatedStdinError",
+    "StdinInput",
     "detect_format",
     "load_file",
     "read_input_bytes",
     "read_records",
+    "read_stdin",
 ]
 
 RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".gam", ".json", ".xg", ".xgp", ".bgf")
@@ -46,6 +53,27 @@ _UTF8_ENCODINGS = ("utf-8", "utf-8-sig")
 # a plain syntax error instead of naming MAX_MATCH_LENGTH.
 _ANY_LENGTH_LINE_RE = re.compile(r"^[ \t]*([0-9]+)[ \t]+point[ \t]+match[ \t]*$",
                                  re.IGNORECASE | re.MULTILINE | re.ASCII)
+
+
+STDIN_ARGUMENT = "-"
+"""The input argument that means standard input; it is also how messages and the JSON
+``file`` fields name it (a file called ``-`` is given as ``./-``)."""
+
+
+class RepeatedStdinError(BgtoolsError):
+    """``-`` (standard input) given more than once: a usage error (exit 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StdinInput:
+    """Standard input, read whole (up to MAX_FILE_BYTES) by the process that was given
+    ``-``: its bytes travel with the input to a worker, whose own stdin is not the user's."""
+
+    data: bytes
+
+
+InputSource = Path | StdinInput
+"""Where an input's bytes come from: a path to read, or standard input already read."""
 
 
 @dataclass(slots=True)
@@ -207,35 +235,64 @@ def read_input_bytes(path: Path, name: str | None = None) -> bytes:
         raise UnreadableInputError(f"{name} is a directory") from None
     try:
         info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise UnreadableInputError(f"{name} is a directory")
-        if stat.S_ISREG(info.st_mode):
-            if info.st_size > MAX_FILE_BYTES:
-                raise _too_big(name, info.st_size)
-        elif stat.S_ISFIFO(info.st_mode) or stat.S_ISCHR(info.st_mode):
+        if stat.S_ISFIFO(info.st_mode) or stat.S_ISCHR(info.st_mode):
             os.set_blocking(fd, True)
-        else:
-            raise UnreadableInputError(f"{name} is not a regular file")
-        chunks: list[bytes] = []
-        total = 0
-        while total <= MAX_FILE_BYTES:
-            try:
-                chunk = os.read(fd, min(1 << 20, MAX_FILE_BYTES + 1 - total))
-            except BlockingIOError:  # a non-blocking character device with nothing to read
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > MAX_FILE_BYTES:
-            raise _too_big(name, f"more than {format_count(MAX_FILE_BYTES)}")
-        return b"".join(chunks)
+        return _read_bounded(fd, info, name)
     finally:
         os.close(fd)
 
 
-def load_file(path: Path, name: str | None = None) -> LoadedRecords:
-    """Read a file from disk (never modifying it) and return its records; ``name`` is the
-    path as messages show it (default: ``path``)."""
+def read_stdin(fd: int = 0) -> StdinInput:
+    """Read standard input (``fd``) whole, as bytes, bounded by MAX_FILE_BYTES like a file.
+
+    A pipe, a FIFO, a terminal (until end of file) or a redirected regular file; a closed
+    standard input raises UnreadableInputError, too much input LimitExceededError.
+    """
+    try:
+        info = os.fstat(fd)
+    except OSError:
+        raise UnreadableInputError(f"{STDIN_ARGUMENT}: standard input is closed") from None
+    return StdinInput(_read_bounded(fd, info, STDIN_ARGUMENT, wait=True))
+
+
+def _read_bounded(fd: int, info: os.stat_result, name: str, *, wait: bool = False) -> bytes:
+    """Read ``fd`` (whose ``fstat`` is ``info``) to its end, refusing more than
+    MAX_FILE_BYTES: a regular file by its size before reading, anything else on the way.
+    ``wait``: when ``fd`` is non-blocking, wait for data instead of taking what is there."""
+    if stat.S_ISDIR(info.st_mode):
+        raise UnreadableInputError(f"{name} is a directory")
+    if stat.S_ISREG(info.st_mode):
+        if info.st_size > MAX_FILE_BYTES:
+            raise _too_big(name, info.st_size)
+    elif not (stat.S_ISFIFO(info.st_mode) or stat.S_ISCHR(info.st_mode)
+              or stat.S_ISSOCK(info.st_mode)):
+        raise UnreadableInputError(f"{name} is not a regular file")
+    chunks: list[bytes] = []
+    total = 0
+    while total <= MAX_FILE_BYTES:
+        try:
+            chunk = os.read(fd, min(1 << 20, MAX_FILE_BYTES + 1 - total))
+        except BlockingIOError:
+            if not wait:
+                break  # a non-blocking character device with nothing to read
+            # Standard input left non-blocking by whoever started us: wait for data.
+            select.select([fd], [], [])
+            continue
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    if total > MAX_FILE_BYTES:
+        raise _too_big(name, f"more than {format_count(MAX_FILE_BYTES)}")
+    return b"".join(chunks)
+
+
+def load_file(path: InputSource, name: str | None = None) -> LoadedRecords:
+    """Read a file from disk (never modifying it), or standard input already read, and
+    return its records; ``name`` is the input as messages show it (default: ``path``, or
+    ``-`` for standard input)."""
+    if isinstance(path, StdinInput):
+        shown = STDIN_ARGUMENT if name is None else name
+        return read_records(path.data, shown)
     shown = str(path) if name is None else name
     return read_records(read_input_bytes(path, shown), shown)

@@ -63,6 +63,7 @@ RULES: dict[str, str] = {
     "beaver-not-allowed": "beavers only in money play where the rules allow them",
     "action-after-end": "nothing may follow the end of a game but its result",
     "wins-mismatch": "the 'Wins N' points differ from the game's result",
+    "expected-result": "the match's result differs from the one claimed (validate --expect)",
     "resign-value": "a resignation must be worth 1, 2 or 3 times the cube",
     "match-resignation": "the match was resigned: the winner got the points still needed (note)",
     "forfeit": (
@@ -127,6 +128,7 @@ CHECKED_BY: dict[str, str] = {
     "beaver-not-allowed": "Game.answer",
     "action-after-end": "Game.act",
     "wins-mismatch": "Game.result, Game.check_written_points",
+    "expected-result": "bgtools.reports.expect.check_claim",
     "resign-value": "Game.resignation_value",
     "match-resignation": "Game.resignation_value",
     "forfeit": "Game.resignation_value",

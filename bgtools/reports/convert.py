@@ -9,21 +9,31 @@ and the input file is never opened for writing.
 
 from __future__ import annotations
 
+import os
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from bgtools.errors import BgtoolsError
 from bgtools.record import Problem, Severity
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
 
+if TYPE_CHECKING:
+    from bgtools.read.detect import InputSource
+
 __all__ = [
+    "SUFFIXES",
     "TARGET_FORMATS",
     "Conversion",
     "ConversionError",
+    "DirectoryPlan",
     "InvalidRecordError",
+    "PlannedOutput",
     "TargetFormat",
     "convert_file",
+    "plan_directory",
     "render",
     "target_format",
 ]
@@ -39,6 +49,10 @@ _SUFFIXES: dict[str, TargetFormat] = {
     ".sgf": "sgf",
     ".json": "json",
 }
+
+
+SUFFIXES: dict[TargetFormat, str] = {"mat": ".mat", "sgf": ".sgf", "json": ".json"}
+"""The extension of each format's files, as ``convert -o DIR/`` names them."""
 
 
 class ConversionError(BgtoolsError):
@@ -63,8 +77,10 @@ class Conversion:
     source_format: str
 
 
-def target_format(output: str, requested: str | None) -> TargetFormat:
-    """The format to write: ``requested`` when given, else from the output's extension."""
+def target_format(output: str | None, requested: str | None) -> TargetFormat:
+    """The format to write: ``requested`` when given, else from the output's extension;
+    JSON (loss-free) when there is no output name (``output`` None: standard output or a
+    directory)."""
     if requested is not None:
         wanted = requested.lower().lstrip(".")
         for name in TARGET_FORMATS:
@@ -73,6 +89,8 @@ def target_format(output: str, requested: str | None) -> TargetFormat:
         raise ConversionError(
             f"unknown target format {requested!r}; choose one of {', '.join(TARGET_FORMATS)}"
         )
+    if output is None:
+        return "json"
     suffix = Path(output).suffix.lower()
     if suffix in _SUFFIXES:
         return _SUFFIXES[suffix]
@@ -96,18 +114,21 @@ def render(replay: MatchReplay, events: list[Event], fmt: TargetFormat) -> str:
     return dumps_match(replay.record, replay, events)
 
 
-def convert_file(source: Path, fmt: TargetFormat, *, rules: str = "auto") -> Conversion:
-    """Read ``source``, replay it strictly and render it as ``fmt`` (nothing is written).
+def convert_file(source: InputSource, fmt: TargetFormat, *, rules: str = "auto",
+                 name: str | None = None) -> Conversion:
+    """Read ``source`` (a file, or standard input already read), replay it strictly and
+    render it as ``fmt`` (nothing is written); ``name`` is the input as messages show it.
 
     Raises :class:`InvalidRecordError` when the record has errors, :class:`ConversionError`
     when the file holds other than one match, and the readers' errors for unreadable input.
     """
     from bgtools.read.detect import load_file
 
-    loaded = load_file(source)
+    shown = str(source) if name is None else name
+    loaded = load_file(source, shown)
     if len(loaded.records) != 1:
         raise ConversionError(
-            f"{source} holds {len(loaded.records)} matches; bgtools converts one match per file"
+            f"{shown} holds {len(loaded.records)} matches; bgtools converts one match per file"
         )
     record = loaded.records[0]
     events: list[Event] = []
@@ -115,7 +136,137 @@ def convert_file(source: Path, fmt: TargetFormat, *, rules: str = "auto") -> Con
     errors = [p for p in replay.problems if p.severity is Severity.ERROR]
     if errors:
         raise InvalidRecordError(
-            f"{source} has {len(errors)} error{'s' if len(errors) != 1 else ''}; not converted",
+            f"{shown} has {len(errors)} error{'s' if len(errors) != 1 else ''}; not converted",
             errors,
         )
     return Conversion(fmt, render(replay, events, fmt), replay, loaded.format)
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedOutput:
+    """What ``convert -o DIR/`` does with one input: write ``target``, or nothing because of
+    ``refusal`` (the target is an input, or exists without ``--force``); ``note`` says why
+    the name keeps the input's extension (another input has the same name)."""
+
+    display: str
+    target: Path | None
+    refusal: str | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DirectoryPlan:
+    """The inputs of ``convert -o DIR/`` as found once (``(display, path, error)``, those
+    that cannot be read included) and the output of each readable one, by display."""
+
+    inputs: list[tuple[str, Path | None, str | None]]
+    outputs: dict[str, PlannedOutput]
+
+
+def _fixed_prefix(pattern: str) -> Path:
+    """The leading directories of a glob that hold no wildcard (``a/b`` for ``a/b/**/*.mat``)."""
+    from bgtools.reports.files import GLOB_CHARACTERS
+
+    parts: list[str] = []
+    for part in Path(pattern).parts[:-1]:
+        if GLOB_CHARACTERS.intersection(part):
+            break
+        parts.append(part)
+    return Path(*parts) if parts else Path()
+
+
+def _relative_name(arg: str, path: Path) -> Path:
+    """Where the input ``path`` (found from the argument ``arg``) goes under the output
+    directory: a file by its name; a file of a walked directory or of a glob by its path
+    under that directory (or the glob's fixed prefix), so that subdirectories are kept."""
+    argument = Path(arg)
+    if argument.is_dir():
+        base = argument
+    elif argument.exists():
+        return Path(path.name)
+    else:
+        base = _fixed_prefix(arg)
+    try:
+        return path.relative_to(base)
+    except ValueError:
+        return Path(path.name)
+
+
+def _same_path(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _key(path: Path) -> str:
+    return os.path.normcase(os.path.normpath(path))
+
+
+def plan_directory(args: Sequence[str], directory: Path, fmt: TargetFormat, *,
+                   force: bool = False) -> DirectoryPlan:
+    """One output per input of ``args`` (files, directories, globs) in ``directory``: the
+    input's name (its path under a walked directory or a glob's fixed prefix) with the
+    format's extension in place of its own. Inputs that cannot be read get no output
+    (their reading reports them). The inputs are found once: files written meanwhile into
+    a walked directory are not read.
+
+    Inputs that would share an output name (``m.mat`` and ``m.sgf`` to ``m.json``) keep
+    their own extension before the new one (``m.mat.json``, ``m.sgf.json``), with a
+    ``note``. Raises :class:`ConversionError` when names still clash (an input given twice;
+    nothing is written) or when ``args`` holds ``-`` (standard input has no name). A target
+    that is an input, or that exists without ``force``, is refused (``refusal``); the
+    other inputs are still converted.
+    """
+    from bgtools.read.detect import STDIN_ARGUMENT
+    from bgtools.reports.files import expand_paths
+
+    if STDIN_ARGUMENT in args:
+        raise ConversionError("standard input has no name to derive an output file name "
+                              "from; convert it alone with -o FILE (or -o -)")
+    suffix = SUFFIXES[fmt]
+    found: list[tuple[str, Path, Path]] = []  # display, input, name under the directory
+    inputs: list[tuple[str, Path | None, str | None]] = []
+    for arg in args:
+        for display, path, error in expand_paths([arg]):
+            if isinstance(path, Path):
+                found.append((display, path, _relative_name(arg, path)))
+                inputs.append((display, path, error))
+            else:
+                inputs.append((display, None, error))
+    first = [_key(name.with_suffix(suffix)) for _, _, name in found]
+    shared = {key for key, count in Counter(first).items() if count > 1}
+    targets: list[tuple[str, Path, str | None]] = []
+    for (display, _path, name), key in zip(found, first):
+        if key in shared:
+            target = directory / (str(name) + suffix)
+            targets.append((display, target, f"{target}: named with its input's extension "
+                            f"(another input also gives {directory / name.with_suffix(suffix)})"))
+        else:
+            targets.append((display, directory / name.with_suffix(suffix), None))
+    _refuse_clashes(targets)
+    sources = [path for _, path, _ in found]
+    outputs = {}
+    for display, target, note in targets:
+        refusal = None
+        if any(_same_path(target, other) for other in sources):
+            refusal = f"{target} is an input file; bgtools never overwrites its input"
+        elif target.is_dir():
+            refusal = f"{target} is a directory"
+        elif os.path.lexists(target) and not force:
+            refusal = f"{target} exists; use --force to replace it"
+        outputs[display] = PlannedOutput(display, target, refusal, note)
+    return DirectoryPlan(inputs, outputs)
+
+
+def _refuse_clashes(targets: Iterable[tuple[str, Path, str | None]]) -> None:
+    by_target: dict[str, list[str]] = {}
+    for display, target, _note in targets:
+        by_target.setdefault(_key(target), []).append(display)
+    clashes = [(name, displays) for name, displays in by_target.items() if len(displays) > 1]
+    if clashes:
+        name, displays = clashes[0]
+        more = f" (and {len(clashes) - 1} more such name(s))" if len(clashes) > 1 else ""
+        raise ConversionError(
+            f"{name} would be written from {len(displays)} inputs ({', '.join(displays)})"
+            f"{more}; nothing written: is an input given twice?")

@@ -11,12 +11,15 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bgtools.errors import BgtoolsError, describe_error
 from bgtools.record import Problem
 from bgtools.record_json import SCHEMA
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
+
+if TYPE_CHECKING:
+    from bgtools.read.detect import InputSource
 
 __all__ = [
     "FileResult",
@@ -66,7 +69,7 @@ class FileResult:
 GLOB_CHARACTERS = frozenset("*?[")
 
 
-def expand_paths(args: Iterable[str]) -> Iterator[tuple[str, Path | None, str | None]]:
+def expand_paths(args: Iterable[str]) -> Iterator[tuple[str, InputSource | None, str | None]]:
     """Yield ``(display, path, error)`` for every input, lazily and in a fixed order.
 
     Files are taken as given; directories are walked recursively (record extensions only,
@@ -74,10 +77,22 @@ def expand_paths(args: Iterable[str]) -> Iterator[tuple[str, Path | None, str | 
     existing path is a glob (``**`` matches any depth): its matches, sorted, are taken as
     files or walked as directories, each once. A missing path or a glob that matches
     nothing yields an error. ``display`` is printable (non-UTF-8 bytes as ``\\xNN``).
+    ``-`` is standard input, read whole here (in this process) when its turn comes and
+    shown as ``-``; given twice it raises RepeatedStdinError.
     """
+    from bgtools.read.detect import STDIN_ARGUMENT, RepeatedStdinError, read_stdin
     from bgtools.read.source import printable_path
 
+    args = list(args)
+    if args.count(STDIN_ARGUMENT) > 1:
+        raise RepeatedStdinError("standard input ('-') can be read only once; give '-' once")
     for arg in args:
+        if arg == STDIN_ARGUMENT:
+            try:
+                yield STDIN_ARGUMENT, read_stdin(), None
+            except (OSError, BgtoolsError) as exc:
+                yield STDIN_ARGUMENT, None, describe_error(exc, STDIN_ARGUMENT)[0]
+            continue
         path = Path(arg)
         display = printable_path(arg)
         try:
@@ -137,7 +152,7 @@ def _expand_glob(pattern: str) -> Iterator[tuple[str, Path | None, str | None]]:
                 yield display, file, error
 
 
-def analyse_file(display: str, path: Path | None, error: str | None = None,
+def analyse_file(display: str, path: InputSource | None, error: str | None = None,
                  rules: str = "auto", on_event: Callable[[Event], None] | None = None,
                  keep_events: bool = False) -> FileResult:
     """Read and replay one file; unreadable input becomes ``FileResult.error``.
@@ -160,7 +175,7 @@ def analyse_file(display: str, path: Path | None, error: str | None = None,
             gc.enable()
 
 
-def _analyse(result: FileResult, path: Path, rules: str,
+def _analyse(result: FileResult, path: InputSource, rules: str,
              on_event: Callable[[Event], None] | None, keep_events: bool) -> FileResult:
     display = result.display
     from bgtools.read.detect import load_file

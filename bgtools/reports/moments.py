@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from bgtools.engine import ids
@@ -24,6 +23,7 @@ from bgtools.replay import Event, GameSummary, MatchReplay
 from bgtools.reports.files import play_label
 
 if TYPE_CHECKING:
+    from bgtools.read.detect import InputSource
     from bgtools.reports.files import FileResult
 
 __all__ = [
@@ -310,7 +310,7 @@ def _final_moment(summary: GameSummary, events: list[Event], move: int, length: 
     return Moment(summary.number, move, position, state, final=True, over=summary.ended_by)
 
 
-def analyse_answers(display: str, path: Path | None, error: str | None = None,
+def analyse_answers(display: str, path: InputSource | None, error: str | None = None,
                     rules: str = "auto") -> tuple[FileResult, list[MatchAnswers]]:
     """Read and replay one file, collecting moments: ``(FileResult, [MatchAnswers])``."""
     from bgtools.reports.files import analyse_file

@@ -6,9 +6,34 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 """The repository root (the directory of pyproject.toml)."""
-CORPUS = REPO.parent / "shared" / "corpus"
-"""The shared corpus of real match files (absent on some machines: tests then skip)."""
-EXAMPLES = REPO.parent / "shared" / "docs" / "examples"
-"""FORMATS.md's example records (absent on some machines: tests then skip)."""
 DATA = REPO / "tests" / "data"
 """The committed test data (self-play and set-up fixtures, site files, .xg/.bgf files)."""
+CORPUS = REPO.parent / "shared" / "corpus"
+"""The shared corpus of real match files (absent on some machines: tests then skip)."""
+BUNDLED_CORPUS = DATA / "corpus"
+"""A small licensed part of the corpus shipped with the tests, in the same layout (one
+directory per producer or dialect; sources in ``tests/data/SOURCES.md``): what the
+corpus tests read when ``../shared/corpus`` is absent."""
+CORPUS_IN_USE = CORPUS if CORPUS.is_dir() else BUNDLED_CORPUS
+"""The corpus the corpus tests read: the shared one, else the part shipped in tests/data."""
+SHARED_EXAMPLES = REPO.parent / "shared" / "docs" / "examples"
+"""FORMATS.md's example records, beside the shared docs."""
+EXAMPLES = SHARED_EXAMPLES if SHARED_EXAMPLES.is_dir() else DATA / "examples"
+"""FORMATS.md's example records: the shared copy, else the copy in ``tests/data/examples``."""
+
+
+def corpus_file(corpus: Path, relative: str) -> Path:
+    """``corpus / relative``, skipping the test when that file is absent: a corpus file
+    whose licence keeps it out of ``tests/data/corpus`` is tested with the shared corpus."""
+    import pytest
+
+    path = corpus / relative
+    if not path.exists():
+        pytest.skip(f"{relative} is only in the shared corpus (not shipped in tests/data)")
+    return path
+
+
+def at_least(corpus: Path, shared: int, shipped: int) -> int:
+    """A size a corpus test expects: ``shared`` for the shared corpus, ``shipped`` for the
+    part shipped in ``tests/data/corpus`` (a bare clone)."""
+    return shared if corpus == CORPUS else shipped
