@@ -13,6 +13,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 from bgtools.errors import BgtoolsError, LimitExceededError
 from bgtools.limits import MAX_DECOMPRESSED_BYTES, format_count
@@ -33,25 +34,32 @@ def crc32(data: bytes) -> int:
     return int(_zlib.crc32(data)) & 0xFFFFFFFF
 
 
+def _inflate(data: bytes, limit: int, name: str, what: str, wbits: int) -> tuple[Any, bytes]:
+    """The decompressor after one bounded call on ``data``, and what it produced; zlib's
+    errors propagate, more than ``limit`` bytes raises LimitExceededError."""
+    inflater = _zlib.decompressobj(wbits)
+    out = inflater.decompress(data, limit + 1)
+    if len(out) > limit:
+        raise LimitExceededError(
+            f"{name}: {what} decompresses to more than {format_count(limit)} bytes; the limit "
+            f"MAX_DECOMPRESSED_BYTES is {format_count(MAX_DECOMPRESSED_BYTES)}",
+            "MAX_DECOMPRESSED_BYTES", MAX_DECOMPRESSED_BYTES)
+    return inflater, bytes(out)
+
+
 def inflate_stream(data: bytes, limit: int, name: str, what: str,
                    wbits: int = 15) -> tuple[bytes, bytes] | None:
     """The decompressed stream at the start of ``data`` and the bytes after it, or None
     when ``data`` does not hold a whole stream (corrupt or truncated). More than ``limit``
     bytes (at most MAX_DECOMPRESSED_BYTES) raises LimitExceededError, ``what`` naming the
     stream."""
-    inflater = _zlib.decompressobj(wbits)
     try:
-        out = inflater.decompress(data, limit + 1)
+        inflater, out = _inflate(data, limit, name, what, wbits)
     except _ERRORS:
         return None
-    if len(out) > limit:
-        raise LimitExceededError(
-            f"{name}: {what} decompresses to more than {format_count(limit)} bytes; the limit "
-            f"MAX_DECOMPRESSED_BYTES is {format_count(MAX_DECOMPRESSED_BYTES)}",
-            "MAX_DECOMPRESSED_BYTES", MAX_DECOMPRESSED_BYTES)
     if not inflater.eof:
         return None
-    return bytes(out), bytes(inflater.unused_data)
+    return out, bytes(inflater.unused_data)
 
 
 def inflate_bounded(data: bytes, limit: int, name: str, what: str,
@@ -63,16 +71,10 @@ def inflate_bounded(data: bytes, limit: int, name: str, what: str,
     file" error, ``what`` naming the stream in the reason); more than ``limit`` bytes raises
     LimitExceededError naming MAX_DECOMPRESSED_BYTES.
     """
-    inflater = _zlib.decompressobj(wbits)
     try:
-        out = inflater.decompress(data, limit + 1)
+        inflater, out = _inflate(data, limit, name, what, wbits)
     except _ERRORS as exc:
         raise bad(f"{what} is corrupt ({exc})") from None
-    if len(out) > limit:
-        raise LimitExceededError(
-            f"{name}: {what} decompresses to more than {format_count(limit)} bytes; the limit "
-            f"MAX_DECOMPRESSED_BYTES is {format_count(MAX_DECOMPRESSED_BYTES)}",
-            "MAX_DECOMPRESSED_BYTES", MAX_DECOMPRESSED_BYTES)
     if not inflater.eof:
         raise bad(f"{what} is truncated")
-    return bytes(out)
+    return out
