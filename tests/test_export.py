@@ -316,3 +316,23 @@ def test_parquet_sink_without_rows_writes_a_valid_file(tmp_path: Path) -> None:
     with target.open("wb") as handle:
         ParquetSink(handle).close()
     assert pq.read_table(target).num_rows == 0
+
+
+def test_invalid_files_are_skipped_with_a_note(tmp_path: Path) -> None:
+    good = tmp_path / "good.mat"
+    good.write_text(random_match(4), encoding="utf-8")
+    lines = good.read_text().splitlines(keepends=True)
+    row = next(i for i, line in enumerate(lines) if line.strip().startswith("3)"))
+    lines[row] = lines[row].split(":")[0] + ": 13/1\n"  # an impossible play
+    bad = tmp_path / "bad.mat"
+    bad.write_text("".join(lines), encoding="utf-8")
+    out = tmp_path / "rows.csv"
+    code, _, err = run("export", str(good), str(bad), "--to", "csv", "-o", str(out), "-j", "1")
+    assert code == 1
+    assert "bad.mat: skipped" in err and "--include-invalid" in err
+    files = {row["file"] for row in read_csv(out)}
+    assert files == {str(good)}
+    code, _, err = run("export", str(good), str(bad), "--to", "csv", "-o", str(out), "--force",
+                       "--include-invalid")
+    assert code == 1 and "bad.mat: skipped" not in err
+    assert {row["file"] for row in read_csv(out)} == {str(good), str(bad)}
