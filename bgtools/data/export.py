@@ -64,9 +64,15 @@ class ExportUnavailableError(Exception):
     """The export format needs an optional dependency that is not installed."""
 
 
-_MATCH_IDS: BoundedMemo[ids.MatchState, str] = BoundedMemo(1 << 14)
-"""Match IDs by state: within a match the state changes only with the dice, the player on
-roll, the cube and the score, so about half the actions of an archive repeat one."""
+StateCells = tuple[str, str | None]
+"""A match state's cells: its Match ID (``""`` for a state none can hold) and the fields of
+its XGID after the position (None for a state no XGID can hold)."""
+
+_STATES: BoundedMemo[ids.MatchState, StateCells] = BoundedMemo(1 << 14)
+"""The cells of each match state: within a match the state changes only with the dice, the
+player on roll, the cube and the score, so about half the actions of an archive repeat one."""
+
+_ANY_BOARD = ((0,) * 25, (0,) * 25)
 
 PlayCells = tuple[str, tuple[tuple[int, int], ...], str]
 """A play's cells: its canonical text, its steps, and the steps as CSV text (``[[24,22]]``)."""
@@ -79,30 +85,32 @@ _DICE_TEXT: dict[tuple[int, int], str] = {
     (a, b): f"[{a},{b}]" for a in range(1, 7) for b in range(1, 7)}
 
 
-def _xgid(event: Event) -> str:
-    """The XGID of the moment before the event (``""`` when no XGID can hold it). Not
-    memoised: a (position, state) pair hardly recurs, and hashing one costs a fifth of
-    encoding it."""
-    state = event.state_before
-    mover, opponent = event.position_before.mover[1:], event.position_before.opponent[1:]
-    try:
-        return ids.encode_xgid((mover, opponent) if state.on_roll == 0 else (opponent, mover),
-                               state)
-    except ids.IdError:
-        return ""
-
-
-def _match_id(state: ids.MatchState) -> str:
-    """The Match ID of ``state`` (``""`` for a state no Match ID can hold), as
-    :meth:`Event.action_fields` gives it."""
-    known = _MATCH_IDS.get(state)
+def _state_cells(state: ids.MatchState) -> StateCells:
+    """The Match ID of ``state`` as :meth:`Event.action_fields` gives it, and its XGID's
+    fields after the position (they depend on the state alone)."""
+    known = _STATES.get(state)
     if known is not None:
         return known
     try:
         match_id = ids.encode_match_id(state)
     except ids.IdError:
         match_id = ""
-    return _MATCH_IDS.remember(state, match_id)
+    suffix: str | None
+    try:
+        suffix = ids.encode_xgid(_ANY_BOARD, state)[5 + 26:]
+    except ids.IdError:
+        suffix = None
+    return _STATES.remember(state, (match_id, suffix))
+
+
+def _xgid(position: Position, on_roll: int, suffix: str | None) -> str:
+    """The XGID of ``position`` (the view of player ``on_roll``) with the state's ``suffix``
+    (``""`` when no XGID can hold the state)."""
+    if suffix is None:
+        return ""
+    mover, opponent = position.mover[1:], position.opponent[1:]
+    return ("XGID=" + ids.xgid_board((mover, opponent) if on_roll == 0 else (opponent, mover))
+            + suffix)
 
 
 def _play_cells(play: Play) -> PlayCells:
@@ -202,6 +210,7 @@ def match_rows(display: str, match: int, replay: MatchReplay, events: list[Event
                 else:
                     after_id = after.swapped().position_id
         state = event.state_before
+        match_id, suffix = _state_cells(state)
         dice: Any = event.dice
         if as_text:
             dice = _DICE_TEXT[dice] if dice is not None else None
@@ -213,7 +222,8 @@ def match_rows(display: str, match: int, replay: MatchReplay, events: list[Event
         head, ending = games.get(event.game, no_game)
         yield (
             display, match, event.game, event.index, event.player, event.action,
-            dice, play_text, steps, pid, after_id, _match_id(state), _xgid(event),
+            dice, play_text, steps, pid, after_id, match_id,
+            _xgid(event.position_before, state.on_roll, suffix),
             pips, state.cube_value, state.cube_owner, *head,
             *(ending if last_of_game[event.game] == i else _NO_RESULT),
         )

@@ -27,6 +27,7 @@ __all__ = [
     "decode_match_id",
     "encode_xgid",
     "decode_xgid",
+    "xgid_board",
 ]
 
 Side = tuple[int, ...]
@@ -253,16 +254,23 @@ _XG_TOP = tuple(_XG_COUNT)
 _XG_BOTTOM = tuple(_XG_COUNT.upper())
 
 
+def xgid_board(sides: tuple[Sequence[int], Sequence[int]]) -> str:
+    """The position field of an XGID (its 26 characters after ``XGID=``); ``sides`` as for
+    :func:`encode_xgid`."""
+    top, bottom = sides
+    # Point i (1-24, bottom's numbering) is bottom's point i or top's point 25 - i.
+    return (_XG_TOP[top[24]]
+            + "".join([_XG_BOTTOM[b] if b else _XG_TOP[t]
+                       for b, t in zip(bottom[:24], top[23::-1])])
+            + _XG_BOTTOM[bottom[24]])
+
+
 def encode_xgid(sides: tuple[Sequence[int], Sequence[int]], state: MatchState) -> str:
     """Return the XGID of a position and match state.
 
     ``sides`` is ``(player 0's side, player 1's side)`` in GNU Backgammon's layout (not
     ordered by who is on roll). Player 0 is XG's top player, player 1 the bottom player.
     """
-    top, bottom = sides
-    # Point i (1-24, bottom's numbering) is bottom's point i or top's point 25 - i.
-    board = "".join([_XG_BOTTOM[b] if b else _XG_TOP[t]
-                     for b, t in zip(bottom[:24], top[23::-1])])
     owner = state.cube_owner
     cube_pos = 0 if owner is None else (1 if owner == 1 else -1)
     doubler = state.on_roll
@@ -276,7 +284,7 @@ def encode_xgid(sides: tuple[Sequence[int], Sequence[int]], state: MatchState) -
     flag = int(state.crawford) if state.match_length else int(state.jacoby)
     return (
         "XGID="
-        + _XG_TOP[top[24]] + board + _XG_BOTTOM[bottom[24]]
+        + xgid_board(sides)
         + f":{_cube_log2(state.cube_value)}:{cube_pos}:{turn}:{dice}"
         + f":{state.score[1]}:{state.score[0]}:{flag}:{state.match_length}:10"
     )
