@@ -13,7 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from bgtools.data.export import COLUMNS, ParquetSink
+from bgtools.data.export import COLUMNS, ParquetSink, match_rows
+from bgtools.engine import ids
+from bgtools.reports.files import analyse_file, expand_paths
 from bgtools.write import atomic as atomicio
 from tests.helpers.selfplay import load_cases
 from tests.helpers.synthetic_matches import random_match
@@ -85,6 +87,54 @@ def test_rows_equal_replay_jsonl_row_for_row(tmp_path: Path) -> None:
             if column == "play" and action["action"] == "move" and want == "":
                 want = None  # CSV writes "" and null alike; the steps ([]) tell them apart
             assert row[column] == want, (key, row, action)
+
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+
+def _reference_rows(replay: Any, events: list[Any]) -> list[dict[str, Any]]:
+    """Each event's own fields (``Event.action_fields``), its XGID straight from the codec and
+    its pips from the position: what the export's memoised, per-position path must give."""
+    out = []
+    for event in events:
+        fields = event.action_fields()
+        state = event.state_before
+        pos = event.position_before
+        sides = ((pos.mover[1:], pos.opponent[1:]) if state.on_roll == 0
+                 else (pos.opponent[1:], pos.mover[1:]))
+        try:
+            fields["xgid"] = ids.encode_xgid(sides, state)
+        except ids.IdError:
+            fields["xgid"] = ""
+        mover, opponent = pos.pips
+        fields["pips"] = [mover, opponent] if state.on_roll == 0 else [opponent, mover]
+        out.append(fields)
+    return out
+
+
+@pytest.mark.parametrize("as_text", [False, True])
+def test_match_rows_equal_action_fields_for_every_action(as_text: bool) -> None:
+    paths = [str(DATA), str(SAMPLES)] + ([str(CORPUS)] if CORPUS.is_dir() else [])
+    checked = 0
+    for display, path, error in expand_paths(paths):
+        result = analyse_file(display, path, error, keep_events=True)
+        for match, (replay, events) in enumerate(zip(result.replays, result.events)):
+            rows = list(match_rows(display, match, replay, events, as_text))
+            assert len(rows) == len(events)
+            for row, want in zip(rows, _reference_rows(replay, events)):
+                got = dict(zip(COLUMNS, row))
+                for key in ("index", "player", "action", "position_id_before",
+                            "match_id_before", "xgid"):
+                    assert got[key] == want[key], (display, key, got, want)
+                assert got["play"] == want.get("play")
+                for key in ("dice", "steps", "pips"):
+                    value = want.get(key)
+                    if as_text:
+                        value = None if value is None else json.dumps(value, separators=(",", ":"))
+                    assert (got[key] if as_text or got[key] is None
+                            else json.loads(json.dumps(got[key]))) == value, (display, key)
+                checked += 1
+    assert checked > 1000
 
 
 def _games(rows: list[dict[str, Any]]) -> dict[tuple[str, int, int], list[dict[str, Any]]]:
@@ -266,3 +316,23 @@ def test_parquet_sink_without_rows_writes_a_valid_file(tmp_path: Path) -> None:
     with target.open("wb") as handle:
         ParquetSink(handle).close()
     assert pq.read_table(target).num_rows == 0
+
+
+def test_invalid_files_are_skipped_with_a_note(tmp_path: Path) -> None:
+    good = tmp_path / "good.mat"
+    good.write_text(random_match(4), encoding="utf-8")
+    lines = good.read_text().splitlines(keepends=True)
+    row = next(i for i, line in enumerate(lines) if line.strip().startswith("3)"))
+    lines[row] = lines[row].split(":")[0] + ": 13/1\n"  # an impossible play
+    bad = tmp_path / "bad.mat"
+    bad.write_text("".join(lines), encoding="utf-8")
+    out = tmp_path / "rows.csv"
+    code, _, err = run("export", str(good), str(bad), "--to", "csv", "-o", str(out), "-j", "1")
+    assert code == 1
+    assert "bad.mat: skipped" in err and "--include-invalid" in err
+    files = {row["file"] for row in read_csv(out)}
+    assert files == {str(good)}
+    code, _, err = run("export", str(good), str(bad), "--to", "csv", "-o", str(out), "--force",
+                       "--include-invalid")
+    assert code == 1 and "bad.mat: skipped" not in err
+    assert {row["file"] for row in read_csv(out)} == {str(good), str(bad)}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -284,11 +285,64 @@ def test_cube_beavers_and_resignations(tmp_path: Path) -> None:
     path.write_text(text, encoding="utf-8")
     obj = stats_of([path])
     alice, bob = obj["players"]["Alice"], obj["players"]["Bob"]
-    assert alice["cube"] == {"doubles": 1, "takes": 0, "drops": 1, "beavers": 0, "highest": 4}
-    assert bob["cube"] == {"doubles": 1, "takes": 0, "drops": 0, "beavers": 1, "highest": 4}
+    assert alice["cube"] == {"doubles": 1, "takes": 0, "drops": 1, "beavers": 0, "raccoons": 0,
+                             "highest": 4}
+    assert bob["cube"] == {"doubles": 1, "takes": 0, "drops": 0, "beavers": 1, "raccoons": 0,
+                           "highest": 4}
     assert alice["games"]["resigned"] == 1  # game 1: she resigned after Bob's roll
     assert bob["games"]["won"] == {"single": 2, "gammon": 0, "backgammon": 0}
     assert obj["all"]["games"]["ended_by"] == {"bearoff": 0, "drop": 1, "resign": 1}
+
+
+def raccoons_written(text: str) -> Counter[str]:
+    """Per player name, the ``Raccoons`` cells of a .mat text: a cell left of the second
+    name on its game's score line is the first player's."""
+    out: Counter[str] = Counter()
+    names: list[str] = []
+    boundary = 0
+    for line in text.splitlines():
+        score = re.match(r"\s*(\S.*?)\s*:\s*\d+\s+(\S.*?)\s*:\s*\d+\s*$", line)
+        if score:
+            names = [score.group(1), score.group(2)]
+            boundary = line.index(score.group(2), score.end(1) + 1)
+            continue
+        for cell in re.finditer(r"Raccoons", line):
+            out[names[0] if cell.start() < boundary else names[1]] += 1
+    return out
+
+
+def test_raccoons_are_counted_per_player() -> None:
+    path = DATA / "money_raccoons.mat"
+    written = raccoons_written(path.read_text(encoding="utf-8"))
+    assert sum(written.values()) >= 2 and len(written) == 2  # one by each player
+    obj = stats_of([path])
+    for name, player in obj["players"].items():
+        assert player["cube"]["raccoons"] == written[name]
+        # each raccoon answers a beaver of the other player, who answered a double
+        assert player["cube"]["beavers"] == written[next(n for n in written if n != name)]
+    assert obj["all"]["cube"]["raccoons"] == sum(written.values())
+    by_site = stats_of([path], by="site")
+    assert [g["cube"]["raccoons"] for g in by_site["sites"].values()] == [sum(written.values())]
+
+
+def test_an_invalid_raccoon_counts_once(tmp_path: Path) -> None:
+    # A raccoon answering a plain double is a problem (cube-answer): the replay gives it an
+    # event, the record a cell; kept by --include-invalid, it is counted once.
+    text = """ 0 point match
+
+ Game 1
+ Alice : 0                      Bob : 0
+  1)                             54: 13/8 24/20 
+  2)  Doubles => 2                Raccoons => 4
+"""
+    path = tmp_path / "bad.mat"
+    path.write_text(text, encoding="utf-8")
+    (item,) = expand_paths([str(path)])
+    report = stats_report(item, include_invalid=True)
+    assert report.valid is False and report.extra
+    tallies = report.extra[0]["tallies"]
+    assert tallies["Bob"].raccoons == raccoons_written(text)["Bob"] == 1
+    assert tallies["Alice"].raccoons == 0
 
 
 # --- the command ----------------------------------------------------------------------------
@@ -305,7 +359,7 @@ def test_stats_json_contract() -> None:
         assert key in player
     assert set(player["dice"]) == {"1", "2", "3", "4", "5", "6"}
     assert set(player["chi_square"]) == {"statistic", "dof", "p_value"}
-    assert set(player["cube"]) >= {"doubles", "takes", "drops", "beavers"}
+    assert set(player["cube"]) >= {"doubles", "takes", "drops", "beavers", "raccoons"}
     assert list(player["kinds"]) == list(KINDS)
 
 
@@ -315,6 +369,21 @@ def test_stats_tables_for_people(tmp_path: Path) -> None:
     code, out, _ = run("stats", str(path))
     assert code == 0
     assert "alice" in out and "bob" in out and "dances" in out
+
+
+def test_stats_table_shows_raccoons() -> None:
+    path = DATA / "money_raccoons.mat"
+    written = raccoons_written(path.read_text(encoding="utf-8"))
+    code, out, _ = run("stats", str(path))
+    assert code == 0
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("The cube"))
+    header = lines[start + 2]
+    assert "raccooned" in header
+    column = [c.strip() for c in header.strip("┃").split("┃")].index("raccooned")
+    for name, count in written.items():
+        row = next(line for line in lines[start:] if line.strip("│").startswith(name))
+        assert row.strip("│").split("│")[column].strip() == str(count)
 
 
 def test_stats_skips_invalid_files_with_a_note(tmp_path: Path) -> None:

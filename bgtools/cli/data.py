@@ -256,7 +256,8 @@ def _print_stats(console: Console, obj: dict[str, Any]) -> None:
     faces = _table("Faces of both dice, every roll", by, ["1", "2", "3", "4", "5", "6"])
     bar = _table("From the bar, and hits", by,
                  ["rolls", "dances", "expected", "p", "hits"])
-    cube = _table("The cube", by, ["doubled", "took", "dropped", "beavered", "top cube"])
+    cube = _table("The cube", by, ["doubled", "took", "dropped", "beavered", "raccooned",
+                                   "top cube"])
     games_table = _table("Games", by, ["games", "won-lost", "single", "gammon", "backgammon",
                                        "resigned"])
     for name, g in groups.items():
@@ -278,7 +279,7 @@ def _print_stats(console: Console, obj: dict[str, Any]) -> None:
         c, games = g["cube"], g["games"]
         won, lost, results = games["won"], games["lost"], games["results"]
         cube.add_row(label, str(c["doubles"]), str(c["takes"]), str(c["drops"]),
-                     str(c["beavers"]), str(c["highest"]))
+                     str(c["beavers"]), str(c["raccoons"]), str(c["highest"]))
         games_table.add_row(
             label, str(games["played"]),
             f"{sum(won.values())}-{sum(lost.values())}" if won is not None and lost is not None

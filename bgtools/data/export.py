@@ -1,10 +1,11 @@
 """One row per replayed action, for analysis and training data (``bgtools export``).
 
-The rows are built from :meth:`bgtools.replay.Event.action_fields`, the action's fields in
-``replay --jsonl``, so the export and the replay cannot drift apart (the tests compare them
-row for row); the export adds the match's
-index in the file, the XGID, the score and Crawford flag of the game and, on each game's
-last row, its result. :data:`COLUMNS` lists the columns in order.
+The rows hold the action's fields of ``replay --jsonl`` (:meth:`bgtools.replay.Event.
+action_fields`; the tests compare them row for row, and :func:`match_rows` with those
+fields for every action), computed once per distinct value (memoised Match IDs and plays,
+one Position ID per position); the export adds the match's index in the file, the XGID, the
+score and Crawford flag of the game and, on each game's last row, its result.
+:data:`COLUMNS` lists the columns in order.
 
 Workers turn each file into a chunk: CSV text (``csv``), or columns of Python values
 (``parquet``); the parent streams the chunks into one file opened with
@@ -18,14 +19,14 @@ from __future__ import annotations
 import csv
 import gc
 import io
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from operator import mul
 from typing import Any, BinaryIO
 
 from bgtools.batch import FileReport, Input
 from bgtools.engine import ids
 from bgtools.engine.memo import BoundedMemo
-from bgtools.engine.position import Position
+from bgtools.engine.position import Play, Position
 from bgtools.replay import Event, MatchReplay
 
 __all__ = [
@@ -63,105 +64,177 @@ class ExportUnavailableError(Exception):
     """The export format needs an optional dependency that is not installed."""
 
 
-_XGIDS: BoundedMemo[tuple[Position, ids.MatchState], str] = BoundedMemo(1 << 14)
-"""XGIDs by (position, state): the openings of an archive's games recur (and whole games
-in archives of copies); both keys are immutable."""
+StateCells = tuple[str, str | None]
+"""A match state's cells: its Match ID (``""`` for a state none can hold) and the fields of
+its XGID after the position (None for a state no XGID can hold)."""
+
+_STATES: BoundedMemo[ids.MatchState, StateCells] = BoundedMemo(1 << 14)
+"""The cells of each match state: within a match the state changes only with the dice, the
+player on roll, the cube and the score, so about half the actions of an archive repeat one."""
+
+_ANY_BOARD = ((0,) * 25, (0,) * 25)
+
+PlayCells = tuple[str, tuple[tuple[int, int], ...], str]
+"""A play's cells: its canonical text, its steps, and the steps as CSV text (``[[24,22]]``)."""
+
+_PLAYS: BoundedMemo[Play, PlayCells] = BoundedMemo(1 << 14)
+"""The cells of each play: plays recur (the openings, the common replies), and formatting
+one is the costliest part of a row after the IDs."""
+
+_DICE_TEXT: dict[tuple[int, int], str] = {
+    (a, b): f"[{a},{b}]" for a in range(1, 7) for b in range(1, 7)}
 
 
-def _xgid(event: Event) -> str:
-    """The XGID of the moment before the event (``""`` when no XGID can hold it)."""
-    key = (event.position_before, event.state_before)
-    known = _XGIDS.get(key)
+def _state_cells(state: ids.MatchState) -> StateCells:
+    """The Match ID of ``state`` as :meth:`Event.action_fields` gives it, and its XGID's
+    fields after the position (they depend on the state alone)."""
+    known = _STATES.get(state)
     if known is not None:
         return known
-    state = event.state_before
-    mover, opponent = event.position_before.mover[1:], event.position_before.opponent[1:]
-    sides = (mover, opponent) if state.on_roll == 0 else (opponent, mover)
     try:
-        xgid = ids.encode_xgid(sides, state)
+        match_id = ids.encode_match_id(state)
     except ids.IdError:
-        xgid = ""
-    return _XGIDS.remember(key, xgid)
+        match_id = ""
+    suffix: str | None
+    try:
+        suffix = ids.encode_xgid(_ANY_BOARD, state)[5 + 26:]
+    except ids.IdError:
+        suffix = None
+    return _STATES.remember(state, (match_id, suffix))
+
+
+def _xgid(position: Position, on_roll: int, suffix: str | None) -> str:
+    """The XGID of ``position`` (the view of player ``on_roll``) with the state's ``suffix``
+    (``""`` when no XGID can hold the state)."""
+    if suffix is None:
+        return ""
+    mover, opponent = position.mover[1:], position.opponent[1:]
+    return ("XGID=" + ids.xgid_board((mover, opponent) if on_roll == 0 else (opponent, mover))
+            + suffix)
+
+
+def _play_cells(play: Play) -> PlayCells:
+    """The cells of ``play``: ``str(play)`` and its steps, as :meth:`Event.action_fields`
+    gives them, and the steps' CSV text."""
+    known = _PLAYS.get(play)
+    if known is not None:
+        return known
+    steps = tuple((a, b) for a, b in play.steps)
+    text = "[" + ",".join([f"[{a},{b}]" for a, b in steps]) + "]"
+    return _PLAYS.remember(play, (str(play), steps, text))
 
 
 _WEIGHTS = tuple(range(26))
 """Pips per checker on each slot of a side (off 0 ... bar 25), as Position.pips counts."""
 
+Before = tuple[str, int, int]
+"""A position's Position ID and the pips of its mover and of his opponent."""
 
-def match_rows(display: str, match: int, replay: MatchReplay,
-               events: list[Event]) -> Iterator[tuple[Any, ...]]:
-    """The rows of one replayed match (``events``: all its events, in order), each a tuple
-    of Python values in :data:`COLUMNS` order (lists for the list columns, None for none).
 
-    The action's own fields come from :meth:`Event.action_fields`, as in ``replay
-    --jsonl``; the rest is what :func:`bgtools.reports.files.event_json` adds (the Position ID
-    after a move, pips, cube before), reusing the next action's Position ID when it is the
-    position after the move (it nearly always is: encoding is the costly part)."""
-    games = {summary.number: summary for summary in replay.games}
+def _befores(events: list[Event]) -> list[Before]:
+    """Per event, the Position ID and pips of the position before it, each computed once
+    for a run of actions on one position (a double, its answer and the next roll)."""
+    out: list[Before] = []
+    last: Position | None = None
+    known: Before = ("", 0, 0)
+    for event in events:
+        before = event.position_before
+        if before is not last:  # the replay passes one object for a run on one position
+            known = (before.position_id, sum(map(mul, before.mover, _WEIGHTS)),
+                     sum(map(mul, before.opponent, _WEIGHTS)))
+            last = before
+        out.append(known)
+    return out
+
+
+GameCells = tuple[tuple[Any, Any], tuple[Any, Any, Any, Any]]
+"""A game's cells: its score and Crawford flag (every row), its result (its last row)."""
+
+_NO_RESULT = (None, None, None, None)
+
+
+def _game_cells(replay: MatchReplay, as_text: bool) -> dict[int, GameCells]:
+    """Per game number, the cells of :data:`GameCells`, as values or as CSV text."""
+    out: dict[int, GameCells] = {}
+    for summary in replay.games:
+        score: Any = summary.score_before
+        crawford: Any = bool(summary.crawford)
+        if as_text:
+            score = f"[{score[0]},{score[1]}]"
+            crawford = "true" if crawford else "false"
+        else:
+            score = list(score)
+        ending = ((summary.winner, summary.points, summary.result, summary.ended_by)
+                  if summary.ended_by is not None else _NO_RESULT)
+        out[summary.number] = ((score, crawford), ending)
+    return out
+
+
+def match_rows(display: str, match: int, replay: MatchReplay, events: list[Event],
+               as_text: bool = False) -> Iterator[tuple[Any, ...]]:
+    """The rows of one replayed match (``events``: all its events, in order), one per event,
+    each a tuple in :data:`COLUMNS` order: Python values (sequences for the list columns,
+    None for none) or, ``as_text``, the cells of a CSV row (lists as JSON arrays, booleans
+    as ``true``/``false``; numbers and None as they are, for ``csv.writer``).
+
+    The action's own fields are those of :meth:`Event.action_fields`, as in ``replay
+    --jsonl`` (the tests compare them row for row); the rest is what
+    :func:`bgtools.reports.files.event_json` adds (the Position ID after a move, pips, cube
+    before), reusing the next action's Position ID when it is the position after the move
+    (it nearly always is: encoding is the costly part). Each ID, play and pip count is
+    computed once per distinct value in a run (see :func:`_befores` and the memos)."""
+    games = _game_cells(replay, as_text)
+    no_game: GameCells = ((None, None), _NO_RESULT)
     last_of_game: dict[int, int] = {}
     for i, event in enumerate(events):
         last_of_game[event.game] = i
-    fields = [event.action_fields() for event in events]
+    befores = _befores(events)
     count = len(events)
+    text = 2 if as_text else 1  # which PlayCells column holds the steps
     for i, event in enumerate(events):
-        own = fields[i]
+        pid, mover_pips, opponent_pips = befores[i]
+        play_text: str | None = None
+        steps: Any = None
         after_id: str | None = None
         if event.action == "move":
+            play = event.play
+            if play is not None:
+                cells = _play_cells(play)
+                play_text, steps = cells[0], cells[text]
             after = event.position_after
             if after is not None:
                 nxt = events[i + 1].position_before if i + 1 < count else None
                 if nxt is not None and nxt.mover == after.opponent \
                         and nxt.opponent == after.mover:
-                    after_id = str(fields[i + 1]["position_id_before"])
+                    after_id = befores[i + 1][0]
                 else:
                     after_id = after.swapped().position_id
-        before = event.position_before
-        mover = sum(map(mul, before.mover, _WEIGHTS))
-        opponent = sum(map(mul, before.opponent, _WEIGHTS))
         state = event.state_before
-        summary = games.get(event.game)
-        finished = (summary is not None and summary.ended_by is not None
-                    and last_of_game[event.game] == i)
+        match_id, suffix = _state_cells(state)
+        dice: Any = event.dice
+        if as_text:
+            dice = _DICE_TEXT[dice] if dice is not None else None
+            pips: Any = (f"[{mover_pips},{opponent_pips}]" if state.on_roll == 0
+                         else f"[{opponent_pips},{mover_pips}]")
+        else:
+            pips = ([mover_pips, opponent_pips] if state.on_roll == 0
+                    else [opponent_pips, mover_pips])
+        head, ending = games.get(event.game, no_game)
         yield (
-            display, match, event.game, own["index"], own["player"], own["action"],
-            own["dice"], own.get("play"), own.get("steps"), own["position_id_before"],
-            after_id, own["match_id_before"], _xgid(event),
-            [mover, opponent] if state.on_roll == 0 else [opponent, mover],
-            state.cube_value, state.cube_owner,
-            list(summary.score_before) if summary is not None else None,
-            bool(summary.crawford) if summary is not None else None,
-            summary.winner if finished and summary is not None else None,
-            summary.points if finished and summary is not None else None,
-            summary.result if finished and summary is not None else None,
-            summary.ended_by if finished and summary is not None else None,
+            display, match, event.game, event.index, event.player, event.action,
+            dice, play_text, steps, pid, after_id, match_id,
+            _xgid(event.position_before, state.on_roll, suffix),
+            pips, state.cube_value, state.cube_owner, *head,
+            *(ending if last_of_game[event.game] == i else _NO_RESULT),
         )
 
 
-def _pair(value: Any) -> str:
-    return "" if value is None else f"[{value[0]},{value[1]}]"
-
-
-def _steps(value: Any) -> str:
-    if value is None:
-        return ""
-    return "[" + ",".join([f"[{a},{b}]" for a, b in value]) + "]"
-
-
-def csv_text(rows: Iterator[tuple[Any, ...]]) -> tuple[str, int]:
-    """The rows as CSV lines (no header) and their number: lists as JSON arrays (``[5,2]``),
-    booleans as ``true``/``false``, None as an empty cell."""
+def csv_text(rows: Iterable[tuple[Any, ...]]) -> str:
+    """The CSV lines (no header) of rows given as text cells (``match_rows(...,
+    as_text=True)``): None as an empty cell."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    count = 0
-    for (file, match, game, index, player, action, dice, play, steps, pid, pid_after, mid,
-         xgid, pips, cube, owner, score, crawford, winner, points, result, ended) in rows:
-        writer.writerow((
-            file, match, game, index, player, action, _pair(dice), play, _steps(steps), pid,
-            pid_after, mid, xgid, _pair(pips), cube, owner, _pair(score),
-            "" if crawford is None else "true" if crawford else "false",
-            winner, points, result, ended))
-        count += 1
-    return out.getvalue(), count
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
 
 
 def csv_header() -> str:
@@ -169,11 +242,11 @@ def csv_header() -> str:
     return ",".join(COLUMNS) + "\n"
 
 
-def _columns(rows: Iterator[tuple[Any, ...]]) -> tuple[dict[str, list[Any]], int]:
+def _columns(rows: Iterator[tuple[Any, ...]]) -> dict[str, list[Any]]:
     table = list(rows)
     if not table:
-        return {name: [] for name in COLUMNS}, 0
-    return {name: list(values) for name, values in zip(COLUMNS, zip(*table))}, len(table)
+        return {name: [] for name in COLUMNS}
+    return {name: list(values) for name, values in zip(COLUMNS, zip(*table))}
 
 
 def export_report(item: Input, rules: str = "auto", include_invalid: bool = False,
@@ -186,9 +259,11 @@ def export_report(item: Input, rules: str = "auto", include_invalid: bool = Fals
     if result is None:
         return report
 
-    def rows() -> Iterator[tuple[Any, ...]]:
+    count = sum(len(events) for events in result.events)  # one row per event
+
+    def rows(as_text: bool) -> Iterator[tuple[Any, ...]]:
         for match, (replay, events) in enumerate(zip(result.replays, result.events)):
-            yield from match_rows(report.display, match, replay, events)
+            yield from match_rows(report.display, match, replay, events, as_text)
 
     # Rows make many small objects and no reference cycles: the cyclic collector would only
     # rescan them, and the file's events, again and again (as in analyse_file).
@@ -196,10 +271,8 @@ def export_report(item: Input, rules: str = "auto", include_invalid: bool = Fals
     gc.disable()
     try:
         if to == "csv":
-            text, count = csv_text(rows())
-            return with_payload(report, {"rows": count, "csv": text})
-        columns, count = _columns(rows())
-        return with_payload(report, {"rows": count, "columns": columns})
+            return with_payload(report, {"rows": count, "csv": csv_text(rows(True))})
+        return with_payload(report, {"rows": count, "columns": _columns(rows(False))})
     finally:
         if collecting:
             gc.enable()

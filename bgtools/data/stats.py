@@ -26,6 +26,11 @@ What is counted (README "bgtools stats" and docs/CONTRACT-data.md say the same):
   opponent's home board he holds (two or more checkers): with ``c`` such points the chance
   is ``(c/6)**2``, so ``expected_dances`` sums that over the rolls from the bar and
   ``dance_test`` compares it with the dances observed (exact Poisson-binomial test).
+* **Raccoons** (the doubler redoubling at once after a beaver, where beavers are allowed)
+  are counted from the record's cells, not from the replay's events: the replayer applies
+  a raccoon to the cube without an event of its own (``replay --jsonl`` has no row for
+  it), so the record is where every reader puts it (``.mat`` ``Raccoons => 8``, an SGF
+  double after a beaver by the beavered player, XG's raccoon flag).
 """
 
 from __future__ import annotations
@@ -104,6 +109,7 @@ class Tally:
     takes: int = 0
     drops: int = 0
     beavers: int = 0
+    raccoons: int = 0
     highest_cube: int = 1
     games: int = 0
     unfinished: int = 0
@@ -118,8 +124,8 @@ class Tally:
     def merge(self, other: Tally) -> None:
         """Add ``other``'s counts to this tally."""
         for name in ("rolls", "opening_rolls", "doubles", "hits", "hitting_rolls",
-                     "cube_doubles", "takes", "drops", "beavers", "games", "unfinished",
-                     "resigned", "files", "matches"):
+                     "cube_doubles", "takes", "drops", "beavers", "raccoons", "games",
+                     "unfinished", "resigned", "files", "matches"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for name in ("dice", "written", "ordered", "bar_rolls", "dances", "results",
                      "endings", "won", "lost"):
@@ -160,7 +166,10 @@ class Tally:
             self.hitting_rolls += 1
 
     def add_cube(self, event: Event) -> None:
-        """Count a cube action (double, take, drop, beaver) by the event's player."""
+        """Count a cube action (double, take, drop, beaver) by the event's player.
+
+        A raccoon is counted from the record (:func:`match_tallies`): the replay emits an
+        event for one only where it is a problem (a raccoon answering a plain double)."""
         if event.action == "double":
             self.cube_doubles += 1
         elif event.action == "take":
@@ -248,6 +257,10 @@ def match_tallies(replay: MatchReplay, events: list[Event], by: str, display: st
             tally.add_roll(event, opening, keeps_order)
         else:
             tally.add_cube(event)
+    for game in replay.record.games:
+        for action in game.actions:
+            if action.kind == "raccoon":
+                tallies[action.player].raccoons += 1
     for summary in replay.games:
         if sided:
             for side in (0, 1):
@@ -350,7 +363,8 @@ def group_json(tally: Tally) -> dict[str, Any]:
         "hits": tally.hits,
         "hitting_rolls": tally.hitting_rolls,
         "cube": {"doubles": tally.cube_doubles, "takes": tally.takes, "drops": tally.drops,
-                 "beavers": tally.beavers, "highest": tally.highest_cube},
+                 "beavers": tally.beavers, "raccoons": tally.raccoons,
+                 "highest": tally.highest_cube},
         "games": {
             "played": tally.games,
             "unfinished": tally.unfinished,

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
+from itertools import compress
 
 __all__ = [
     "IdError",
@@ -26,6 +27,7 @@ __all__ = [
     "decode_match_id",
     "encode_xgid",
     "decode_xgid",
+    "xgid_board",
 ]
 
 Side = tuple[int, ...]
@@ -82,19 +84,25 @@ def _check_sides(not_on_roll: Sequence[int], on_roll: Sequence[int]) -> None:
             raise IdError(f"both players have checkers on the on-roll player's point {i + 1}")
 
 
+_SLOTS = range(50)
+
+
 def encode_position_id(not_on_roll: Sequence[int], on_roll: Sequence[int]) -> str:
     """Return GNU Backgammon's 14-character Position ID of a position.
 
     ``not_on_roll`` and ``on_roll`` are sides in GNU Backgammon's layout; the side of the
     player *not* on roll is encoded first, exactly as gnubg does.
     """
+    # Slot i holds `count` ones then one zero, least significant bit first, so its ones
+    # start at bit i + (checkers on the slots before it); only occupied slots are visited
+    # (a third or less: the export encodes one ID per action).
+    slots = (*not_on_roll, *on_roll)
     key = 0
-    bit = 0
-    for side in (not_on_roll, on_roll):
-        for count in side:
-            # `count` ones followed by one zero, least significant bit first.
-            key |= ((1 << count) - 1) << bit
-            bit += count + 1
+    before = 0
+    for i in compress(_SLOTS, slots):
+        count = slots[i]
+        key |= ((1 << count) - 1) << (i + before)
+        before += count
     return base64.b64encode(key.to_bytes(10, "little")).decode("ascii")[:14]
 
 
@@ -242,6 +250,19 @@ def decode_match_id(text: str) -> MatchState:
 
 
 _XG_COUNT = "-abcdefghijklmnop"
+_XG_TOP = tuple(_XG_COUNT)
+_XG_BOTTOM = tuple(_XG_COUNT.upper())
+
+
+def xgid_board(sides: tuple[Sequence[int], Sequence[int]]) -> str:
+    """The position field of an XGID (its 26 characters after ``XGID=``); ``sides`` as for
+    :func:`encode_xgid`."""
+    top, bottom = sides
+    # Point i (1-24, bottom's numbering) is bottom's point i or top's point 25 - i.
+    return (_XG_TOP[top[24]]
+            + "".join([_XG_BOTTOM[b] if b else _XG_TOP[t]
+                       for b, t in zip(bottom[:24], top[23::-1])])
+            + _XG_BOTTOM[bottom[24]])
 
 
 def encode_xgid(sides: tuple[Sequence[int], Sequence[int]], state: MatchState) -> str:
@@ -250,16 +271,6 @@ def encode_xgid(sides: tuple[Sequence[int], Sequence[int]], state: MatchState) -
     ``sides`` is ``(player 0's side, player 1's side)`` in GNU Backgammon's layout (not
     ordered by who is on roll). Player 0 is XG's top player, player 1 the bottom player.
     """
-    top, bottom = sides
-    chars = [_XG_COUNT[top[24]]]
-    for i in range(1, 25):
-        if bottom[i - 1]:
-            chars.append(_XG_COUNT[bottom[i - 1]].upper())
-        elif top[24 - i]:
-            chars.append(_XG_COUNT[top[24 - i]])
-        else:
-            chars.append("-")
-    chars.append(_XG_COUNT[bottom[24]].upper())
     owner = state.cube_owner
     cube_pos = 0 if owner is None else (1 if owner == 1 else -1)
     doubler = state.on_roll
@@ -273,7 +284,7 @@ def encode_xgid(sides: tuple[Sequence[int], Sequence[int]], state: MatchState) -
     flag = int(state.crawford) if state.match_length else int(state.jacoby)
     return (
         "XGID="
-        + "".join(chars)
+        + xgid_board(sides)
         + f":{_cube_log2(state.cube_value)}:{cube_pos}:{turn}:{dice}"
         + f":{state.score[1]}:{state.score[0]}:{flag}:{state.match_length}:10"
     )
