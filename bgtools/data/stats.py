@@ -27,10 +27,11 @@ What is counted (README "bgtools stats" and docs/CONTRACT-data.md say the same):
   is ``(c/6)**2``, so ``expected_dances`` sums that over the rolls from the bar and
   ``dance_test`` compares it with the dances observed (exact Poisson-binomial test).
 * **Raccoons** (the doubler redoubling at once after a beaver, where beavers are allowed)
-  are counted from the record's cells, not from the replay's events: the replayer applies
-  a raccoon to the cube without an event of its own (``replay --jsonl`` has no row for
-  it), so the record is where every reader puts it (``.mat`` ``Raccoons => 8``, an SGF
-  double after a beaver by the beavered player, XG's raccoon flag).
+  are counted from the record's cells, not from the replay's events: the replayer emits a
+  ``raccoon`` event for a valid raccoon and for an invalid one (a raccoon answering a plain
+  double) alike, so counting the cells, where every reader puts them (``.mat`` ``Raccoons
+  => 8``, an SGF double after a beaver by the beavered player, XG's raccoon flag), counts
+  each once.
 """
 
 from __future__ import annotations
@@ -168,8 +169,8 @@ class Tally:
     def add_cube(self, event: Event) -> None:
         """Count a cube action (double, take, drop, beaver) by the event's player.
 
-        A raccoon is counted from the record (:func:`match_tallies`): the replay emits an
-        event for one only where it is a problem (a raccoon answering a plain double)."""
+        A raccoon is counted from the record (:func:`match_tallies`), so its event (valid
+        or not) is not counted here."""
         if event.action == "double":
             self.cube_doubles += 1
         elif event.action == "take":

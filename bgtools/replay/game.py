@@ -566,6 +566,13 @@ class Game:
         if self.beavered_by is not None and p != self.beavered_by and kind in ("take", "raccoon"):
             # The original doubler accepts the beaver (SGF writes it) or raccoons.
             if kind == "raccoon":
+                if self.on_event is not None:
+                    # As for a beaver: the state of the moment before it, with the roller
+                    # (who doubled first and now redoubles) to act on the beaver's cube.
+                    before = self.view_of(p)
+                    state = self.state(p, doubled=True, turn=p)
+                    self.on_event(Event(self.number, self.next_index(), line, p, kind, None,
+                                        None, before, state, source=action))
                 if action.cube is not None and action.cube != 2 * self.cube:
                     self.problem("cube-value", f"'Raccoons => {action.cube}' but the new value "
                                  f"is {2 * self.cube}", line, column, action)

@@ -55,7 +55,8 @@ class UnwritableRecordError(BgtoolsError):
     """A record that cannot be written in the requested format (with the reason)."""
 
 
-MoveKind = Literal["move", "dice", "illegal", "double", "beaver", "take", "drop", "resign"]
+MoveKind = Literal["move", "dice", "illegal", "double", "beaver", "raccoon", "take", "drop",
+                   "resign"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +65,8 @@ class ScriptMove:
 
     ``move``: a roll and its ``steps`` (written order, one per die) with gnubg's hit
     ``marks``; ``dice``: rolled and not played (then resigned, or the record stops);
-    ``illegal``: a Snowie illegal-play cell (``text``); ``double``/``beaver``: ``cube`` is
-    the value offered; ``take``/``drop``; ``resign``: ``player`` resigned ``level``
+    ``illegal``: a Snowie illegal-play cell (``text``); ``double``/``beaver``/``raccoon``:
+    ``cube`` is the value offered; ``take``/``drop``; ``resign``: ``player`` resigned ``level``
     (1-3) with the cube at ``cube``, worth ``points`` when that is not ``level`` times the
     cube (a resignation of the match: the points the winner still needed).
     """
@@ -110,6 +111,8 @@ class MatchInfo:
     annotator: str | None = None
     comment: str | None = None
     """The free comment, lines joined by newlines, ending in a newline (gnubg's form)."""
+    beaver: str | None = None
+    """The session's ``Beaver`` setting (``On``/``Off``) when the record states it."""
 
 
 @dataclass(slots=True)
@@ -136,6 +139,7 @@ def _match_info(record: MatchRecord) -> MatchInfo:
     info.event = record.tag("Event")
     info.round = record.tag("Round")
     info.annotator = record.tag("Transcriber") or record.tag("Annotator")
+    info.beaver = record.tag("Beaver")
     date = record.tag("EventDate")
     if date is not None:
         m = _DATE_RE.match(date)
@@ -231,7 +235,7 @@ def _game_moves(summary: GameSummary, events: list[Event], last_game: bool) -> l
                 executable = event.play.steps
             moves.append(ScriptMove("move", player, event.dice, steps, marks, source=source,
                                     executable=executable))
-        elif kind in ("double", "beaver"):
+        elif kind in ("double", "beaver", "raccoon"):
             cube *= 2
             moves.append(ScriptMove(kind, player, cube=cube, source=source))
         elif kind in ("take", "drop"):
@@ -334,8 +338,8 @@ def _write_game(out: list[str], game: ScriptGame, names: tuple[str, str]) -> Non
     moves = game.moves
     for index, move in enumerate(moves):
         kind = move.kind
-        if kind == "take" and index > 0 and moves[index - 1].kind == "beaver":
-            continue  # gnubg writes no 'Takes' after a beaver
+        if kind == "take" and index > 0 and moves[index - 1].kind in ("beaver", "raccoon"):
+            continue  # gnubg writes no 'Takes' after a beaver (nor we after a raccoon)
         if kind in ("move", "illegal"):
             dice_rolled = False
             sz = _move_text(move)
@@ -345,6 +349,9 @@ def _write_game(out: list[str], game: ScriptGame, names: tuple[str, str]) -> Non
         elif kind == "beaver":
             file_cube *= 2
             sz = f" Beavers => {file_cube}"
+        elif kind == "raccoon":
+            file_cube *= 2
+            sz = f" Raccoons => {file_cube}"
         elif kind == "take":
             sz = " Takes"
         elif kind == "drop":
@@ -394,6 +401,22 @@ def _write_game(out: list[str], game: ScriptGame, names: tuple[str, str]) -> Non
             pad = " " * 34 if i & 1 else "\n      "
             out.append(f"{pad}Wins {n} point{_plural(n)}\n\n")
         i += 1
+        if kind == "raccoon" and _next_by_same_player(moves, index):
+            # The raccoon is the roller's second cube cell in a row: leave the other
+            # player's cell empty so the next one lands in the roller's column again.
+            out.append("\n" if i & 1 else f"{(i >> 1) + 1:3d}) " + " " * 28)
+            i += 1
+
+
+def _next_by_same_player(moves: list[ScriptMove], index: int) -> bool:
+    """Whether the move written after ``moves[index]`` (a take after it is not written) is
+    by the same player, and not a resignation (which is laid out on its own)."""
+    player = moves[index].player
+    for move in moves[index + 1:]:
+        if move.kind == "take":
+            continue
+        return move.player == player and move.kind != "resign"
+    return False
 
 
 def _header(info: MatchInfo) -> str:
@@ -409,6 +432,9 @@ def _header(info: MatchInfo) -> str:
         out.append(f'; [EventDate "{y:4d}.{m:02d}.{d:02d}"]\n')
     if info.annotator is not None:
         out.append(f'; [Transcriber "{info.annotator}"]\n')
+    if info.beaver is not None:
+        # Not in gnubg's export; our reader and XG's files give the session's beaver rule so.
+        out.append(f'; [Beaver "{info.beaver}"]\n')
     if info.comment is not None:
         text = info.comment
         out.append("\n; ")

@@ -12,7 +12,8 @@ and writes:
 * for any other record: gnubg's root properties (``FF GM CA AP MI PW PB``, on the first game
   ``DT EV RO PC AN GC``, then ``RU RE``) with ``AP[bgtools:<version>]``, and the nodes gnubg
   writes: ``W[DDxxyy..]`` moves (steps in written order), ``double``/``take``/``drop``, a
-  beaver as a ``double`` by the taker followed by the original doubler's ``take``, and a
+  beaver as a ``double`` by the taker followed by the original doubler's ``take`` (or by his
+  raccoon: his own ``double``, then the beaverer's ``take``), and a
   roll followed by a resignation as ``PL[W]DI[DD]``. gnubg's statistics (``GS``) are not
   invented.
 
@@ -172,10 +173,14 @@ def _new_nodes(game: ScriptGame) -> list[Props]:
         elif kind == "illegal":
             raise UnwritableRecordError(
                 f"game {game.number}: a Snowie 'Illegal play' cell has no SGF form")
-        elif kind in ("double", "beaver"):
+        elif kind in ("double", "beaver", "raccoon"):
             nodes.append([(colour, ["double"])])
-            if kind == "beaver" and not _next_is_take(moves, index, 1 - move.player):
-                nodes.append([(_colour(1 - move.player), ["take"])])
+            # gnubg accepts a beaver (or a raccoon) with a take by the player it answers; a
+            # raccoon is that player's own ``double`` instead, so no take comes between.
+            answerer = 1 - move.player
+            if kind != "double" and not (_next_is_take(moves, index, answerer)
+                                         or _next_is_raccoon(moves, index, answerer)):
+                nodes.append([(_colour(answerer), ["take"])])
         elif kind in ("take", "drop"):
             nodes.append([(colour, [kind])])
     return nodes
@@ -184,6 +189,11 @@ def _new_nodes(game: ScriptGame) -> list[Props]:
 def _next_is_take(moves: list[ScriptMove], index: int, player: int) -> bool:
     nxt = moves[index + 1] if index + 1 < len(moves) else None
     return nxt is not None and nxt.kind == "take" and nxt.player == player
+
+
+def _next_is_raccoon(moves: list[ScriptMove], index: int, player: int) -> bool:
+    nxt = moves[index + 1] if index + 1 < len(moves) else None
+    return nxt is not None and nxt.kind == "raccoon" and nxt.player == player
 
 
 def render_sgf(script: MatchScript) -> str:
