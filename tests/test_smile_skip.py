@@ -109,6 +109,15 @@ def _without(value: object, skip: frozenset[str]) -> object:
     return value
 
 
+def _only(value: object, keep: frozenset[str]) -> object:
+    """``value`` with only the members named in ``keep`` in every object."""
+    if isinstance(value, list):
+        return [_only(v, keep) for v in value]
+    if isinstance(value, dict):
+        return {k: _only(v, keep) for k, v in value.items() if k in keep}
+    return value
+
+
 NAMES = st.sampled_from(["a", "bb", "red", "eq", "moveAnalysis", "equity", "x" * 40, "é",
                          "", "ünïcode-name"])
 SCALARS = (st.none() | st.booleans() | st.integers(-2**70, 2**70)
@@ -135,6 +144,8 @@ def test_the_fast_skip_the_token_loop_and_the_full_decode_agree(
     expected = _without(document, skip)
     assert decode_smile(data, skip, fast_after=1) == expected
     assert decode_smile(data, skip, fast_after=None) == expected
+    keep = frozenset({"a", "red", "bb", "eq"})
+    assert decode_smile(data, keep=keep, fast_after=1) == _only(document, keep)
 
 
 def _outcome(data: bytes, skip: frozenset[str], fast_after: int | None) -> object:
@@ -210,3 +221,7 @@ def test_every_bgblitz_body_skips_to_what_the_full_decode_reads(path: Path) -> N
     assert decode_smile(body, ANALYSIS, fast_after=1) == expected
     assert decode_smile(body, ANALYSIS, fast_after=None) == expected
     assert read_bgf_document(path.read_bytes())[1] == expected
+    full = decode_smile(body)
+    keep = frozenset({"matchlen", "games", "scoreRed", "moves", "player", "red", "from"})
+    assert decode_smile(body, keep=keep, fast_after=1) == _only(full, keep)
+    assert decode_smile(body, keep=keep, fast_after=None) == _only(full, keep)

@@ -100,13 +100,16 @@ class SmileError(ValueError):
 
 
 class _Decoder:
-    __slots__ = ("asked", "compiles", "data", "fast_after", "names", "pos", "share_names",
-                 "share_values", "skip", "values")
+    __slots__ = ("asked", "compiles", "data", "fast", "fast_after", "keep", "names", "pos",
+                 "share_names", "share_values", "skip", "values")
 
     def __init__(self, data: bytes, skip: frozenset[str] = frozenset(),
-                 fast_after: int | None = FAST_AFTER) -> None:
+                 fast_after: int | None = FAST_AFTER,
+                 keep: frozenset[str] | None = None) -> None:
         self.data = data
         self.skip = skip
+        self.keep = keep
+        self.fast: tuple[int, re.Pattern[bytes] | None] = (-1, None)  # the last lookup
         self.fast_after = fast_after
         self.compiles = 0
         self.asked: dict[int, int] = {}  # table size -> skipped values read at that size
@@ -293,7 +296,7 @@ class _Decoder:
         top_list: list[object] = root
         top_dict: dict[str, object] | None = None
         name = ""
-        skip, byte, scalar, key = self.skip, self.byte, self.scalar, self.key
+        skip, keep, byte, scalar, key = self.skip, self.keep, self.byte, self.scalar, self.key
         while True:
             if top_dict is not None:
                 b = byte()
@@ -304,7 +307,7 @@ class _Decoder:
                     top_list, top_dict = self.innermost(stack, root)
                     continue
                 name = key(b)
-                if name in skip:
+                if name in skip if keep is None else name not in keep:
                     self.skip_value()
                     continue
             b = byte()
@@ -338,8 +341,18 @@ class _Decoder:
     def skip_value(self) -> None:
         """Read past one value without building it (only the shared tables grow): with the
         fast pattern when it matches, else with the token loop."""
-        if self.fast_after is not None and not self.share_values:
-            pattern = self.fast_pattern(len(self.names))
+        size = _SIZES[self.data[self.pos]] if self.pos < len(self.data) else 0
+        if size and not self.share_values:  # a scalar of a fixed size
+            if self.pos + size <= len(self.data):
+                self.pos += size
+                return
+        elif self.fast_after is not None and not self.share_values:
+            names = len(self.names)
+            size, pattern = self.fast
+            if size != names:
+                pattern = self.fast_pattern(names)
+                if pattern is not None:
+                    self.fast = (names, pattern)
             if pattern is not None:
                 end = self.fast_end(pattern, self.data, self.pos)
                 if end is not None:
@@ -479,10 +492,13 @@ class _Decoder:
 
 
 def decode_smile(data: bytes, skip: frozenset[str] = frozenset(),
-                 fast_after: int | None = FAST_AFTER) -> object:
+                 fast_after: int | None = FAST_AFTER, *,
+                 keep: frozenset[str] | None = None) -> object:
     """Decode one Smile document (header included) into Python values: dict, list, str,
     int, float, Decimal, bytes, bool or None. Members of any object named in ``skip`` are
     read past without being built (and left out): a reader that needs no analysis skips
     it at a fraction of the cost. ``fast_after`` (see :data:`FAST_AFTER`; None: never)
-    says when the skip may use its fast pattern, which reads the same bytes."""
-    return _Decoder(data, skip, fast_after).document()
+    says when the skip may use its fast pattern, which reads the same bytes. With ``keep``,
+    ``skip`` is not used: only the members named in ``keep`` are built, in every object
+    (a reader that knows the members it reads)."""
+    return _Decoder(data, skip, fast_after, keep).document()
