@@ -53,6 +53,7 @@ regular expression) is compiled for that size; the plain token loop reads them u
 _FAST_DEPTH = 3  # objects nested in a skipped value (BGBlitz analysis: 3) the pattern walks
 _FAST_COMPILES = 3  # fast-skip patterns one document may compile (each costs ~8 ms)
 _FAST_KEPT = 8  # fast-skip patterns kept for the process
+_FAST_WORTH = 160_000  # bytes left to read for which a compile (~30 M instructions) pays
 _FAST_SLACK = 8  # a pattern for a table of N names serves tables of N to N + 8 names
 
 
@@ -101,7 +102,7 @@ class SmileError(ValueError):
 
 class _Decoder:
     __slots__ = ("asked", "compiles", "data", "fast", "fast_after", "keep", "names", "pos",
-                 "share_names", "share_values", "skip", "values")
+                 "share_names", "share_values", "skip", "values", "worth")
 
     def __init__(self, data: bytes, skip: frozenset[str] = frozenset(),
                  fast_after: int | None = FAST_AFTER,
@@ -109,6 +110,9 @@ class _Decoder:
         self.data = data
         self.skip = skip
         self.keep = keep
+        # With fast_after given by the caller (the tests), patterns are compiled whatever
+        # the size of the document; by default only where the rest of it pays for that.
+        self.worth = _FAST_WORTH if fast_after == FAST_AFTER else 0
         self.fast: tuple[int, re.Pattern[bytes] | None] = (-1, None)  # the last lookup
         self.fast_after = fast_after
         self.compiles = 0
@@ -367,14 +371,16 @@ class _Decoder:
         """A fast-skip pattern for a table of ``names`` names: one compiled for that size or
         a little less (stricter: a reference it does not know sends the value to the token
         loop), else a new one once that size has been asked for ``fast_after`` times in
-        this document (its first values define the names, at sizes that do not recur)."""
+        this document (its first values define the names, at sizes that do not recur) and
+        enough of the document is left to pay for the compile."""
         for size in range(names, max(names - _FAST_SLACK, 0) - 1, -1):
             pattern = _fast_patterns.get(size)
             if pattern is not None:
                 return pattern
         seen = self.asked[names] = self.asked.get(names, 0) + 1
         assert self.fast_after is not None
-        if seen < self.fast_after or self.compiles >= _FAST_COMPILES:
+        if seen < self.fast_after or self.compiles >= _FAST_COMPILES \
+                or len(self.data) - self.pos < self.worth:
             return None
         self.compiles += 1
         if len(_fast_patterns) >= _FAST_KEPT:
