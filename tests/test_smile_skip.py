@@ -225,3 +225,21 @@ def test_every_bgblitz_body_skips_to_what_the_full_decode_reads(path: Path) -> N
     keep = frozenset({"matchlen", "games", "scoreRed", "moves", "player", "red", "from"})
     assert decode_smile(body, keep=keep, fast_after=1) == _only(full, keep)
     assert decode_smile(body, keep=keep, fast_after=None) == _only(full, keep)
+
+
+@pytest.mark.parametrize("value", [
+    b"\x41\xff\xfe",  # a short string that is not UTF-8
+    b"\x28\x7f\x7f\x80\x00\x00",  # a float with a 7-bit group's high bit set
+    b"\x24" + b"\x01" * 25 + b"\x81",  # a VInt longer than 20 bytes
+    b"\xfa\x81\xff\xfe\xc2\xfb",  # an object whose new name is not UTF-8
+    b"\xfa\x34\xff\xfc\xc2\xfb",  # a long name that is not UTF-8
+])
+def test_a_skipped_value_is_malformed_when_its_decode_is(value: bytes) -> None:
+    """The skip checks what the decode checks: a value that cannot be decoded cannot be
+    skipped either, by the fast pattern or by the token loop."""
+    data = b":)\n\x01\xfa\x81eq" + value + b"\x82red\xc2\xfb"
+    with pytest.raises(SmileError):
+        decode_smile(data)
+    for fast_after in (1, None):
+        with pytest.raises(SmileError):
+            decode_smile(data, frozenset({"eq"}), fast_after)

@@ -29,22 +29,18 @@ _TABLE = 1024
 _SHARED_MAX = 64  # strings up to 64 bytes go into the shared tables
 
 
-def _token_sizes(strings: bool) -> tuple[int, ...]:
-    """Bytes taken by each value token of a fixed size that touches no shared table (0:
-    any other token): literals, small ints, floats, doubles, and strings when values are
-    not shared."""
+def _token_sizes() -> tuple[int, ...]:
+    """Bytes taken by each value token of a fixed size that needs no check and touches no
+    table (0: any other token): the literals and the small ints. Strings (UTF-8), floats
+    and doubles (7-bit groups) and VInts (at most 20 bytes) are read with the decoder's
+    checks, so that a skipped value is malformed exactly when its decode would be."""
     sizes = [0] * 256
     for token in (0x20, 0x21, 0x22, 0x23, *range(0xC0, 0xE0)):
         sizes[token] = 1
-    sizes[0x28], sizes[0x29] = 6, 11
-    if strings:
-        for token in range(0x40, 0xC0):
-            sizes[token] = 1 + (token & 0x1F) + (1, 33, 2, 34)[(token - 0x40) >> 5]
     return tuple(sizes)
 
 
-_SIZES = _token_sizes(strings=True)
-_SIZES_SHARED = _token_sizes(strings=False)
+_SIZES = _token_sizes()
 
 FAST_AFTER = 8
 """Skipped values read at one size of the shared-name table before the fast skip (a
@@ -345,12 +341,10 @@ class _Decoder:
     def skip_value(self) -> None:
         """Read past one value without building it (only the shared tables grow): with the
         fast pattern when it matches, else with the token loop."""
-        size = _SIZES[self.data[self.pos]] if self.pos < len(self.data) else 0
-        if size and not self.share_values:  # a scalar of a fixed size
-            if self.pos + size <= len(self.data):
-                self.pos += size
-                return
-        elif self.fast_after is not None and not self.share_values:
+        if self.pos < len(self.data) and _SIZES[self.data[self.pos]]:  # a literal, small int
+            self.pos += 1
+            return
+        if self.fast_after is not None and not self.share_values:
             names = len(self.names)
             size, pattern = self.fast
             if size != names:
@@ -411,8 +405,8 @@ class _Decoder:
         in_object = False
         names = self.names
         known = len(names)  # the shared names defined so far (kept in step below)
-        share_names = self.share_names
-        sizes = _SIZES_SHARED if self.share_values else _SIZES
+        share_names, share_values = self.share_names, self.share_values
+        sizes = _SIZES
         end = len(data)
         while True:
             if in_object:
@@ -437,13 +431,14 @@ class _Decoder:
                     size = (b & 0x3F) + 1 if b <= 0xBF else b - 0xBE
                     if pos + size > end:
                         raise IndexError
+                    name = self.text(data[pos:pos + size])
                     if share_names:
-                        self.remember(names, self.text(data[pos:pos + size]))
+                        self.remember(names, name)
                         known = len(names)
                     pos += size
                 elif b == 0x34:
                     self.pos = pos
-                    self.until_end_marker()
+                    self.text(self.until_end_marker())
                     pos = self.pos
                 elif b != 0x20:
                     self.pos = pos
@@ -471,17 +466,14 @@ class _Decoder:
                     return pos
                 in_object = kinds[-1]
                 continue
-            if 0x40 <= b < 0xC0:  # a shared-value string: remembered
+            if 0x40 <= b < 0xC0:  # a string: checked, remembered when values are shared
                 size = (b & 0x1F) + (1, 33, 2, 34)[(b - 0x40) >> 5]
                 if pos + size > end:
                     raise IndexError
-                if size <= _SHARED_MAX:
-                    self.remember(self.values, self.text(data[pos:pos + size]))
+                text = self.text(data[pos:pos + size])
+                if share_values and size <= _SHARED_MAX:
+                    self.remember(self.values, text)
                 pos += size
-            elif b in {0x24, 0x25}:
-                while not data[pos] & 0x80:
-                    pos += 1
-                pos += 1
             else:
                 self.pos = pos
                 self.scalar(b)
