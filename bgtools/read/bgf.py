@@ -34,6 +34,17 @@ _HEAD_LIMIT = 4096
 _ANALYSIS = frozenset({"moveAnalysis", "equity", "luck", "pr", "prGreen", "prRed",
                        "dancingEquity"})
 """Members holding BGBlitz's analysis: read past, never built (bgtools invents none)."""
+_READ = frozenset({
+    # the match
+    "matchlen", "nameGreen", "nameRed", "site", "event", "date", "round", "location",
+    "comment", "useCrawford", "useJacoby", "useBeaver", "useCube", "finalGreen", "finalRed",
+    "games",
+    # a game, its initial position
+    "scoreGreen", "scoreRed", "isCrawford", "initial", "points", "cube", "cubeOwner",
+    "moves", "wonPoints", "wasResignation",
+    # a move
+    "player", "red", "green", "from", "to"})
+"""Every member :class:`_Reader` reads, at any level: parse_bgf builds only these."""
 
 
 def looks_like_bgf(data: bytes) -> bool:
@@ -46,8 +57,11 @@ def _bad(name: str, why: str) -> UnsupportedFormatError:
     return UnsupportedFormatError(f"{name} is not a readable BGBlitz file: {why}")
 
 
-def read_bgf_document(data: bytes, name: str = "<input>") -> tuple[dict[str, Any], object]:
-    """The header line and the decoded match document of a ``.bgf`` file."""
+def read_bgf_document(data: bytes, name: str = "<input>",
+                      members: frozenset[str] | None = None) -> tuple[dict[str, Any], object]:
+    """The header line and the decoded match document of a ``.bgf`` file, without the
+    analysis; with ``members``, a Smile body keeps only the members so named (the rest is
+    read past and not built)."""
     line, sep, body = data.partition(b"\n")
     try:
         header = json.loads(line.decode("utf-8"))
@@ -63,7 +77,7 @@ def read_bgf_document(data: bytes, name: str = "<input>") -> tuple[dict[str, Any
                                lambda why: _bad(name, why), wbits)
     if header.get("useSmile"):
         try:
-            document = decode_smile(body, _ANALYSIS)
+            document = decode_smile(body, _ANALYSIS, keep=members)
         except SmileError as exc:
             raise _bad(name, f"the Smile body is damaged ({exc})") from None
     else:
@@ -313,7 +327,7 @@ def _sides(points: object) -> Sides | None:
 
 def parse_bgf(data: bytes, name: str = "<input>") -> list[MatchRecord]:
     """Read a BGBlitz ``.bgf`` file into one match record (see the module doc)."""
-    _, document = read_bgf_document(data, name)
+    _, document = read_bgf_document(data, name, _READ)
     if not isinstance(document, dict):
         raise _bad(name, "the match is not an object")
     reader = _Reader(name)

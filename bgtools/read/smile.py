@@ -13,10 +13,11 @@ truncation, an unknown token, a back reference to a string never seen, nesting d
 
 from __future__ import annotations
 
+import re
 import struct
 from decimal import Decimal
 
-__all__ = ["MAX_DEPTH", "SMILE_MAGIC", "SmileError", "decode_smile"]
+__all__ = ["FAST_AFTER", "MAX_DEPTH", "SMILE_MAGIC", "SmileError", "decode_smile"]
 
 SMILE_MAGIC = b":)\n"
 """The first three bytes of a Smile document."""
@@ -28,22 +29,67 @@ _TABLE = 1024
 _SHARED_MAX = 64  # strings up to 64 bytes go into the shared tables
 
 
-def _token_sizes(strings: bool) -> tuple[int, ...]:
-    """Bytes taken by each value token of a fixed size that touches no shared table (0:
-    any other token): literals, small ints, floats, doubles, and strings when values are
-    not shared."""
+def _token_sizes() -> tuple[int, ...]:
+    """Bytes taken by each value token of a fixed size that needs no check and touches no
+    table (0: any other token): the literals and the small ints. Strings (UTF-8), floats
+    and doubles (7-bit groups) and VInts (at most 20 bytes) are read with the decoder's
+    checks, so that a skipped value is malformed exactly when its decode would be."""
     sizes = [0] * 256
     for token in (0x20, 0x21, 0x22, 0x23, *range(0xC0, 0xE0)):
         sizes[token] = 1
-    sizes[0x28], sizes[0x29] = 6, 11
-    if strings:
-        for token in range(0x40, 0xC0):
-            sizes[token] = 1 + (token & 0x1F) + (1, 33, 2, 34)[(token - 0x40) >> 5]
     return tuple(sizes)
 
 
-_SIZES = _token_sizes(strings=True)
-_SIZES_SHARED = _token_sizes(strings=False)
+_SIZES = _token_sizes()
+
+FAST_AFTER = 8
+"""Skipped values read at one size of the shared-name table before the fast skip (a
+regular expression) is compiled for that size; the plain token loop reads them until then."""
+
+_FAST_DEPTH = 3  # objects nested in a skipped value (BGBlitz analysis: 3) the pattern walks
+_FAST_COMPILES = 3  # fast-skip patterns one document may compile (each costs ~8 ms)
+_FAST_KEPT = 8  # fast-skip patterns kept for the process
+_FAST_WORTH = 160_000  # bytes left to read for which a compile (~30 M instructions) pays
+_FAST_SLACK = 8  # a pattern for a table of N names serves tables of N to N + 8 names
+
+
+def _byte(value: int) -> bytes:
+    return re.escape(bytes([value]))
+
+
+def _byte_range(low: int, high: int) -> bytes:
+    return b"[" + _byte(low) + b"-" + _byte(high) + b"]"
+
+
+def _skip_pattern(names: int) -> bytes:
+    """A regular expression matching exactly the values the token loop of
+    :meth:`_Decoder._skip` reads past without touching any table or failing, when the
+    shared-name table holds ``names`` names and string values are not shared: literals,
+    small ints, 32/64-bit ints (VInts of at most 20 bytes), 7-bit floats and doubles,
+    short ASCII strings, arrays of literals and ints, and objects (nested up to
+    ``_FAST_DEPTH``) whose keys are back references to names already defined. Anything
+    else (a new name, a reference out of the table, a non-ASCII or long string, truncated
+    data) does not match, and the token loop reads the value instead, with its checks."""
+    seven = b"[\\x00-\\x7f]"
+    vint = seven + b"{0,19}[\\x80-\\xff]"
+    simple = b"[\\x20-\\x23\\xc0-\\xdf]|[\\x24\\x25]" + vint
+    lengths = (10, 11, 9, 12, *range(1, 9), *range(13, 33))  # the commonest first
+    strings = b"|".join(_byte(0x3F + n) + seven + b"{%d}" % n for n in lengths)
+    scalar = b"|".join((simple, strings, b"\\x28" + seven + b"{5}",
+                        b"\\x29" + seven + b"{10}"))
+    array = b"\\xf8(?:" + simple + b")*+\\xf9"
+    refs = [_byte_range(0x40, 0x40 + min(names, 64) - 1)] if names else []
+    refs.extend(_byte(0x30 + high) + _byte_range(0, min(names - high * 256, 256) - 1)
+                for high in range(4) if names > high * 256)
+    value = b"(?:" + scalar + b"|" + array + b")"
+    if refs:
+        key = b"(?:" + b"|".join(refs) + b")"
+        for _ in range(_FAST_DEPTH):
+            value = b"(?:" + scalar + b"|" + array + b"|\\xfa(?:" + key + value + b")*+\\xfb)"
+    return value
+
+
+_fast_patterns: dict[int, re.Pattern[bytes]] = {}
 
 
 class SmileError(ValueError):
@@ -51,11 +97,22 @@ class SmileError(ValueError):
 
 
 class _Decoder:
-    __slots__ = ("data", "names", "pos", "share_names", "share_values", "skip", "values")
+    __slots__ = ("asked", "compiles", "data", "fast", "fast_after", "keep", "names", "pos",
+                 "share_names", "share_values", "skip", "values", "worth")
 
-    def __init__(self, data: bytes, skip: frozenset[str] = frozenset()) -> None:
+    def __init__(self, data: bytes, skip: frozenset[str] = frozenset(),
+                 fast_after: int | None = FAST_AFTER,
+                 keep: frozenset[str] | None = None) -> None:
         self.data = data
         self.skip = skip
+        self.keep = keep
+        # With fast_after given by the caller (the tests), patterns are compiled whatever
+        # the size of the document; by default only where the rest of it pays for that.
+        self.worth = _FAST_WORTH if fast_after == FAST_AFTER else 0
+        self.fast: tuple[int, re.Pattern[bytes] | None] = (-1, None)  # the last lookup
+        self.fast_after = fast_after
+        self.compiles = 0
+        self.asked: dict[int, int] = {}  # table size -> skipped values read at that size
         self.pos = 0
         self.names: list[str] = []
         self.values: list[str] = []
@@ -239,7 +296,7 @@ class _Decoder:
         top_list: list[object] = root
         top_dict: dict[str, object] | None = None
         name = ""
-        skip, byte, scalar, key = self.skip, self.byte, self.scalar, self.key
+        skip, keep, byte, scalar, key = self.skip, self.keep, self.byte, self.scalar, self.key
         while True:
             if top_dict is not None:
                 b = byte()
@@ -250,7 +307,7 @@ class _Decoder:
                     top_list, top_dict = self.innermost(stack, root)
                     continue
                 name = key(b)
-                if name in skip:
+                if name in skip if keep is None else name not in keep:
                     self.skip_value()
                     continue
             b = byte()
@@ -282,11 +339,63 @@ class _Decoder:
         return root[0]
 
     def skip_value(self) -> None:
-        """Read past one value without building it (only the shared tables grow)."""
+        """Read past one value without building it (only the shared tables grow): with the
+        fast pattern when it matches, else with the token loop."""
+        if self.pos < len(self.data) and _SIZES[self.data[self.pos]]:  # a literal, small int
+            self.pos += 1
+            return
+        if self.fast_after is not None and not self.share_values:
+            names = len(self.names)
+            size, pattern = self.fast
+            if size != names:
+                pattern = self.fast_pattern(names)
+                if pattern is not None:
+                    self.fast = (names, pattern)
+            if pattern is not None:
+                end = self.fast_end(pattern, self.data, self.pos)
+                if end is not None:
+                    self.pos = end
+                    return
         try:
             self.pos = self._skip(self.data, self.pos)
         except IndexError:
             raise self.fail("the Smile data ends early") from None
+
+    def fast_pattern(self, names: int) -> re.Pattern[bytes] | None:
+        """A fast-skip pattern for a table of ``names`` names: one compiled for that size or
+        a little less (stricter: a reference it does not know sends the value to the token
+        loop), else a new one once that size has been asked for ``fast_after`` times in
+        this document (its first values define the names, at sizes that do not recur) and
+        enough of the document is left to pay for the compile."""
+        for size in range(names, max(names - _FAST_SLACK, 0) - 1, -1):
+            pattern = _fast_patterns.get(size)
+            if pattern is not None:
+                return pattern
+        seen = self.asked[names] = self.asked.get(names, 0) + 1
+        assert self.fast_after is not None
+        if seen < self.fast_after or self.compiles >= _FAST_COMPILES \
+                or len(self.data) - self.pos < self.worth:
+            return None
+        self.compiles += 1
+        if len(_fast_patterns) >= _FAST_KEPT:
+            del _fast_patterns[next(iter(_fast_patterns))]
+        pattern = _fast_patterns[names] = re.compile(_skip_pattern(names), re.DOTALL)
+        return pattern
+
+    @staticmethod
+    def fast_end(pattern: re.Pattern[bytes], data: bytes, pos: int) -> int | None:
+        """The end of the value at ``pos`` when the pattern reads all of it; an array of
+        objects (BGBlitz's candidate plays) one object at a time."""
+        if data.startswith(b"\xf8\xfa", pos):
+            pos += 1
+            while data.startswith(b"\xfa", pos):
+                found = pattern.match(data, pos)
+                if found is None:
+                    return None
+                pos = found.end()
+            return pos + 1 if data.startswith(b"\xf9", pos) else None
+        found = pattern.match(data, pos)
+        return None if found is None else found.end()
 
     # Complexity kept: one branch per Smile token class, as the specification lists them.
     def _skip(self, data: bytes, pos: int) -> int:  # noqa: C901
@@ -296,8 +405,8 @@ class _Decoder:
         in_object = False
         names = self.names
         known = len(names)  # the shared names defined so far (kept in step below)
-        share_names = self.share_names
-        sizes = _SIZES_SHARED if self.share_values else _SIZES
+        share_names, share_values = self.share_names, self.share_values
+        sizes = _SIZES
         end = len(data)
         while True:
             if in_object:
@@ -322,13 +431,14 @@ class _Decoder:
                     size = (b & 0x3F) + 1 if b <= 0xBF else b - 0xBE
                     if pos + size > end:
                         raise IndexError
+                    name = self.text(data[pos:pos + size])
                     if share_names:
-                        self.remember(names, self.text(data[pos:pos + size]))
+                        self.remember(names, name)
                         known = len(names)
                     pos += size
                 elif b == 0x34:
                     self.pos = pos
-                    self.until_end_marker()
+                    self.text(self.until_end_marker())
                     pos = self.pos
                 elif b != 0x20:
                     self.pos = pos
@@ -356,17 +466,14 @@ class _Decoder:
                     return pos
                 in_object = kinds[-1]
                 continue
-            if 0x40 <= b < 0xC0:  # a shared-value string: remembered
+            if 0x40 <= b < 0xC0:  # a string: checked, remembered when values are shared
                 size = (b & 0x1F) + (1, 33, 2, 34)[(b - 0x40) >> 5]
                 if pos + size > end:
                     raise IndexError
-                if size <= _SHARED_MAX:
-                    self.remember(self.values, self.text(data[pos:pos + size]))
+                text = self.text(data[pos:pos + size])
+                if share_values and size <= _SHARED_MAX:
+                    self.remember(self.values, text)
                 pos += size
-            elif b in {0x24, 0x25}:
-                while not data[pos] & 0x80:
-                    pos += 1
-                pos += 1
             else:
                 self.pos = pos
                 self.scalar(b)
@@ -382,9 +489,14 @@ class _Decoder:
         return (root, top) if isinstance(top, dict) else (top, None)
 
 
-def decode_smile(data: bytes, skip: frozenset[str] = frozenset()) -> object:
+def decode_smile(data: bytes, skip: frozenset[str] = frozenset(),
+                 fast_after: int | None = FAST_AFTER, *,
+                 keep: frozenset[str] | None = None) -> object:
     """Decode one Smile document (header included) into Python values: dict, list, str,
     int, float, Decimal, bytes, bool or None. Members of any object named in ``skip`` are
     read past without being built (and left out): a reader that needs no analysis skips
-    it at a fraction of the cost."""
-    return _Decoder(data, skip).document()
+    it at a fraction of the cost. ``fast_after`` (see :data:`FAST_AFTER`; None: never)
+    says when the skip may use its fast pattern, which reads the same bytes. With ``keep``,
+    ``skip`` is not used: only the members named in ``keep`` are built, in every object
+    (a reader that knows the members it reads)."""
+    return _Decoder(data, skip, fast_after, keep).document()

@@ -1,0 +1,245 @@
+"""The skip of unneeded Smile values (BGBlitz analysis) reads exactly the bytes the full
+decode reads: the fast pattern and the token loop agree with each other and with the
+full decode, on random Smile documents and on every BGBlitz body of the corpus.
+
+The documents are written by a small Smile encoder below (shared names on, shared values
+off, as BGBlitz writes them), following the Smile 1.0 specification.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bgtools.read.bgf import read_bgf_document
+from bgtools.read.smile import SmileError, decode_smile
+
+ROOT = Path(__file__).resolve().parent
+CORPUS = ROOT.parent.parent / "shared" / "corpus" / "bgblitz"
+BODIES = sorted({*(ROOT / "data").rglob("*.bgf"), *CORPUS.glob("*.bgf")})
+ANALYSIS = frozenset({"moveAnalysis", "equity", "luck", "pr", "prGreen", "prRed",
+                      "dancingEquity"})
+
+
+def _vint(value: int) -> bytes:
+    out = [0x80 | (value & 0x3F)]
+    value >>= 6
+    while value:
+        out.append(value & 0x7F)
+        value >>= 7
+    return bytes(reversed(out))
+
+
+def _zigzag(value: int) -> int:
+    return value * 2 if value >= 0 else -value * 2 - 1
+
+
+class Encoder:
+    """Smile with shared property names (Jackson's default), no shared string values."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, int] = {}
+
+    def document(self, value: object) -> bytes:
+        """The whole document: header with the shared-names flag, then the value."""
+        return b":)\n\x01" + self.value(value)
+
+    def key(self, name: str) -> bytes:
+        """A key: a back reference to a name already written, else the name (shared)."""
+        index = self.names.get(name)
+        if index is not None:
+            return bytes([0x40 + index]) if index < 64 else bytes([0x30 | index >> 8,
+                                                                    index & 0xFF])
+        raw = name.encode()
+        if not raw:
+            return b"\x20"
+        if len(raw) > 57 or (len(raw) == 1 and not raw.isascii()):
+            return b"\x34" + raw + b"\xfc"  # a long name: never shared
+        if len(self.names) >= 1024:
+            self.names.clear()
+        self.names[name] = len(self.names)
+        return bytes([0x80 + len(raw) - 1] if raw.isascii() and len(raw) <= 64
+                     else [0xC0 + len(raw) - 2]) + raw
+
+    def value(self, value: object) -> bytes:
+        """A value, by the shortest token the specification gives it."""
+        if value is None:
+            return b"\x21"
+        if isinstance(value, bool):
+            return b"\x23" if value else b"\x22"
+        if isinstance(value, int):
+            if -16 <= value <= 15:
+                return bytes([0xC0 + _zigzag(value)])
+            token = b"\x24" if -2**31 <= value < 2**31 else b"\x25"
+            return token + _vint(_zigzag(value))
+        if isinstance(value, float):
+            bits = struct.unpack(">Q", struct.pack(">d", value))[0]
+            return b"\x29" + bytes((bits >> (7 * i)) & 0x7F for i in range(9, -1, -1))
+        if isinstance(value, str):
+            raw = value.encode()
+            ascii_ = raw.isascii()
+            if not raw:
+                return b"\x20"
+            if ascii_ and len(raw) <= 64:
+                return bytes([0x40 + len(raw) - 1 if len(raw) <= 32
+                              else 0x60 + len(raw) - 33]) + raw
+            if not ascii_ and 2 <= len(raw) <= 65:
+                return bytes([0x80 + len(raw) - 2 if len(raw) <= 33
+                              else 0xA0 + len(raw) - 34]) + raw
+            return (b"\xe0" if ascii_ else b"\xe4") + raw + b"\xfc"
+        if isinstance(value, list):
+            return b"\xf8" + b"".join(self.value(v) for v in value) + b"\xf9"
+        assert isinstance(value, dict)
+        return b"\xfa" + b"".join(self.key(k) + self.value(v) for k, v in value.items()) \
+            + b"\xfb"
+
+
+def _without(value: object, skip: frozenset[str]) -> object:
+    """``value`` with the members named in ``skip`` left out of every object."""
+    if isinstance(value, list):
+        return [_without(v, skip) for v in value]
+    if isinstance(value, dict):
+        return {k: _without(v, skip) for k, v in value.items() if k not in skip}
+    return value
+
+
+def _only(value: object, keep: frozenset[str]) -> object:
+    """``value`` with only the members named in ``keep`` in every object."""
+    if isinstance(value, list):
+        return [_only(v, keep) for v in value]
+    if isinstance(value, dict):
+        return {k: _only(v, keep) for k, v in value.items() if k in keep}
+    return value
+
+
+NAMES = st.sampled_from(["a", "bb", "red", "eq", "moveAnalysis", "equity", "x" * 40, "é",
+                         "", "ünïcode-name"])
+SCALARS = (st.none() | st.booleans() | st.integers(-2**70, 2**70)
+           | st.floats(allow_nan=False)
+           | st.text(max_size=70) | st.sampled_from(["0.18096678", "-0.00000000", "ACCEPT"]))
+VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=5)
+                      | st.dictionaries(NAMES, inner, max_size=6), max_leaves=40)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 300), VALUES, VALUES, VALUES)
+def test_the_fast_skip_the_token_loop_and_the_full_decode_agree(
+        defined: int, kept: object, skipped: object, after: object) -> None:
+    """Random documents, with up to 300 names defined first (long back references):
+    skipping ``equity`` and ``moveAnalysis`` members with the fast pattern (compiled at
+    once) or with the token loop gives the full decode without those members."""
+    prefix = {f"name{i}": i for i in range(defined)}
+    document = [prefix, {"a": kept, "equity": skipped, "red": after},
+                {"moveAnalysis": [skipped, {"eq": skipped}], "bb": after}]
+    data = Encoder().document(document)
+    full = decode_smile(data)
+    assert full == document
+    skip = frozenset({"equity", "moveAnalysis"})
+    expected = _without(document, skip)
+    assert decode_smile(data, skip, fast_after=1) == expected
+    assert decode_smile(data, skip, fast_after=None) == expected
+    keep = frozenset({"a", "red", "bb", "eq"})
+    assert decode_smile(data, keep=keep, fast_after=1) == _only(document, keep)
+
+
+def _outcome(data: bytes, skip: frozenset[str], fast_after: int | None) -> object:
+    try:
+        return decode_smile(data, skip, fast_after)
+    except SmileError as exc:
+        return f"SmileError: {exc}"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 100), VALUES,
+       st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1,
+                max_size=3),
+       st.integers(0, 10**6))
+def test_damaged_documents_skip_alike(defined: int, skipped: object,
+                                      edits: list[tuple[int, int]], cut: int) -> None:
+    """Damaged bytes (changed, and the end cut off): the fast pattern and the token loop
+    give the same value or the same error, so the pattern accepts nothing the loop
+    rejects (a reference beyond the table, a bad 7-bit group, a too long VInt, ...)."""
+    prefix = {f"name{i}": i for i in range(defined)}
+    data = bytearray(Encoder().document(
+        [prefix, {"equity": skipped, "red": 1}, {"equity": [skipped, {"eq": skipped}]}]))
+    start = len(Encoder().document([prefix]))  # damage the part after the names
+    for where, byte in edits:
+        data[start + where % (len(data) - start)] = byte
+    damaged = bytes(data[:len(data) - cut % 4])
+    skip = frozenset({"equity"})
+    assert _outcome(damaged, skip, 1) == _outcome(damaged, skip, None)
+
+
+def _ref(index: int) -> bytes:
+    return bytes([0x40 + index]) if index < 64 else bytes([0x30 | index >> 8, index & 0xFF])
+
+
+@pytest.mark.parametrize("names", [1, 2, 63, 64, 65, 100, 255, 256, 257, 600])
+def test_a_skipped_reference_is_checked_against_the_table_size(names: int) -> None:
+    """With ``names`` names defined, a skipped object may refer to the last of them and
+    not to the next: the fast pattern reads the one and leaves the other to the token
+    loop, which reports it, exactly as without the pattern."""
+    before = {f"n{i}": i for i in range(names - 1)}
+    head = b":)\n\x01\xf8" + Encoder().value(before) + b"\xfa\x81eq"  # name names - 1
+    assert decode_smile(head + b"\xfa\xfb\xfb\xf9") == [before, {"eq": {}}]
+    for index, fine in ((names - 1, True), (names, False)):
+        data = head + b"\xfa" + _ref(index) + b"\xc2\xfb\xfb\xf9"
+        slow = _outcome(data, frozenset({"eq"}), None)
+        assert _outcome(data, frozenset({"eq"}), 1) == slow
+        assert (slow == [before, {}]) is fine
+        if not fine:
+            assert "never defined" in str(slow)
+
+
+def test_the_encoder_writes_what_the_decoder_reads() -> None:
+    """The test's encoder is checked on fixed values, so that the property above tests
+    the decoder and not the encoder."""
+    value = {"a": [1, -17, 2**40, 1.5, "", "é" * 40, "x" * 100, None, True],
+             **{f"k{i}": i for i in range(80)}, "k70": {"k3": math.pi}}
+    assert decode_smile(Encoder().document(value)) == value
+
+
+def _body(path: Path) -> bytes:
+    data = path.read_bytes()
+    body = data.partition(b"\n")[2]
+    return zlib.decompress(body, 31 if body[:2] == b"\x1f\x8b" else 15)
+
+
+@pytest.mark.skipif(not BODIES, reason="no .bgf files")
+@pytest.mark.parametrize("path", BODIES, ids=lambda p: p.name)
+def test_every_bgblitz_body_skips_to_what_the_full_decode_reads(path: Path) -> None:
+    """The reader's skip (fast pattern from the first value on, and the token loop) gives
+    the full decode of the body without the analysis members."""
+    body = _body(path)
+    expected = _without(decode_smile(body), ANALYSIS)
+    assert decode_smile(body, ANALYSIS, fast_after=1) == expected
+    assert decode_smile(body, ANALYSIS, fast_after=None) == expected
+    assert read_bgf_document(path.read_bytes())[1] == expected
+    full = decode_smile(body)
+    keep = frozenset({"matchlen", "games", "scoreRed", "moves", "player", "red", "from"})
+    assert decode_smile(body, keep=keep, fast_after=1) == _only(full, keep)
+    assert decode_smile(body, keep=keep, fast_after=None) == _only(full, keep)
+
+
+@pytest.mark.parametrize("value", [
+    b"\x41\xff\xfe",  # a short string that is not UTF-8
+    b"\x28\x7f\x7f\x80\x00\x00",  # a float with a 7-bit group's high bit set
+    b"\x24" + b"\x01" * 25 + b"\x81",  # a VInt longer than 20 bytes
+    b"\xfa\x81\xff\xfe\xc2\xfb",  # an object whose new name is not UTF-8
+    b"\xfa\x34\xff\xfc\xc2\xfb",  # a long name that is not UTF-8
+])
+def test_a_skipped_value_is_malformed_when_its_decode_is(value: bytes) -> None:
+    """The skip checks what the decode checks: a value that cannot be decoded cannot be
+    skipped either, by the fast pattern or by the token loop."""
+    data = b":)\n\x01\xfa\x81eq" + value + b"\x82red\xc2\xfb"
+    with pytest.raises(SmileError):
+        decode_smile(data)
+    for fast_after in (1, None):
+        with pytest.raises(SmileError):
+            decode_smile(data, frozenset({"eq"}), fast_after)
