@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import struct
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -67,16 +68,21 @@ def _position_file(tmp_path: Path, record: bytes, name: str = "p.xgp") -> Path:
     return path
 
 
+def _assert_status_is_the_decision(status: dict[str, Any], event: Event) -> None:
+    """``status --json`` of a position file names the position, the player on roll and the
+    cube of the match's own moment before that decision."""
+    assert status["position_id"] == event.position_before.position_id
+    assert status["on_roll"] == event.player
+    assert status["cube"] == {"value": event.state_before.cube_value,
+                              "owner": event.state_before.cube_owner}
+
+
 @pytest.mark.parametrize("index", [0, 5, 11, 17])
 def test_a_checker_decision_gives_the_position_the_match_has_there(tmp_path: Path,
                                                                     index: int) -> None:
     record, event = _decisions("move")[index]
     path = _position_file(tmp_path, record)
-    status = _status(path)
-    assert status["position_id"] == event.position_before.position_id
-    assert status["on_roll"] == event.player
-    assert status["cube"] == {"value": event.state_before.cube_value,
-                              "owner": event.state_before.cube_owner}
+    _assert_status_is_the_decision(_status(path), event)
     position, dice = read_position_file(path.read_bytes(), "p.xgp")
     assert position == event.position_before
     assert dice is not None and sorted(dice) == sorted(event.dice or ())
@@ -85,11 +91,7 @@ def test_a_checker_decision_gives_the_position_the_match_has_there(tmp_path: Pat
 def test_a_cube_decision_gives_the_doubler_on_roll_and_the_cube(tmp_path: Path) -> None:
     record, event = _decisions("double")[0]
     path = _position_file(tmp_path, record)
-    status = _status(path)
-    assert status["position_id"] == event.position_before.position_id
-    assert status["on_roll"] == event.player
-    assert status["cube"] == {"value": event.state_before.cube_value,
-                              "owner": event.state_before.cube_owner}
+    _assert_status_is_the_decision(_status(path), event)
     assert read_position_file(path.read_bytes())[1] is None
 
 
