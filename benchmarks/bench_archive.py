@@ -1,18 +1,25 @@
 """Benchmark ``bgtools validate`` on an archive of GNU Backgammon self-play matches.
 
 ``python benchmarks/bench_archive.py [--files 500] [--repeat 3] [--jobs 1] [--keep DIR]``
+``python benchmarks/bench_archive.py --distinct [300] --jobs 1 [--builds compiled,pure]``
 
 1. Builds the archive with ``make_selfplay.py``: 7-point matches played by gnubg (or the
    test-suite's cached ones without gnubg), copied to ``--files`` files.
 2. Times ``bgtools validate --json DIR`` as a subprocess, end to end (wall clock, interpreter
-   start-up included), best of ``--repeat`` runs, and counts the rolls replayed (bgtools'
+   start-up included), the median of ``--repeat`` runs, and counts the rolls replayed (bgtools'
    own replay, outside the timing).
 3. Where the ``gnubg`` module is installed, times GNU Backgammon's ``import mat`` of the same
    files in one process (a loop of ``gnubg.command('import mat ...')``; the process start and
    module import are timed separately), and counts the rolls gnubg read.
 4. Prints rolls per second for both and the ratio.
 
-The machine's other load makes single runs noisy: take the best of several; the CPU time
+``--distinct N`` (issue 15) makes the archive of N distinct matches, no copies (so the memo
+of resolved plays helps only where real archives repeat themselves: the openings), and
+reports the median of ``--repeat`` runs (default 5). ``--builds compiled,pure`` times each
+build of this checkout in the same run: the compiled modules are built in place for the
+first and removed for the second (``scripts/test_builds.py``), and the tree is left pure.
+
+The machine's other load makes single runs noisy: take the median of several; the CPU time
 (user + system of the validate process) is printed too, as it depends less on other load.
 """
 
@@ -22,6 +29,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -31,8 +39,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(REPO / "scripts"))
 
 from make_selfplay import have_gnubg, make_archive
+from test_builds import build_in_place, remove_compiled
 
 GNUBG_SCRIPT = r"""
 import glob, json, os, sys, time
@@ -78,10 +88,11 @@ def _children_cpu() -> float:
 
 def time_bgtools(directory: Path, jobs: int | None,
                  repeat: int) -> tuple[float, float, list[dict[str, object]]]:
-    """Best wall-clock time and best CPU time (user + system, the process and its workers)
-    of ``bgtools validate --json``, and its JSON objects."""
+    """Median wall-clock time and median CPU time (user + system, the process and its
+    workers) of ``bgtools validate --json`` over ``repeat`` runs, and its JSON objects."""
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    best = best_cpu = float("inf")
+    walls: list[float] = []
+    cpus: list[float] = []
     objects: list[dict[str, object]] = []
     for _ in range(repeat):
         cpu = _children_cpu()
@@ -94,10 +105,10 @@ def time_bgtools(directory: Path, jobs: int | None,
         cpu = _children_cpu() - cpu
         if done.returncode not in (0, 1):
             raise SystemExit(f"bgtools validate failed ({done.returncode}): {done.stderr}")
-        best = min(best, elapsed)
-        best_cpu = min(best_cpu, cpu)
+        walls.append(elapsed)
+        cpus.append(cpu)
         objects = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
-    return best, best_cpu, objects
+    return statistics.median(walls), statistics.median(cpus), objects
 
 
 def count_rolls(files: list[Path]) -> int:
@@ -117,10 +128,11 @@ def count_rolls(files: list[Path]) -> int:
 
 
 def time_gnubg(directory: Path, repeat: int) -> dict[str, float] | None:
-    """Best of ``repeat`` gnubg ``import mat`` loops over the archive, or None without gnubg."""
+    """The median (by import time) of ``repeat`` gnubg ``import mat`` loops over the archive,
+    or None without gnubg."""
     if not have_gnubg():
         return None
-    best: dict[str, float] | None = None
+    runs: list[dict[str, float]] = []
     for _ in range(repeat):
         start = time.perf_counter()
         done = subprocess.run([sys.executable, "-c", GNUBG_SCRIPT, str(directory)],
@@ -132,9 +144,21 @@ def time_gnubg(directory: Path, repeat: int) -> dict[str, float] | None:
             return None
         result = json.loads(done.stdout.strip().splitlines()[-1])
         result["wall_s"] = wall
-        if best is None or result["import_s"] < best["import_s"]:
-            best = result
-    return best
+        runs.append(result)
+    runs.sort(key=lambda run: run["import_s"])
+    return runs[len(runs) // 2]
+
+
+def report_bgtools(directory: Path, rolls: int, jobs: int | None, repeat: int,
+                   build: str) -> float:
+    """Time ``bgtools validate`` on the tree as it is; print and return its rolls/s."""
+    seconds, cpu, objects = time_bgtools(directory, jobs, repeat)
+    invalid = sum(1 for o in objects if not o.get("valid"))
+    rate = rolls / seconds
+    print(f"bgtools validate ({build}): {seconds:.3f} s end to end (median of {repeat}) = "
+          f"{rate:,.0f} rolls/s; CPU {cpu:.3f} s = {rolls / cpu:,.0f} rolls per CPU second; "
+          f"{len(objects)} files checked, {invalid} invalid")
+    return rate
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -142,12 +166,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--files", type=int, default=500)
     parser.add_argument("--matches", type=int, default=16, help="distinct self-play matches")
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--distinct", type=int, nargs="?", const=300, default=None,
+                        metavar="N", help="N distinct matches, no copies (default 300)")
+    parser.add_argument("--repeat", type=int, default=None,
+                        help="runs per measurement (default 3, or 5 with --distinct)")
     parser.add_argument("--jobs", type=int, default=None,
                         help="pass --jobs N to bgtools validate (default: not passed)")
+    parser.add_argument("--builds", default=None,
+                        help="comma-separated builds to time: compiled, pure (default: the "
+                             "tree as it is)")
     parser.add_argument("--keep", type=Path, default=None,
                         help="build (or reuse) the archive in this directory and keep it")
     args = parser.parse_args(argv)
+    if args.distinct is not None:
+        args.files = args.matches = args.distinct
+    repeat = args.repeat or (5 if args.distinct is not None else 3)
+    builds = args.builds.split(",") if args.builds else []
+    if any(b not in ("compiled", "pure") for b in builds):
+        parser.error("--builds takes compiled and/or pure")
 
     with tempfile.TemporaryDirectory(prefix="bgtools-bench-") as tmp:
         directory = args.keep or Path(tmp) / "archive"
@@ -155,16 +191,23 @@ def main(argv: list[str] | None = None) -> int:
         files = existing if len(existing) == args.files else make_archive(
             directory, args.files, args.matches)
         rolls = count_rolls(files)
-        print(f"archive: {len(files)} files, {rolls} rolls ({directory})")
+        distinct = len({path.read_bytes() for path in files})
+        print(f"archive: {len(files)} files ({distinct} distinct), {rolls} rolls ({directory})")
 
-        seconds, cpu, objects = time_bgtools(directory, args.jobs, args.repeat)
-        invalid = sum(1 for o in objects if not o.get("valid"))
-        rate = rolls / seconds
-        print(f"bgtools validate: {seconds:.3f} s end to end (best of {args.repeat}) = "
-              f"{rate:,.0f} rolls/s; CPU {cpu:.3f} s = {rolls / cpu:,.0f} rolls per CPU second; "
-              f"{len(objects)} files checked, {invalid} invalid")
+        rates: dict[str, float] = {}
+        try:
+            for build in builds or ["tree as it is"]:
+                if build == "compiled" and not build_in_place():
+                    print("compiled build: could not be made; skipped")
+                    continue
+                if build == "pure":
+                    remove_compiled()
+                rates[build] = report_bgtools(directory, rolls, args.jobs, repeat, build)
+        finally:
+            if builds:
+                remove_compiled()
 
-        gnubg = time_gnubg(directory, args.repeat)
+        gnubg = time_gnubg(directory, repeat)
         if gnubg is None:
             print("gnubg: module not installed, no comparison")
             return 0
@@ -173,9 +216,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gnubg import mat: {gnubg['import_s']:.3f} s for {gnubg['files']:.0f} files, "
               f"{gnubg['rolls']:.0f} rolls = {g_rate:,.0f} rolls/s "
               f"(process end to end {gnubg['wall_s']:.3f} s = {g_wall_rate:,.0f} rolls/s; "
-              f"module start-up {gnubg['start_up_s']:.3f} s)")
-        print(f"ratio bgtools / gnubg: {rate / g_rate:.3f} (import loop), "
-              f"{rate / g_wall_rate:.3f} (end to end)")
+              f"module start-up {gnubg['start_up_s']:.3f} s; median of {repeat})")
+        for build, rate in rates.items():
+            print(f"ratio bgtools ({build}) / gnubg: {rate / g_rate:.3f} (import loop), "
+                  f"{rate / g_wall_rate:.3f} (end to end); gnubg's whole process is "
+                  f"{g_wall_rate / rate:.1f} x as fast")
     return 0
 
 

@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from bgtools.api.reading import READ_FORMATS, Match, MatchFile, read
     from bgtools.api.replaying import Cube, Moment, Replay, ReplayedAction, ReplayedGame
     from bgtools.engine.ids import MatchState
+    from bgtools.engine.plays import parse_play, play_text
     from bgtools.engine.position import (
         BAR,
         OFF,
@@ -41,7 +42,6 @@ if TYPE_CHECKING:  # pragma: no cover
         format_play,
         parse_id,
     )
-    from bgtools.engine.resolve import parse_play, play_text
     from bgtools.errors import (
         BgtoolsError,
         IllegalPlayError,
@@ -114,8 +114,8 @@ _HOMES = {
     "Step": "bgtools.engine.position",
     "format_play": "bgtools.engine.position",
     "parse_id": "bgtools.engine.position",
-    "parse_play": "bgtools.engine.resolve",
-    "play_text": "bgtools.engine.resolve",
+    "parse_play": "bgtools.engine.plays",
+    "play_text": "bgtools.engine.plays",
     "BgtoolsError": "bgtools.errors",
     "ConversionError": "bgtools.reports.convert",
     "InvalidRecordError": "bgtools.reports.convert",

@@ -86,7 +86,7 @@ class NotationError(RecordSyntaxError):
 class IllegalPlayError(BgtoolsError):
     """A play or cube action that the rules forbid; ``rule`` is the validator's rule id.
 
-    :func:`bgtools.engine.resolve.parse_play` raises it for a well-formed play that is illegal
+    :func:`bgtools.engine.plays.parse_play` raises it for a well-formed play that is illegal
     (``blocked-point``, ``max-dice``, ``higher-die``, ``dice-mismatch`` ...).
     """
 

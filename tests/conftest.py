@@ -4,15 +4,29 @@ keeps ``pytest -m "not slow"`` fast."""
 from __future__ import annotations
 
 import re
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from tests.helpers.paths import BUNDLED_CORPUS, CORPUS, EXAMPLES
+from tests.helpers.paths import BUNDLED_CORPUS, CORPUS, EXAMPLES, REPO
 
 _NOT_SLOW_RE = re.compile(r"\s*not\s+slow\s*")
 _WHOLLY_SLOW_RE = re.compile(r"^pytestmark = pytest\.mark\.slow\b", re.MULTILINE)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Refuse to test compiled modules built in place from older sources: Python imports an
+    extension module before its ``.py``, so a stale one would hide every edit made since
+    (``python scripts/test_builds.py`` builds and removes them)."""
+    for suffix in EXTENSION_SUFFIXES:
+        for built in (REPO / "bgtools").rglob(f"*{suffix}"):
+            source = built.with_name(built.name.removesuffix(suffix) + ".py")
+            if source.is_file() and source.stat().st_mtime > built.stat().st_mtime:
+                pytest.exit(f"{built.relative_to(REPO)} is older than its source: remove the "
+                            "compiled modules built in place (python scripts/test_builds.py "
+                            "does) or build them again", returncode=4)
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:

@@ -323,9 +323,10 @@ def test_rules_json_lists_every_rule_with_the_readme_severity() -> None:
 
 def test_python_m_bgtools_and_version() -> None:
     from bgtools import __version__
+    from bgtools.build import build_name
 
     done = bgtools("--version")
-    assert (done.returncode, done.stdout) == (0, f"bgtools {__version__}\n")
+    assert (done.returncode, done.stdout) == (0, f"bgtools {__version__} ({build_name()})\n")
 
 
 def test_shell_completion_is_offered_and_completes_commands() -> None:

@@ -85,8 +85,9 @@ app = _Typer(
 def _version(value: bool) -> None:
     if value:
         from bgtools import __version__
+        from bgtools.build import build_name
 
-        sys.stdout.write(f"bgtools {__version__}\n")
+        sys.stdout.write(f"bgtools {__version__} ({build_name()})\n")
         raise typer.Exit(0)
 
 

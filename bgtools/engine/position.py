@@ -243,7 +243,7 @@ def unchecked_position(mover: tuple[int, ...], opponent: tuple[int, ...]) -> Pos
     """Build a Position from sides that are already normalised (26 slots, index 0 = the
     checkers borne off) without validating them: the hot path of the replayer builds
     positions only from positions it has checked."""
-    pos = object.__new__(Position)
+    pos = Position.__new__(Position)
     object.__setattr__(pos, "mover", mover)
     object.__setattr__(pos, "opponent", opponent)
     return pos

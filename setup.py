@@ -1,0 +1,78 @@
+"""Build bgtools, compiling its hot path with mypyc where a C compiler is available.
+
+The metadata is in ``pyproject.toml``; this file only adds the compiled modules. mypyc (part
+of mypy, brought by build isolation) compiles the same typed sources that run as pure Python,
+so there is one definition of every rule. The build falls back to the pure-Python package,
+saying so, when mypyc or a C compiler is missing or fails, or when ``BGTOOLS_PURE=1`` is set.
+``bgtools --version`` tells which build runs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+# The per-roll path: reading a .mat, parsing and resolving plays, replaying them. Modules
+# that define the documented library API (engine/position, engine/ids, engine/plays, record,
+# api/) stay pure Python: compiled functions and classes lose their docstrings and
+# signatures, which help(), IDEs and the Sphinx reference read. So do the modules that build
+# Lark Transformer classes on first use (engine/notation_grammar, read/mat_grammar): mypyc
+# compiles no class nested in a function.
+COMPILED = [
+    "bgtools/engine/memo.py",
+    "bgtools/engine/notation.py",
+    "bgtools/engine/resolve.py",
+    "bgtools/engine/results.py",
+    "bgtools/read/mat.py",
+    "bgtools/read/mat_lines.py",
+    "bgtools/replay/game.py",
+    "bgtools/replay/match.py",
+    "bgtools/replay/model.py",
+    "bgtools/replay/rules.py",
+]
+
+
+def _say(message: str) -> None:
+    print(f"bgtools build: {message}", file=sys.stderr)
+
+
+class OptionalBuildExt(build_ext):
+    """``build_ext`` that leaves the pure-Python package in place when compiling fails.
+
+    All or nothing: the compiled modules share one runtime library, so a partial build
+    would not import; on any failure every extension already built is removed.
+    """
+
+    def run(self) -> None:
+        """Build every extension, or none (see the class)."""
+        try:
+            super().run()
+        except Exception as exc:  # noqa: BLE001 - any compiler failure means: stay pure
+            for ext in self.extensions:
+                built = self.get_ext_fullpath(ext.name)
+                if os.path.exists(built):
+                    os.remove(built)
+            _say(f"compiling failed ({exc}); installing the pure-Python build")
+
+
+def _compiled_modules() -> list[Any]:
+    if os.environ.get("BGTOOLS_PURE", "") not in ("", "0"):
+        _say("BGTOOLS_PURE is set; installing the pure-Python build")
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        _say("mypyc is not installed; installing the pure-Python build")
+        return []
+    try:
+        return list(mypycify(COMPILED, opt_level="3", multi_file=True))
+    except BaseException as exc:  # noqa: BLE001 - mypyc exits on type errors; stay pure
+        _say(f"mypyc failed ({exc!r}); installing the pure-Python build")
+        return []
+
+
+setup(ext_modules=_compiled_modules(), cmdclass={"build_ext": OptionalBuildExt})

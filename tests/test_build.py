@@ -1,0 +1,101 @@
+"""The two builds of bgtools (``setup.py``): the hot path compiled by mypyc, or pure Python.
+
+``scripts/test_builds.py`` runs the suite on each and sets ``BGTOOLS_EXPECT_BUILD``, so a run
+meant for the compiled build fails here if the pure modules ran instead (and the reverse).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import shutil
+import subprocess
+import sys
+from importlib import import_module
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+import pytest
+
+from bgtools.build import is_compiled
+from tests.helpers.paths import REPO
+
+
+def compiled_sources() -> list[str]:
+    """``setup.py``'s list of the modules it compiles, read without running it."""
+    tree = ast.parse((REPO / "setup.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets):
+            value = ast.literal_eval(node.value)
+            assert isinstance(value, list)
+            return [str(item) for item in value]
+    raise AssertionError("setup.py has no COMPILED list")
+
+
+def module_is_extension(name: str) -> bool:
+    origin = getattr(import_module(name), "__file__", None) or ""
+    return any(origin.endswith(suffix) for suffix in EXTENSION_SUFFIXES)
+
+
+def test_the_expected_build_runs() -> None:
+    expected = os.environ.get("BGTOOLS_EXPECT_BUILD")
+    if expected is None:
+        pytest.skip("BGTOOLS_EXPECT_BUILD is not set (scripts/test_builds.py sets it)")
+    assert expected in ("compiled", "pure")
+    assert is_compiled() == (expected == "compiled")
+
+
+def test_every_listed_module_comes_from_the_same_build() -> None:
+    names = [source.removesuffix(".py").replace("/", ".") for source in compiled_sources()]
+    assert "bgtools.replay.game" in names  # bgtools.build's probe must be compiled
+    kinds = {name: module_is_extension(name) for name in names}
+    assert set(kinds.values()) == {is_compiled()}, kinds
+
+
+def test_the_documented_api_stays_pure_python() -> None:
+    # Compiled functions and classes lose their docstrings and signatures.
+    compiled = compiled_sources()
+    for name in ("bgtools.engine.position", "bgtools.engine.ids", "bgtools.engine.plays",
+                 "bgtools.record", "bgtools.api.reading", "bgtools.api.replaying"):
+        assert name.replace(".", "/") + ".py" not in compiled, name
+        assert not module_is_extension(name), name
+
+
+def _setup_copy(tmp_path: Path) -> Path:
+    """The files ``setup.py build_ext`` needs, copied to a scratch tree."""
+    tree = tmp_path / "tree"
+    shutil.copytree(REPO / "bgtools", tree / "bgtools",
+                    ignore=shutil.ignore_patterns("__pycache__", *(f"*{s}" for s in
+                                                                  EXTENSION_SUFFIXES)))
+    for name in ("setup.py", "pyproject.toml", "README.md"):
+        shutil.copy(REPO / name, tree / name)
+    return tree
+
+
+def _build_in_place(tree: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tree,
+                          env={**os.environ, **env}, capture_output=True, text=True,
+                          timeout=600, check=False, stdin=subprocess.DEVNULL)
+
+
+def _extensions(tree: Path) -> list[Path]:
+    return [p for suffix in EXTENSION_SUFFIXES for p in tree.rglob(f"*{suffix}")]
+
+
+def test_bgtools_pure_builds_no_extension_and_says_so(tmp_path: Path) -> None:
+    tree = _setup_copy(tmp_path)
+    done = _build_in_place(tree, BGTOOLS_PURE="1")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "installing the pure-Python build" in done.stderr
+    assert _extensions(tree) == []
+
+
+@pytest.mark.slow
+def test_without_a_compiler_the_build_falls_back_to_pure_python(tmp_path: Path) -> None:
+    pytest.importorskip("mypyc")
+    tree = _setup_copy(tmp_path)
+    done = _build_in_place(tree, CC="false", LDSHARED="false")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "compiling failed" in done.stderr and "pure-Python build" in done.stderr
+    assert _extensions(tree) == []
