@@ -31,6 +31,7 @@ from bgtools.limits import (
 from bgtools.record import MatchRecord, Problem, Severity
 
 __all__ = [
+    "BINARY_STARTS",
     "MAX_FILE_BYTES",
     "RECORD_SUFFIXES",
     "STDIN_ARGUMENT",
@@ -203,9 +204,17 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
     return LoadedRecords(fmt, decoded.encoding, records)
 
 
+BINARY_STARTS = (b"RGMH", b"{")
+"""How every file the binary readers accept begins: eXtreme Gammon's ``RGMH`` magic
+(:func:`~bgtools.read.xg.looks_like_xg`) or the brace of BGBlitz's JSON header line
+(:func:`~bgtools.read.bgf.looks_like_bgf`); tests/test_detect_binary.py holds them to it."""
+
+
 def _read_binary(data: bytes, name: str) -> LoadedRecords | None:
     """The records of an eXtreme Gammon (``.xg``/``.xgp``) or BGBlitz (``.bgf``) file,
     recognised by their magic bytes; None for any other input."""
+    if not data.startswith(BINARY_STARTS):
+        return None  # text: the binary readers (and zlib-ng) are not even imported
     from bgtools.read.bgf import looks_like_bgf
     from bgtools.read.xg import looks_like_xg
 

@@ -1,0 +1,43 @@
+"""``read.detect`` skips the binary readers for text: it relies on every file they accept
+starting with one of ``BINARY_STARTS``. Held here against the readers' own checks."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bgtools.read.bgf import looks_like_bgf
+from bgtools.read.detect import BINARY_STARTS
+from bgtools.read.xg import looks_like_xg
+from tests.helpers.paths import REPO, corpus_file
+
+
+@given(st.binary(max_size=64))
+def test_the_binary_readers_accept_nothing_that_starts_otherwise(data: bytes) -> None:
+    for candidate in (data, b"RGMH" + data, b'{"format":"BGF"' + data, b"{" + data):
+        if looks_like_xg(candidate) or looks_like_bgf(candidate):
+            assert candidate.startswith(BINARY_STARTS)
+
+
+def test_binary_files_of_both_formats_start_so(corpus: Path) -> None:
+    for relative in ("xg-binary", "bgblitz"):
+        folder = corpus_file(corpus, relative)
+        files = [p for p in folder.iterdir() if p.suffix in (".xg", ".bgf", ".xgp")]
+        assert files, folder
+        for path in files:
+            assert path.read_bytes().startswith(BINARY_STARTS), path
+
+
+def test_validating_a_mat_file_loads_no_binary_reader() -> None:
+    probe = ("import sys; from bgtools.cli import main\n"
+             "sys.argv = ['bgtools', 'validate', '--json', 'samples/example_gnubg.mat']\n"
+             "try:\n    main()\nexcept SystemExit:\n    pass\n"
+             "print(sorted(m for m in sys.modules if m in ('bgtools.read.xg', "
+             "'bgtools.read.bgf', 'bgtools.read.smile', 'zlib_ng')), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True,
+                          text=True, check=False, timeout=120)
+    assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr
