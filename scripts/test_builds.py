@@ -1,28 +1,34 @@
 """Run the test suite on both builds of bgtools: compiled by mypyc, and pure Python.
 
-``python scripts/test_builds.py [--only compiled|pure] [PYTEST ARGS ...]``
+``python scripts/test_builds.py [--only compiled|pure] [--serial] [PYTEST ARGS ...]``
 
 ``pip install .`` compiles the hot path with mypyc where it can (``setup.py``) and falls back
 to pure Python where it cannot, so both builds must pass. This script (the README's test
 command, and what CI runs):
 
-1. builds the compiled modules in place (``setup.py build_ext --inplace``), runs the whole
-   suite on them, with ``BGTOOLS_EXPECT_BUILD=compiled`` (``tests/test_build.py`` fails if
-   the pure modules ran instead);
-2. removes them again, whatever happened, so the source tree is pure Python, and runs the
-   suite without the tests marked ``slow`` on it (``BGTOOLS_EXPECT_BUILD=pure``): the slow
-   tests (oracle comparisons, the corpus, fuzzing) ran on the compiled build already, and
-   both builds run the same source.
+* runs ``pytest -m "not slow"`` on the pure-Python build, in a scratch copy of the tree
+  (its own source, no compiled module; ``../shared`` is not beside it, so it also tests what
+  a bare clone tests, with the corpus files shipped in ``tests/data``);
+* meanwhile builds the compiled modules in place (``setup.py build_ext --inplace``) and runs
+  the whole suite on them, then removes them, whatever happened, so that the source tree is
+  pure Python again (a stale compiled module would hide edits).
 
-Extra arguments go to both pytest runs. The exit status is 0 only when every run passed.
+The two runs go side by side (one core each; ``--serial`` runs them in turn). The slow tests
+(oracle comparisons, the whole corpus, fuzzing) run on the compiled build only: both builds
+run the same source. Each run sets ``BGTOOLS_EXPECT_BUILD``, which ``tests/test_build.py``
+checks against the modules that actually ran. Extra arguments go to both pytest runs;
+``--only pure`` runs the whole suite on the pure build. The exit status is 0 only when every
+run passed.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
@@ -53,12 +59,37 @@ def build_in_place() -> bool:
     return done.returncode == 0 and bool(compiled_files())
 
 
-def run_pytest(build: str, arguments: list[str]) -> int:
-    """Run pytest on the tree as it is, telling the suite which build it must find."""
-    print(f"== pytest on the {build} build: pytest {' '.join(arguments)}", flush=True)
+SCRATCH_IGNORED = (".git", ".ci-venv", ".venv", "build", "dist", "__pycache__", ".hypothesis",
+                   ".mypy_cache", ".pytest_cache", "_build", "fuzz-crashes", "*.egg-info",
+                   *(f"*{suffix}" for suffix in EXTENSION_SUFFIXES))
+
+
+def pure_copy(parent: Path) -> Path:
+    """A copy of the tree under ``parent`` with no compiled module and no build output."""
+    tree = parent / "bgtools-pure"
+    shutil.copytree(REPO, tree, ignore=shutil.ignore_patterns(*SCRATCH_IGNORED), symlinks=True)
+    return tree
+
+
+def pytest_command(build: str, tree: Path,
+                   arguments: list[str]) -> tuple[list[str], dict[str, str]]:
+    """The pytest command line and environment for one build's run in ``tree``."""
+    print(f"== pytest on the {build} build ({tree}): pytest {' '.join(arguments)}", flush=True)
     env = {**os.environ, "BGTOOLS_EXPECT_BUILD": build}
-    return subprocess.run([sys.executable, "-m", "pytest", *arguments], cwd=REPO, env=env,
-                          check=False).returncode
+    return [sys.executable, "-m", "pytest", *arguments], env
+
+
+def run_compiled(arguments: list[str]) -> int:
+    """Build in place, run the suite on the compiled build, leave the tree pure again."""
+    try:
+        if not build_in_place():
+            print("== the compiled build could not be made (see setup.py's message)",
+                  file=sys.stderr)
+            return 1
+        command, env = pytest_command("compiled", REPO, arguments)
+        return subprocess.run(command, cwd=REPO, env=env, check=False).returncode
+    finally:
+        remove_compiled()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,22 +97,32 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", choices=("compiled", "pure"), default=None,
                         help="test one build only (the pure one then runs the whole suite)")
+    parser.add_argument("--serial", action="store_true",
+                        help="run the two builds one after the other, not side by side")
     args, pytest_args = parser.parse_known_args(argv)
-    status = 0
-    try:
-        if args.only != "pure":
-            if not build_in_place():
-                print("== the compiled build could not be made (see setup.py's message)",
-                      file=sys.stderr)
-                return 1
-            status |= run_pytest("compiled", pytest_args) != 0
-        remove_compiled()
-        if args.only != "compiled":
-            pure_args = pytest_args if args.only == "pure" else ["-m", "not slow", *pytest_args]
-            status |= run_pytest("pure", pure_args) != 0
-    finally:
-        remove_compiled()
-    return int(status)
+    if args.only == "compiled":
+        return int(run_compiled(pytest_args) != 0)
+    pure_args = pytest_args if args.only == "pure" else ["-m", "not slow", *pytest_args]
+    with tempfile.TemporaryDirectory(prefix="bgtools-test-builds-") as scratch:
+        tree = pure_copy(Path(scratch))
+        command, env = pytest_command("pure", tree, pure_args)
+        if args.only == "pure" or args.serial:
+            pure_status = subprocess.run(command, cwd=tree, env=env, check=False).returncode
+            compiled_status = 0 if args.only == "pure" else run_compiled(pytest_args)
+        else:
+            log = Path(scratch) / "pure.log"
+            with log.open("wb") as out:
+                pure = subprocess.Popen(command, cwd=tree, env=env, stdout=out,
+                                        stderr=subprocess.STDOUT)
+                try:
+                    compiled_status = run_compiled(pytest_args)
+                finally:
+                    pure_status = pure.wait()
+            print("== the pure build's run:", flush=True)
+            sys.stdout.write(log.read_text(encoding="utf-8", errors="replace"))
+        print(f"== compiled build: {'passed' if compiled_status == 0 else 'FAILED'}; "
+              f"pure build: {'passed' if pure_status == 0 else 'FAILED'}", flush=True)
+        return int(compiled_status != 0 or pure_status != 0)
 
 
 if __name__ == "__main__":
