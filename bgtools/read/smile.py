@@ -111,7 +111,6 @@ def _signature_table() -> bytes:
 _SIGNATURE = _signature_table()
 _MERGED = frozenset(byte for byte in range(256)
                     if _SIGNATURE.count(_SIGNATURE[byte]) > 1)  # bytes sharing a class
-_ELEMENT_END = re.compile(b"\\xfb[\\xf9\\xfa]")  # an object that ends an array's element
 _LAYOUTS_KEPT = 4096  # layouts remembered for the process
 _LAYOUT_DEPTH = 16  # the deepest nesting of a value whose layout is remembered
 
@@ -251,16 +250,22 @@ def _object_end(data: bytes, pos: int) -> int:
 
 def _elements_end(data: bytes, pos: int, known: int) -> int:
     """The end of the array of objects at ``pos`` (BGBlitz's candidate plays) when each of
-    its objects has a layout known or learnt; -1 when one has not."""
-    pos += 1
-    while data.startswith(b"\xfa", pos):
-        found = _ELEMENT_END.search(data, pos)
-        if found is None:
+    its objects has a layout known or learnt; -1 when one has not. The objects are found
+    by guessing that the array ends at the first 0xFB 0xF9 and its objects are split by
+    0xFB 0xFA (their layouts check the guess)."""
+    stop = data.find(b"\xfb\xf9", pos) + 1  # the array's 0xF9
+    if stop <= pos:
+        return -1
+    offset = pos + 1  # where the piece begins
+    pieces = data[offset:stop].split(b"\xfb\xfa")
+    last = len(pieces) - 1
+    for index, piece in enumerate(pieces):
+        start = offset - 1 if index else offset  # with the 0xFA split off
+        end = offset + len(piece) + (1 if index < last else 0)  # and the 0xFB
+        if _layout_end(data, start, end, known) < 0:
             return -1
-        pos = _layout_end(data, pos, found.start() + 1, known)
-        if pos < 0:
-            return -1
-    return pos + 1 if data.startswith(b"\xf9", pos) else -1
+        offset += len(piece) + 2
+    return stop + 1
 
 
 class SmileError(ValueError):
@@ -578,6 +583,15 @@ class _Decoder:
         if self.fast_after is not None and not self.share_values:
             names = len(self.names)
             data, pos = self.data, self.pos
+            b = data[pos] if pos < len(data) else 0
+            if 0x40 <= b <= 0x7F:  # a short ASCII string, whose ASCII content is UTF-8
+                end = pos + 1 + (b & 0x1F) + (1 if b < 0x60 else 33)
+                if end <= len(data) and data[pos + 1:end].isascii():
+                    self.pos = end
+                    return
+            if data.startswith(b"\xf8\xf9", pos):  # an empty array
+                self.pos = pos + 2
+                return
             if data.startswith(b"\xfa", pos):
                 end = _layout_end(data, pos, _object_end(data, pos), names)
             elif data.startswith(b"\xf8\xfa", pos):
