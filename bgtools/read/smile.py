@@ -575,8 +575,10 @@ class _Decoder:
         return root[0]
 
     def skip_value(self) -> None:
-        """Read past one value without building it (only the shared tables grow): with the
-        fast pattern when it matches, else with the token loop."""
+        """Read past one value without building it (only the shared tables grow): in place
+        (a one-byte value, a short ASCII string, an empty array), by its layout (an object
+        or an array of objects), with the fast pattern when it matches, else with the
+        token loop (docs/bgf-format.md, "Reading speed")."""
         if self.pos < len(self.data) and _SIZES[self.data[self.pos]]:  # a literal, small int
             self.pos += 1
             return
