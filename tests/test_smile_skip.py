@@ -206,6 +206,25 @@ def test_a_value_of_a_learnt_layout_is_read_as_the_token_loop_reads_it(
     assert _outcome(data, skip, 1) == _outcome(data, skip, None)
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.dictionaries(NAMES, VALUES, max_size=4), min_size=1, max_size=6),
+       st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=2),
+       st.integers(0, 3))
+def test_an_array_of_objects_is_skipped_as_the_token_loop_skips_it(
+        objects: list[dict[str, object]], edits: list[tuple[int, int]], cut: int) -> None:
+    """Arrays of objects (BGBlitz's candidate plays), met twice so that the second has
+    its objects' layouts learnt, some objects defining names, some bytes changed and the
+    end cut off: each object by its layout or by the token loop gives the token loop's
+    value or error for the whole array."""
+    data = bytearray(Encoder().document(
+        [{"moveAnalysis": objects, "red": 1}, {"moveAnalysis": objects, "red": 2}]))
+    for where, byte in edits:
+        data[where % len(data)] = byte
+    damaged = bytes(data[:len(data) - cut])
+    skip = frozenset({"moveAnalysis"})
+    assert _outcome(damaged, skip, 1) == _outcome(damaged, skip, None)
+
+
 def _ref(index: int) -> bytes:
     return bytes([0x40 + index]) if index < 64 else bytes([0x30 | index >> 8, index & 0xFF])
 

@@ -113,6 +113,7 @@ _MERGED = frozenset(byte for byte in range(256)
                     if _SIGNATURE.count(_SIGNATURE[byte]) > 1)  # bytes sharing a class
 _LAYOUTS_KEPT = 4096  # layouts remembered for the process
 _LAYOUT_DEPTH = 16  # the deepest nesting of a value whose layout is remembered
+_GUESSES = 64  # an array's objects placed again after a guess proved wrong, at most
 
 
 class _Layout:
@@ -248,24 +249,22 @@ def _object_end(data: bytes, pos: int) -> int:
             return stop
 
 
-def _elements_end(data: bytes, pos: int, known: int) -> int:
-    """The end of the array of objects at ``pos`` (BGBlitz's candidate plays) when each of
-    its objects has a layout known or learnt; -1 when one has not. The objects are found
-    by guessing that the array ends at the first 0xFB 0xF9 and its objects are split by
-    0xFB 0xFA (their layouts check the guess)."""
+def _element_places(data: bytes, pos: int) -> list[tuple[int, int]]:
+    """Where the objects of the array at ``pos`` (BGBlitz's candidate plays) start and
+    end, guessing that the array ends at its first 0xFB 0xF9 and that 0xFB 0xFA splits
+    its objects (a guess: each object's layout checks it)."""
     stop = data.find(b"\xfb\xf9", pos) + 1  # the array's 0xF9
     if stop <= pos:
-        return -1
+        return []
     offset = pos + 1  # where the piece begins
     pieces = data[offset:stop].split(b"\xfb\xfa")
     last = len(pieces) - 1
+    places = []
     for index, piece in enumerate(pieces):
         start = offset - 1 if index else offset  # with the 0xFA split off
-        end = offset + len(piece) + (1 if index < last else 0)  # and the 0xFB
-        if _layout_end(data, start, end, known) < 0:
-            return -1
+        places.append((start, offset + len(piece) + (1 if index < last else 0)))  # 0xFB
         offset += len(piece) + 2
-    return stop + 1
+    return places
 
 
 class SmileError(ValueError):
@@ -596,13 +595,18 @@ class _Decoder:
                 return
             if data.startswith(b"\xfa", pos):
                 end = _layout_end(data, pos, _object_end(data, pos), names)
+                if end >= 0:
+                    self.pos = end
+                    return
             elif data.startswith(b"\xf8\xfa", pos):
-                end = _elements_end(data, pos, names)
-            else:
-                end = -1
-            if end >= 0:
-                self.pos = end
-                return
+                defined = self.names[:]
+                try:
+                    self.pos = self.skip_objects(data, pos)
+                    return
+                except (IndexError, SmileError):
+                    # Malformed: read again below as before, for the same error.
+                    self.names[:] = defined
+                    self.pos = pos
             size, pattern = self.fast
             if size != names:
                 pattern = self.fast_pattern(names)
@@ -617,6 +621,31 @@ class _Decoder:
             self.pos = self._skip(self.data, self.pos)
         except IndexError:
             raise self.fail("the Smile data ends early") from None
+
+    def skip_objects(self, data: bytes, pos: int) -> int:
+        """The end of the array at ``pos``, whose first element is an object: each object
+        by its layout where it has one, any other element by the token loop, which reads
+        exactly what the token loop of the whole array reads (the same names defined).
+        Malformed data raises SmileError or IndexError, whose place may differ from the
+        whole array's: the caller reads the array again for the error."""
+        places = _element_places(data, pos)
+        guesses = _GUESSES  # new guesses after one proved wrong
+        names = len(self.names)
+        pos += 1
+        index = 0
+        while data[pos] != 0xF9:
+            if (index >= len(places) or places[index][0] != pos) and guesses:
+                guesses -= 1
+                places, index = _element_places(data, pos - 1), 0
+            end = -1
+            if index < len(places) and places[index][0] == pos:
+                end = _layout_end(data, pos, places[index][1], names)
+            if end < 0:
+                end = self._skip(data, pos, 1)
+                names = len(self.names)
+            pos = end
+            index += 1
+        return pos + 1
 
     def fast_pattern(self, names: int) -> re.Pattern[bytes] | None:
         """A fast-skip pattern for a table of ``names`` names: one compiled for that size or
@@ -655,7 +684,7 @@ class _Decoder:
         return None if found is None else found.end()
 
     # Complexity kept: one branch per Smile token class, as the specification lists them.
-    def _skip(self, data: bytes, pos: int) -> int:  # noqa: C901
+    def _skip(self, data: bytes, pos: int, outer: int = 0) -> int:  # noqa: C901
         """The position after the value at ``pos``: a lean loop over the tokens, the sizes
         of fixed-size values from a table, only shared strings decoded (for the tables)."""
         kinds: list[bool] = []  # open containers: True for an object
@@ -713,7 +742,7 @@ class _Decoder:
             if b in {0xF8, 0xFA}:
                 in_object = b == 0xFA
                 kinds.append(in_object)
-                if len(kinds) > MAX_DEPTH:
+                if len(kinds) + outer > MAX_DEPTH:
                     self.pos = pos
                     raise self.fail(f"nesting deeper than {MAX_DEPTH}")
                 continue
