@@ -240,13 +240,16 @@ def _layout_end(data: bytes, pos: int, stop: int, known: int) -> int:
 def _object_end(data: bytes, pos: int) -> int:
     """Where the object at ``pos`` ends if every 0xFA and 0xFB in it marks an object's
     start and end (a guess, checked by its layout); -1 when no such end is found."""
-    stop = pos
-    while True:
-        stop = data.find(b"\xfb", stop) + 1
-        if stop == 0:
-            return -1
-        if data.count(b"\xfa", pos, stop) == data.count(b"\xfb", pos, stop):
-            return stop
+    stop = data.find(b"\xfb", pos) + 1
+    opened = data.count(b"\xfa", pos + 1, stop) if stop else 0
+    while opened:  # objects opened inside, each closed by one more 0xFB
+        inner = stop
+        for _ in range(opened):
+            stop = data.find(b"\xfb", stop) + 1
+            if not stop:
+                return -1
+        opened = data.count(b"\xfa", inner, stop)
+    return stop or -1
 
 
 def _element_places(data: bytes, pos: int) -> list[tuple[int, int]]:
