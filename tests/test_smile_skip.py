@@ -176,6 +176,55 @@ def test_damaged_documents_skip_alike(defined: int, skipped: object,
     assert _outcome(damaged, skip, 1) == _outcome(damaged, skip, None)
 
 
+_SAME_CLASS = [b"0123456789.-", b"\x21\x22\x23", bytes(range(0x80, 0xC0)),
+               bytes(range(0xC0, 0xE0))]  # bytes a value of one layout may swap
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 300), VALUES,
+       st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255), st.booleans()),
+                min_size=1, max_size=4))
+def test_a_value_of_a_learnt_layout_is_read_as_the_token_loop_reads_it(
+        defined: int, skipped: object, edits: list[tuple[int, int, bool]]) -> None:
+    """A skipped value met three times: the first defines its names, the second (all
+    back references) is learnt, the third has bytes changed, mostly within their
+    signature class so that the learnt layout is looked up, sometimes to any byte: the
+    skip by layout gives the token loop's value or error."""
+    prefix = {f"name{i}": i for i in range(defined)}
+    encoder = Encoder()
+    head = encoder.document([prefix, {"equity": skipped, "red": 1}])[:-2]  # open: ...}]
+    head += b"\xfb" + encoder.value({"equity": skipped, "red": 2})[:-1]
+    again = bytearray(encoder.value({"equity": skipped, "red": 3}))
+    for where, byte, same_class in edits:
+        at = where % len(again)
+        group = next((g for g in _SAME_CLASS if again[at] in g), None) if same_class \
+            else bytes(range(256))
+        if group is not None:
+            again[at] = group[byte % len(group)]
+    data = head + b"\xfb" + bytes(again) + b"\xf9"
+    skip = frozenset({"equity"})
+    assert _outcome(data, skip, 1) == _outcome(data, skip, None)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.dictionaries(NAMES, VALUES, max_size=4), min_size=1, max_size=6),
+       st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=2),
+       st.integers(0, 3))
+def test_an_array_of_objects_is_skipped_as_the_token_loop_skips_it(
+        objects: list[dict[str, object]], edits: list[tuple[int, int]], cut: int) -> None:
+    """Arrays of objects (BGBlitz's candidate plays), met twice so that the second has
+    its objects' layouts learnt, some objects defining names, some bytes changed and the
+    end cut off: each object by its layout or by the token loop gives the token loop's
+    value or error for the whole array."""
+    data = bytearray(Encoder().document(
+        [{"moveAnalysis": objects, "red": 1}, {"moveAnalysis": objects, "red": 2}]))
+    for where, byte in edits:
+        data[where % len(data)] = byte
+    damaged = bytes(data[:len(data) - cut])
+    skip = frozenset({"moveAnalysis"})
+    assert _outcome(damaged, skip, 1) == _outcome(damaged, skip, None)
+
+
 def _ref(index: int) -> bytes:
     return bytes([0x40 + index]) if index < 64 else bytes([0x30 | index >> 8, index & 0xFF])
 

@@ -92,6 +92,14 @@ def _int(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def _all_ints(values: list[object]) -> bool:
+    """True when every item is an int and none a bool (as ``_int`` reads each)."""
+    return set(map(type, values)) <= _INT_TYPE
+
+
+_INT_TYPE = frozenset({int})
+
+
 def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
 
@@ -196,7 +204,7 @@ class _Reader:
             red, green = _int(m.get("red")), _int(m.get("green"))
             src, dst = m.get("from"), m.get("to")
             if not (isinstance(src, list) and isinstance(dst, list) and len(src) == len(dst)
-                    and all(_int(x) is not None for x in src + dst)):
+                    and _all_ints(src) and _all_ints(dst)):
                 self.problem("from/to are not two lists of points of the same length")
                 continue
             if green == 7:

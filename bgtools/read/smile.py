@@ -13,8 +13,10 @@ truncation, an unknown token, a back reference to a string never seen, nesting d
 
 from __future__ import annotations
 
+import operator
 import re
 import struct
+from collections.abc import Callable
 from decimal import Decimal
 
 __all__ = ["FAST_AFTER", "MAX_DEPTH", "SMILE_MAGIC", "SmileError", "decode_smile"]
@@ -41,6 +43,7 @@ def _token_sizes() -> tuple[int, ...]:
 
 
 _SIZES = _token_sizes()
+_SMALL = tuple((n >> 1) ^ -(n & 1) for n in range(32))  # the small ints 0xC0-0xDF, zigzag
 
 FAST_AFTER = 8
 """Skipped values read at one size of the shared-name table before the fast skip (a
@@ -90,6 +93,181 @@ def _skip_pattern(names: int) -> bytes:
 
 
 _fast_patterns: dict[int, re.Pattern[bytes]] = {}
+
+
+def _signature_table() -> bytes:
+    """The translation giving a skipped value's signature: each byte stands for its class,
+    where a class holds the bytes that a value of the same layout may hold in its place
+    (the digits, sign and point of number strings, the literals null/false/true, the
+    small ints, the last bytes of a VInt). Every class of an ASCII byte is ASCII."""
+    table = bytearray(range(256))
+    for byte in b"0123456789.-":
+        table[byte] = 0x30
+    for low, high in ((0x21, 0x23), (0x80, 0xBF), (0xC0, 0xDF)):
+        table[low:high + 1] = bytes([low]) * (high - low + 1)
+    return bytes(table)
+
+
+_SIGNATURE = _signature_table()
+_MERGED = frozenset(byte for byte in range(256)
+                    if _SIGNATURE.count(_SIGNATURE[byte]) > 1)  # bytes sharing a class
+_LAYOUTS_KEPT = 4096  # layouts remembered for the process
+_LAYOUT_DEPTH = 16  # the deepest nesting of a value whose layout is remembered
+_GUESSES = 64  # an array's objects placed again after a guess proved wrong, at most
+
+
+class _Layout:
+    """What makes a skipped value of a known signature read by the token loop exactly as
+    the value its layout was learnt from (the same tokens at the same places, every check
+    passed, no name defined): the table holds more than ``top_ref`` names, and the bytes
+    at ``exact`` (key bytes whose class has other members: a long reference's ``0``) are
+    ``values``. Every other token byte is alone in its class or stands for a class of
+    equivalent one-byte tokens, and content bytes are ASCII as the signature says."""
+
+    __slots__ = ("exact", "top_ref", "values")
+
+    def __init__(self, exact: Callable[[bytes], object] | None, values: object,
+                 top_ref: int) -> None:
+        self.exact = exact
+        self.values = values
+        self.top_ref = top_ref
+
+
+_layouts: dict[bytes, _Layout] = {}
+
+
+# Complexity kept: one branch per token class the layout of a skipped value may hold.
+def _layout(value: bytes, known: int) -> _Layout | None:  # noqa: C901
+    """The layout of ``value`` when it is exactly one Smile value that the token loop reads
+    without touching a table (string values not shared), with ``known`` names defined;
+    None for anything else: a name defined, a reference beyond the table, a token other
+    than back references, short ASCII strings, ints, floats, doubles, literals, arrays and
+    objects, nesting deeper than ``_LAYOUT_DEPTH``, bytes left over."""
+    size = len(value)
+    exact: list[int] = []  # key bytes whose class has other members
+    kinds: list[bool] = []  # the open containers, True for an object
+    in_object = False
+    top_ref = -1
+    pos = 0
+    while pos < size:
+        b = value[pos]
+        if in_object:
+            if b == 0xFB:
+                pos += 1
+                kinds.pop()
+                if not kinds:
+                    break
+                in_object = kinds[-1]
+                continue
+            if 0x40 <= b <= 0x7F:
+                ref = b - 0x40
+                pos += 1
+            elif 0x30 <= b <= 0x33 and pos + 1 < size:
+                ref = ((b & 0x03) << 8) | value[pos + 1]
+                exact.extend(at for at in (pos, pos + 1) if value[at] in _MERGED)
+                pos += 2
+            else:
+                return None
+            if ref >= known or pos >= size:
+                return None
+            top_ref = max(top_ref, ref)
+            b = value[pos]
+        if 0xC0 <= b <= 0xDF or 0x21 <= b <= 0x23:  # one byte, as any of its class
+            pos += 1
+        elif 0x40 <= b <= 0x7F:  # a short ASCII string: ASCII content is UTF-8
+            content = pos + 1
+            pos = content + (b & 0x1F) + (1 if b < 0x60 else 33)
+            if pos > size or not value[content:pos].isascii():
+                return None
+        elif b in {0x28, 0x29}:  # a float or a double: 7-bit groups
+            pos += 6 if b == 0x28 else 11
+            if pos > size or not value[pos - (5 if b == 0x28 else 10):pos].isascii():
+                return None
+        elif b in {0x24, 0x25}:  # an int: a VInt of at most 20 bytes
+            pos += 1
+            start = pos
+            while pos < size and value[pos] < 0x80 and pos - start < 19:
+                pos += 1
+            if pos >= size or value[pos] < 0x80:
+                return None
+            pos += 1
+        elif b in {0xF8, 0xFA}:
+            if len(kinds) >= _LAYOUT_DEPTH:
+                return None
+            pos += 1
+            in_object = b == 0xFA
+            kinds.append(in_object)
+            continue
+        elif b == 0xF9 and kinds and not in_object:
+            pos += 1
+            kinds.pop()
+            if not kinds:
+                break
+            in_object = kinds[-1]
+            continue
+        else:
+            return None
+        if not kinds:
+            break
+    if kinds or pos != size:
+        return None
+    getter = operator.itemgetter(*exact) if exact else None
+    return _Layout(getter, getter(value) if getter is not None else None, top_ref)
+
+
+def _layout_end(data: bytes, pos: int, stop: int, known: int) -> int:
+    """``stop`` when ``data[pos:stop]`` is one value of a layout known (or learnt now, and
+    kept) that the token loop reads without touching a table, with ``known`` names
+    defined; else -1."""
+    if stop <= pos:
+        return -1
+    value = data[pos:stop]
+    signature = value.translate(_SIGNATURE)
+    layout = _layouts.get(signature)
+    if layout is None:
+        layout = _layout(value, known)
+        if layout is None:
+            return -1
+        if len(_layouts) >= _LAYOUTS_KEPT:
+            _layouts.clear()
+        _layouts[signature] = layout
+    elif layout.top_ref >= known or (
+            layout.exact is not None and layout.exact(value) != layout.values):
+        return -1
+    return stop
+
+
+def _object_end(data: bytes, pos: int) -> int:
+    """Where the object at ``pos`` ends if every 0xFA and 0xFB in it marks an object's
+    start and end (a guess, checked by its layout); -1 when no such end is found."""
+    stop = data.find(b"\xfb", pos) + 1
+    opened = data.count(b"\xfa", pos + 1, stop) if stop else 0
+    while opened:  # objects opened inside, each closed by one more 0xFB
+        inner = stop
+        for _ in range(opened):
+            stop = data.find(b"\xfb", stop) + 1
+            if not stop:
+                return -1
+        opened = data.count(b"\xfa", inner, stop)
+    return stop or -1
+
+
+def _element_places(data: bytes, pos: int) -> list[tuple[int, int]]:
+    """Where the objects of the array at ``pos`` (BGBlitz's candidate plays) start and
+    end, guessing that the array ends at its first 0xFB 0xF9 and that 0xFB 0xFA splits
+    its objects (a guess: each object's layout checks it)."""
+    stop = data.find(b"\xfb\xf9", pos) + 1  # the array's 0xF9
+    if stop <= pos:
+        return []
+    offset = pos + 1  # where the piece begins
+    pieces = data[offset:stop].split(b"\xfb\xfa")
+    last = len(pieces) - 1
+    places = []
+    for index, piece in enumerate(pieces):
+        start = offset - 1 if index else offset  # with the 0xFA split off
+        places.append((start, offset + len(piece) + (1 if index < last else 0)))  # 0xFB
+        offset += len(piece) + 2
+    return places
 
 
 class SmileError(ValueError):
@@ -287,7 +465,12 @@ class _Decoder:
         if flags & 0x04:
             raise self.fail("raw binary Smile content is not supported")
 
-    def document(self) -> object:
+    # Complexity kept: the commonest tokens read in line, one branch each (for speed).
+    def document(self) -> object:  # noqa: C901
+        """The document's one value. The common tokens (short back references, small
+        ints, literals, short ASCII strings, container marks) are read here in line; any
+        other token, and every error, goes through the methods above, so the values and
+        the errors are theirs."""
         self.header()
         root: list[object] = []
         # The containers being filled, innermost last; the root is a 1-element list. The
@@ -296,70 +479,176 @@ class _Decoder:
         top_list: list[object] = root
         top_dict: dict[str, object] | None = None
         name = ""
-        skip, keep, byte, scalar, key = self.skip, self.keep, self.byte, self.scalar, self.key
-        while True:
-            if top_dict is not None:
-                b = byte()
-                if b == 0xFB:
+        # A member is skipped when its name is in `chosen` (skip), or not in it (keep).
+        wanted = self.keep is not None
+        chosen = self.keep if self.keep is not None else self.skip
+        data, names, sizes, small = self.data, self.names, _SIZES, _SMALL
+        end = len(data)
+        share_values = self.share_values
+        pos = self.pos
+        value: object
+        try:
+            while True:
+                if top_dict is not None:
+                    b = data[pos]
+                    pos += 1
+                    if 0x40 <= b <= 0x7F and b - 0x40 < len(names):
+                        name = names[b - 0x40]
+                    elif 0x30 <= b <= 0x33 and ((b & 0x03) << 8) | data[pos] < len(names):
+                        name = names[((b & 0x03) << 8) | data[pos]]
+                        pos += 1
+                    elif b == 0xFB:
+                        stack.pop()
+                        if len(stack) == 1:
+                            break
+                        top = stack[-1]
+                        if isinstance(top, dict):
+                            top_list, top_dict = root, top
+                        else:
+                            top_list, top_dict = top, None
+                        continue
+                    else:
+                        self.pos = pos
+                        name = self.key(b)
+                        pos = self.pos
+                    if (name in chosen) is not wanted:
+                        if pos < end and sizes[data[pos]]:  # a literal or small int
+                            pos += 1
+                        else:
+                            self.pos = pos
+                            self.skip_value()
+                            pos = self.pos
+                        continue
+                b = data[pos]
+                pos += 1
+                if 0xC0 <= b <= 0xDF:
+                    value = small[b & 0x1F]
+                elif 0x40 <= b <= 0x5F:  # a short ASCII string
+                    stop = pos + (b & 0x1F) + 1
+                    if stop > end:
+                        self.pos = pos
+                        raise self.fail("the Smile data ends early")
+                    self.pos = stop
+                    value = self.text(data[pos:stop])
+                    if share_values:
+                        self.remember(self.values, value)
+                    pos = stop
+                elif b in {0xF8, 0xFA}:
+                    if len(stack) > MAX_DEPTH:
+                        self.pos = pos
+                        raise self.fail(f"nesting deeper than {MAX_DEPTH}")
+                    child: list[object] | dict[str, object] = {} if b == 0xFA else []
+                    if top_dict is not None:
+                        top_dict[name] = child
+                    else:
+                        top_list.append(child)
+                    stack.append(child)
+                    if isinstance(child, dict):
+                        top_list, top_dict = root, child
+                    else:
+                        top_list, top_dict = child, None
+                    continue
+                elif b == 0xF9 and top_dict is None and len(stack) > 1:
                     stack.pop()
                     if len(stack) == 1:
                         break
-                    top_list, top_dict = self.innermost(stack, root)
+                    top = stack[-1]
+                    if isinstance(top, dict):
+                        top_list, top_dict = root, top
+                    else:
+                        top_list, top_dict = top, None
                     continue
-                name = key(b)
-                if name in skip if keep is None else name not in keep:
-                    self.skip_value()
-                    continue
-            b = byte()
-            if b == 0xF9 and top_dict is None and len(stack) > 1:
-                stack.pop()
-                if len(stack) == 1:
-                    break
-                top_list, top_dict = self.innermost(stack, root)
-                continue
-            if b in {0xF8, 0xFA}:
-                child: list[object] | dict[str, object] = [] if b == 0xF8 else {}
-                if top_dict is not None:
-                    top_dict[name] = child
                 else:
-                    top_list.append(child)
-                if len(stack) > MAX_DEPTH:
-                    raise self.fail(f"nesting deeper than {MAX_DEPTH}")
-                stack.append(child)
-                top_list, top_dict = self.innermost(stack, root)
-                continue
-            if top_dict is not None:
-                top_dict[name] = scalar(b)
-            else:
-                top_list.append(scalar(b))
-                if len(stack) == 1:
-                    break
-        if self.pos < len(self.data) and self.data[self.pos] != 0xFF:
+                    self.pos = pos
+                    value = self.scalar(b)
+                    pos = self.pos
+                if top_dict is not None:
+                    top_dict[name] = value
+                else:
+                    top_list.append(value)
+                    if len(stack) == 1:
+                        break
+        except IndexError:  # data[pos] past the end: every other read is checked
+            self.pos = pos
+            raise self.fail("the Smile data ends early") from None
+        self.pos = pos
+        if pos < end and data[pos] != 0xFF:
             raise self.fail("data after the end of the Smile document")
         return root[0]
 
     def skip_value(self) -> None:
-        """Read past one value without building it (only the shared tables grow): with the
-        fast pattern when it matches, else with the token loop."""
+        """Read past one value without building it (only the shared tables grow): in place
+        (a one-byte value, a short ASCII string, an empty array), by its layout (an object
+        or an array of objects), with the fast pattern when it matches, else with the
+        token loop (docs/bgf-format.md, "Reading speed")."""
         if self.pos < len(self.data) and _SIZES[self.data[self.pos]]:  # a literal, small int
             self.pos += 1
             return
         if self.fast_after is not None and not self.share_values:
             names = len(self.names)
+            data, pos = self.data, self.pos
+            b = data[pos] if pos < len(data) else 0
+            if 0x40 <= b <= 0x7F:  # a short ASCII string, whose ASCII content is UTF-8
+                end = pos + 1 + (b & 0x1F) + (1 if b < 0x60 else 33)
+                if end <= len(data) and data[pos + 1:end].isascii():
+                    self.pos = end
+                    return
+            if data.startswith(b"\xf8\xf9", pos):  # an empty array
+                self.pos = pos + 2
+                return
+            if data.startswith(b"\xfa", pos):
+                end = _layout_end(data, pos, _object_end(data, pos), names)
+                if end >= 0:
+                    self.pos = end
+                    return
+            elif data.startswith(b"\xf8\xfa", pos):
+                defined = self.names[:]
+                try:
+                    self.pos = self.skip_objects(data, pos)
+                    return
+                except (IndexError, SmileError):
+                    # Malformed: read again below as before, for the same error.
+                    self.names[:] = defined
+                    self.pos = pos
             size, pattern = self.fast
             if size != names:
                 pattern = self.fast_pattern(names)
                 if pattern is not None:
                     self.fast = (names, pattern)
             if pattern is not None:
-                end = self.fast_end(pattern, self.data, self.pos)
-                if end is not None:
-                    self.pos = end
+                fast = self.fast_end(pattern, self.data, self.pos)
+                if fast is not None:
+                    self.pos = fast
                     return
         try:
             self.pos = self._skip(self.data, self.pos)
         except IndexError:
             raise self.fail("the Smile data ends early") from None
+
+    def skip_objects(self, data: bytes, pos: int) -> int:
+        """The end of the array at ``pos``, whose first element is an object: each object
+        by its layout where it has one, any other element by the token loop, which reads
+        exactly what the token loop of the whole array reads (the same names defined).
+        Malformed data raises SmileError or IndexError, whose place may differ from the
+        whole array's: the caller reads the array again for the error."""
+        places = _element_places(data, pos)
+        guesses = _GUESSES  # new guesses after one proved wrong
+        names = len(self.names)
+        pos += 1
+        index = 0
+        while data[pos] != 0xF9:
+            if (index >= len(places) or places[index][0] != pos) and guesses:
+                guesses -= 1
+                places, index = _element_places(data, pos - 1), 0
+            end = -1
+            if index < len(places) and places[index][0] == pos:
+                end = _layout_end(data, pos, places[index][1], names)
+            if end < 0:
+                end = self._skip(data, pos, 1)
+                names = len(self.names)
+            pos = end
+            index += 1
+        return pos + 1
 
     def fast_pattern(self, names: int) -> re.Pattern[bytes] | None:
         """A fast-skip pattern for a table of ``names`` names: one compiled for that size or
@@ -398,7 +687,7 @@ class _Decoder:
         return None if found is None else found.end()
 
     # Complexity kept: one branch per Smile token class, as the specification lists them.
-    def _skip(self, data: bytes, pos: int) -> int:  # noqa: C901
+    def _skip(self, data: bytes, pos: int, outer: int = 0) -> int:  # noqa: C901
         """The position after the value at ``pos``: a lean loop over the tokens, the sizes
         of fixed-size values from a table, only shared strings decoded (for the tables)."""
         kinds: list[bool] = []  # open containers: True for an object
@@ -456,7 +745,7 @@ class _Decoder:
             if b in {0xF8, 0xFA}:
                 in_object = b == 0xFA
                 kinds.append(in_object)
-                if len(kinds) > MAX_DEPTH:
+                if len(kinds) + outer > MAX_DEPTH:
                     self.pos = pos
                     raise self.fail(f"nesting deeper than {MAX_DEPTH}")
                 continue
