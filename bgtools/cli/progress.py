@@ -188,17 +188,21 @@ def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_js
     A progress bar is drawn on stderr when it is a terminal and not ``as_json``. Ctrl-C
     stops the workers and returns the summary of what was done, marked ``interrupted``.
     """
-    from bgtools.reports.files import expand_paths
+    from bgtools.reports.files import count_inputs, expand_paths
 
     show_progress = not as_json and stderr_is_terminal()
     summary = BatchSummary()
     interrupted = False
     try:
         inputs: Iterable[Input] = expand_paths(paths) if expanded is None else expanded
-        if show_progress or expanded is not None:
-            inputs = list(inputs)  # the total, for the bar and its ETA
-            summary.total = len(inputs)
-            show_progress = summary.total > 1  # one file: a bar says nothing
+        if expanded is not None:
+            summary.total = len(expanded)
+        elif show_progress:
+            # The total, for the bar and its ETA, from a walk of its own: keeping the inputs
+            # in a list would hold every path of the run at once.
+            summary.total = count_inputs(paths)
+        if summary.total is not None:
+            show_progress = show_progress and summary.total > 1  # one file: a bar says nothing
         if _single_file(paths) or (summary.total is not None and summary.total <= 1):
             jobs = 1
         else:
