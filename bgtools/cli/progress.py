@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -84,12 +85,17 @@ def progress_layout(width: int, total: int | None) -> tuple[list[str], int]:
     return shown, max(widths["bar"], min(_WIDEST_BAR, bar))
 
 
+_UPDATE_SECONDS = 0.1
+"""The shortest time between two updates of the progress bar."""
+
+
 class _Progress:
     """The Rich progress bar of a run, or nothing at all when disabled."""
 
     def __init__(self, enabled: bool, total: int | None) -> None:
         self._progress: Any = None
         self._task: Any = None
+        self._updated = -_UPDATE_SECONDS
         if not enabled:
             return
         from rich.console import Console
@@ -163,9 +169,16 @@ class _Progress:
             self._progress.start()
 
     def update(self, summary: BatchSummary) -> None:
-        """Show the state of the run."""
+        """Show the state of the run (at most every :data:`_UPDATE_SECONDS`, and at its
+        last file)."""
         if self._progress is None:
             return
+        # Rich keeps a sample per update for its speed (up to 1,000 a task), and an update
+        # costs more than a small file: ten a second are enough for the eye.
+        now = time.monotonic()
+        if now - self._updated < _UPDATE_SECONDS and summary.done != summary.total:
+            return
+        self._updated = now
         elapsed = summary.elapsed
         rate = f"{summary.rolls / elapsed:,.0f}" if elapsed > 0 else "0"
         self._progress.update(self._task, completed=summary.done, rate=rate,
