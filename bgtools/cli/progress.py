@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -84,12 +85,17 @@ def progress_layout(width: int, total: int | None) -> tuple[list[str], int]:
     return shown, max(widths["bar"], min(_WIDEST_BAR, bar))
 
 
+_UPDATE_SECONDS = 0.1
+"""The shortest time between two updates of the progress bar."""
+
+
 class _Progress:
     """The Rich progress bar of a run, or nothing at all when disabled."""
 
     def __init__(self, enabled: bool, total: int | None) -> None:
         self._progress: Any = None
         self._task: Any = None
+        self._updated = -_UPDATE_SECONDS
         if not enabled:
             return
         from rich.console import Console
@@ -163,9 +169,16 @@ class _Progress:
             self._progress.start()
 
     def update(self, summary: BatchSummary) -> None:
-        """Show the state of the run."""
+        """Show the state of the run (at most every :data:`_UPDATE_SECONDS`, and at its
+        last file)."""
         if self._progress is None:
             return
+        # Rich keeps a sample per update for its speed (up to 1,000 a task), and an update
+        # costs more than a small file: ten a second are enough for the eye.
+        now = time.monotonic()
+        if now - self._updated < _UPDATE_SECONDS and summary.done != summary.total:
+            return
+        self._updated = now
         elapsed = summary.elapsed
         rate = f"{summary.rolls / elapsed:,.0f}" if elapsed > 0 else "0"
         self._progress.update(self._task, completed=summary.done, rate=rate,
@@ -188,17 +201,21 @@ def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_js
     A progress bar is drawn on stderr when it is a terminal and not ``as_json``. Ctrl-C
     stops the workers and returns the summary of what was done, marked ``interrupted``.
     """
-    from bgtools.reports.files import expand_paths
+    from bgtools.reports.files import count_inputs, expand_paths
 
     show_progress = not as_json and stderr_is_terminal()
     summary = BatchSummary()
     interrupted = False
     try:
         inputs: Iterable[Input] = expand_paths(paths) if expanded is None else expanded
-        if show_progress or expanded is not None:
-            inputs = list(inputs)  # the total, for the bar and its ETA
-            summary.total = len(inputs)
-            show_progress = summary.total > 1  # one file: a bar says nothing
+        if expanded is not None:
+            summary.total = len(expanded)
+        elif show_progress:
+            # The total, for the bar and its ETA, from a walk of its own: keeping the inputs
+            # in a list would hold every path of the run at once.
+            summary.total = count_inputs(paths)
+        if summary.total is not None:
+            show_progress = show_progress and summary.total > 1  # one file: a bar says nothing
         if _single_file(paths) or (summary.total is not None and summary.total <= 1):
             jobs = 1
         else:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FileResult",
     "expand_paths",
+    "count_inputs",
     "analyse_file",
     "validate_json",
     "event_json",
@@ -112,17 +113,60 @@ def expand_paths(args: Iterable[str]) -> Iterator[tuple[str, InputSource | None,
             yield display, None, f"{display}: no such file or directory"
 
 
+def count_inputs(args: Iterable[str]) -> int:
+    """The number of inputs :func:`expand_paths` yields for ``args``, counted by a walk of
+    its own that keeps none of them (for a progress bar's total); standard input is
+    counted, not read."""
+    from bgtools.read.detect import STDIN_ARGUMENT
+
+    args = list(args)
+    others = [arg for arg in args if arg != STDIN_ARGUMENT]
+    return sum(1 for _ in expand_paths(others)) + len(args) - len(others)
+
+
 def _walk(top: Path) -> Iterator[tuple[str, Path | None, str | None]]:
-    from bgtools.read.detect import RECORD_SUFFIXES
+    """The record files under ``top`` as :func:`os.walk` visits them top-down (a
+    directory's files, sorted, then each subdirectory, sorted), lazily: one directory is
+    listed at a time and only the sorted names of its record files (plain ``str``) and of
+    its subdirectories are held, so memory does not grow with the number of files."""
     from bgtools.read.source import printable_path
 
-    for root, dirs, files in os.walk(top):
-        dirs.sort()
-        for name in sorted(files):
-            candidate = Path(root) / name
-            # Only regular files: a FIFO or socket in a tree would block or fail.
-            if name.lower().endswith(RECORD_SUFFIXES) and candidate.is_file():
-                yield printable_path(str(candidate)), candidate, None
+    yield from _walk_directory(os.fspath(top), printable_path)
+
+
+def _walk_directory(root: str, printable: Callable[[str], str],
+                    ) -> Iterator[tuple[str, Path | None, str | None]]:
+    from bgtools.read.detect import RECORD_SUFFIXES
+
+    files: list[str] = []
+    subdirectories: list[str] = []
+    try:
+        with os.scandir(root) as entries:
+            for entry in entries:
+                name = entry.name
+                try:
+                    if entry.is_dir():
+                        # As os.walk: a link to a directory is not followed.
+                        if not entry.is_symlink():
+                            subdirectories.append(name)
+                    # Only regular files: a FIFO or socket in a tree would block or fail.
+                    elif name.lower().endswith(RECORD_SUFFIXES) and entry.is_file():
+                        files.append(name)
+                except OSError:
+                    continue
+    except OSError:  # as os.walk: a directory that cannot be listed is left out
+        return
+    files.sort()
+    for name in files:
+        # A Path of the joined string, not ``Path(root) / name``: pathlib interns each part
+        # it parses, and interning ``name`` itself would keep every name of the listing in
+        # the interpreter's table of interned strings for as long as the list lives.
+        candidate = Path(os.path.join(root, name))
+        yield printable(str(candidate)), candidate, None
+    del files
+    subdirectories.sort()
+    for name in subdirectories:
+        yield from _walk_directory(os.path.join(root, name), printable)
 
 
 def _expand_glob(pattern: str) -> Iterator[tuple[str, Path | None, str | None]]:
@@ -130,26 +174,56 @@ def _expand_glob(pattern: str) -> Iterator[tuple[str, Path | None, str | None]]:
 
     from bgtools.read.source import printable_path
 
-    matches = sorted(glob.glob(pattern, recursive=True))
+    matches = glob.glob(pattern, recursive=True)
     if not matches:
         yield pattern, None, f"{pattern}: no file matches"
         return
+    matches.sort()
+    # Each input once, without a set of every file yielded: a match inside a directory
+    # walked before is left out when that walk reached it (_reached_by_walk), and ``seen``
+    # holds the matches taken as files, no more than the glob's own list.
     seen: set[str] = set()
+    walked: set[str] = set()
     for match in matches:
         path = Path(match)
-        found: Iterator[tuple[str, Path | None, str | None]]
+        display = printable_path(match)
+        key = os.path.normpath(display)
+        if key in seen or _reached_by_walk(os.path.normpath(match), walked):
+            continue
         if path.is_dir():
-            found = _walk(path)
-        elif path.is_file():
-            found = iter([(printable_path(match), path, None)])
+            walked.add(os.path.normpath(match))
+            for item in _walk(path):
+                if os.path.normpath(item[0]) not in seen:
+                    yield item
+            continue
+        seen.add(key)
+        if path.is_file():
+            yield display, path, None
         else:
-            found = iter([(printable_path(match), None,
-                          f"{printable_path(match)} is not a regular file")])
-        for display, file, error in found:
-            key = os.path.normpath(display)
-            if key not in seen:
-                seen.add(key)
-                yield display, file, error
+            yield display, None, f"{display} is not a regular file"
+
+
+def _reached_by_walk(match: str, walked: set[str]) -> bool:
+    """Whether the walk of a directory in ``walked`` (normalised paths) yielded ``match``
+    already, or all of it for a directory: it is below one through directories that are
+    not links (a walk follows none), and is a record file or a directory that is no link."""
+    if not walked:
+        return False
+    child = match
+    while True:
+        parent = os.path.dirname(child) or "."
+        if parent == child:
+            return False
+        if parent in walked:
+            break
+        if os.path.islink(parent):
+            return False
+        child = parent
+    from bgtools.read.detect import RECORD_SUFFIXES
+
+    if os.path.isdir(match):
+        return not os.path.islink(match)
+    return match.lower().endswith(RECORD_SUFFIXES) and os.path.isfile(match)
 
 
 def analyse_file(display: str, path: InputSource | None, error: str | None = None,
