@@ -16,12 +16,12 @@ from typing import Any
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-# The per-roll path: reading a .mat, parsing and resolving plays, replaying them. Modules
-# that define the documented library API (engine/position, engine/ids, engine/plays, record,
-# api/) stay pure Python: compiled functions and classes lose their docstrings and
-# signatures, which help(), IDEs and the Sphinx reference read. So do the modules that build
-# Lark Transformer classes on first use (engine/notation_grammar, read/mat_grammar): mypyc
-# compiles no class nested in a function.
+# The per-roll path: reading a .mat (or an .xg, or a .bgf with its Smile body), parsing and
+# resolving plays, replaying them. Modules that define the documented library API
+# (engine/position, engine/ids, engine/plays, record, api/) stay pure Python: compiled
+# functions and classes lose their docstrings and signatures, which help(), IDEs and the
+# Sphinx reference read. So do the modules that build Lark Transformer classes on first use
+# (engine/notation_grammar, read/mat_grammar): mypyc compiles no class nested in a function.
 COMPILED = [
     "bgtools/engine/memo.py",
     "bgtools/engine/notation.py",
@@ -29,6 +29,9 @@ COMPILED = [
     "bgtools/engine/results.py",
     "bgtools/read/mat.py",
     "bgtools/read/mat_lines.py",
+    "bgtools/read/smile.py",
+    "bgtools/read/bgf.py",
+    "bgtools/read/xg.py",
     "bgtools/replay/game.py",
     "bgtools/replay/match.py",
     "bgtools/replay/model.py",

@@ -75,8 +75,9 @@ def test_columns_is_honoured_and_a_narrow_table_drops_columns_instead_of_cutting
 def test_a_narrow_replay_table_keeps_the_plays_whole() -> None:
     done = bgtools("replay", str(GALAXY), env={"COLUMNS": "60"})
     assert done.returncode == 0
-    lines = done.stdout.splitlines()
-    assert all(len(line) <= 60 for line in lines)
+    # The title is the path as given, whole (a clone in a deep directory has a long one).
+    lines = [line for line in done.stdout.splitlines() if line != str(GALAXY)]
+    assert lines and all(len(line) <= 60 for line in lines)
     for row in _replay_rows(GALAXY):
         if row.get("play"):
             assert str(row["play"]) in done.stdout
