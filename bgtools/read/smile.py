@@ -116,6 +116,16 @@ _LAYOUT_DEPTH = 16  # the deepest nesting of a value whose layout is remembered
 _GUESSES = 64  # an array's objects placed again after a guess proved wrong, at most
 
 
+def _innermost(container: list[object] | dict[str, object],
+               root: list[object]) -> tuple[list[object], dict[str, object] | None]:
+    """The document loop's ``(top_list, top_dict)`` for the innermost ``container``: an
+    object is filled through ``top_dict``, an array through ``top_list`` (``top_dict``
+    None)."""
+    if isinstance(container, dict):
+        return root, container
+    return container, None
+
+
 class _Layout:
     """What makes a skipped value of a known signature read by the token loop exactly as
     the value its layout was learnt from (the same tokens at the same places, every check
@@ -501,11 +511,7 @@ class _Decoder:
                         stack.pop()
                         if len(stack) == 1:
                             break
-                        top = stack[-1]
-                        if isinstance(top, dict):
-                            top_list, top_dict = root, top
-                        else:
-                            top_list, top_dict = top, None
+                        top_list, top_dict = _innermost(stack[-1], root)
                         continue
                     else:
                         self.pos = pos
@@ -543,20 +549,13 @@ class _Decoder:
                     else:
                         top_list.append(child)
                     stack.append(child)
-                    if isinstance(child, dict):
-                        top_list, top_dict = root, child
-                    else:
-                        top_list, top_dict = child, None
+                    top_list, top_dict = _innermost(child, root)
                     continue
                 elif b == 0xF9 and top_dict is None and len(stack) > 1:
                     stack.pop()
                     if len(stack) == 1:
                         break
-                    top = stack[-1]
-                    if isinstance(top, dict):
-                        top_list, top_dict = root, top
-                    else:
-                        top_list, top_dict = top, None
+                    top_list, top_dict = _innermost(stack[-1], root)
                     continue
                 else:
                     self.pos = pos
