@@ -21,7 +21,12 @@ __all__ = [
     "SgfProperties",
     "GameRecord",
     "MatchRecord",
+    "SCHEMA",
 ]
+
+SCHEMA = "bgtools/1"
+"""The version tag every bgtools JSON object carries (the record's JSON form and every
+report object of the contract)."""
 
 
 class Severity(str, Enum):

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Generic, Literal, TypeAlias, TypeGuard, TypeVar, cast, get_args, overload
 
 from bgtools.record import (
+    SCHEMA,
     Action,
     ActionKind,
     GameRecord,
@@ -59,9 +60,6 @@ __all__ = [
     "schema_path",
     "show_value",
 ]
-
-SCHEMA = "bgtools/1"
-"""The version tag every bgtools JSON object carries."""
 
 KIND = "match"
 """The ``kind`` of a match object (the contract's report objects have no ``kind``)."""

@@ -1,6 +1,6 @@
 """Run the test suite on both builds of bgtools: compiled by mypyc, and pure Python.
 
-``python scripts/test_builds.py [--only compiled|pure] [--serial] [PYTEST ARGS ...]``
+``python scripts/test_builds.py [--only compiled|pure] [--serial] [--workers N] [PYTEST ARGS ...]``
 
 ``pip install .`` compiles the hot path with mypyc where it can (``setup.py``) and falls back
 to pure Python where it cannot, so both builds must pass. This script (the README's test
@@ -13,7 +13,9 @@ command, and what CI runs):
   the whole suite on them, then removes them, whatever happened, so that the source tree is
   pure Python again (a stale compiled module would hide edits).
 
-The two runs go side by side (one core each; ``--serial`` runs them in turn). The slow tests
+The two runs go side by side (``--serial`` runs them in turn), and the compiled build's run
+is spread over ``--workers`` processes (pytest-xdist, one per core by default): the whole
+suite is most of the time, and the pure run leaves a core idle once it is done. The slow tests
 (oracle comparisons, the whole corpus, fuzzing) run on the compiled build only: both builds
 run the same source. Each run sets ``BGTOOLS_EXPECT_BUILD``, which ``tests/test_build.py``
 checks against the modules that actually ran. Extra arguments go to both pytest runs;
@@ -24,6 +26,7 @@ run passed.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -79,14 +82,25 @@ def pytest_command(build: str, tree: Path,
     return [sys.executable, "-m", "pytest", *arguments], env
 
 
-def run_compiled(arguments: list[str]) -> int:
+def worker_arguments(workers: int) -> list[str]:
+    """pytest's arguments that spread a run over ``workers`` processes (none for one)."""
+    if workers <= 1:
+        return []
+    if importlib.util.find_spec("xdist") is None:  # pytest-xdist, from the test extra
+        print("== pytest-xdist is not installed: the compiled build's run uses one process",
+              flush=True)
+        return []
+    return ["-n", str(workers), "--dist", "worksteal"]
+
+
+def run_compiled(arguments: list[str], workers: int = 1) -> int:
     """Build in place, run the suite on the compiled build, leave the tree pure again."""
     try:
         if not build_in_place():
             print("== the compiled build could not be made (see setup.py's message)",
                   file=sys.stderr)
             return 1
-        command, env = pytest_command("compiled", REPO, arguments)
+        command, env = pytest_command("compiled", REPO, [*worker_arguments(workers), *arguments])
         return subprocess.run(command, cwd=REPO, env=env, check=False).returncode
     finally:
         remove_compiled()
@@ -99,23 +113,26 @@ def main(argv: list[str] | None = None) -> int:
                         help="test one build only (the pure one then runs the whole suite)")
     parser.add_argument("--serial", action="store_true",
                         help="run the two builds one after the other, not side by side")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="processes for the compiled build's run (default: one per core)")
     args, pytest_args = parser.parse_known_args(argv)
     if args.only == "compiled":
-        return int(run_compiled(pytest_args) != 0)
+        return int(run_compiled(pytest_args, args.workers) != 0)
     pure_args = pytest_args if args.only == "pure" else ["-m", "not slow", *pytest_args]
     with tempfile.TemporaryDirectory(prefix="bgtools-test-builds-") as scratch:
         tree = pure_copy(Path(scratch))
         command, env = pytest_command("pure", tree, pure_args)
         if args.only == "pure" or args.serial:
             pure_status = subprocess.run(command, cwd=tree, env=env, check=False).returncode
-            compiled_status = 0 if args.only == "pure" else run_compiled(pytest_args)
+            compiled_status = 0 if args.only == "pure" else run_compiled(pytest_args,
+                                                                        args.workers)
         else:
             log = Path(scratch) / "pure.log"
             with log.open("wb") as out:
                 pure = subprocess.Popen(command, cwd=tree, env=env, stdout=out,
                                         stderr=subprocess.STDOUT)
                 try:
-                    compiled_status = run_compiled(pytest_args)
+                    compiled_status = run_compiled(pytest_args, args.workers)
                 finally:
                     pure_status = pure.wait()
             print("== the pure build's run:", flush=True)

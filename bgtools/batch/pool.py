@@ -9,7 +9,6 @@ here knows what the job does.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import signal
 import sys
@@ -18,9 +17,11 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
 from types import TracebackType
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:  # pragma: no cover
+    from multiprocessing.connection import Connection
 
 __all__ = ["Batch", "Outcome", "default_jobs"]
 
@@ -89,6 +90,8 @@ class _Worker:
     """One worker process and the pipe to it; ``busy`` is the index it is working on."""
 
     def __init__(self, context: Any, job: Callable[[Any], Any]) -> None:
+        import multiprocessing
+
         self.conn, child = multiprocessing.Pipe(duplex=True)
         self.process = context.Process(target=_worker_main, args=(child, job), daemon=True)
         self.process.start()
@@ -158,6 +161,8 @@ class Batch(Generic[T, R]):
         if self._context is None:
             # fork on Linux: the workers inherit the loaded modules, grammars and caches at
             # once. Elsewhere the platform's default (spawn on macOS and Windows).
+            import multiprocessing  # here: a one-job run never pays for importing it
+
             linux = sys.platform.startswith("linux")
             self._context = multiprocessing.get_context("fork" if linux else None)
         # Buffered output would be written twice by a forked child that flushed it.
@@ -245,6 +250,8 @@ class Batch(Generic[T, R]):
 
     def _collect(self, pending: dict[int, T], done: dict[int, Outcome[T, R]]) -> None:
         """Wait for at least one busy worker to answer (or to die)."""
+        from multiprocessing.connection import wait
+
         busy = [w for w in self._workers if w.busy is not None]
         ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
         for worker in busy:

@@ -10,7 +10,7 @@ from typing import Any
 
 from bgtools.batch.jobs import FileReport
 from bgtools.errors import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE
-from bgtools.record_json import SCHEMA
+from bgtools.record import SCHEMA
 
 __all__ = ["BatchSummary"]
 

@@ -88,9 +88,8 @@ class LoadedRecords:
 
 def detect_format(text: str) -> str | None:
     """``"sgf"``, ``"mat"``, ``"json"`` (bgtools JSON) or None, from the content alone."""
-    from bgtools.read.json import looks_like_json_match
     from bgtools.read.mat import looks_like_mat
-    from bgtools.read.sgf import looks_like_sgf
+    from bgtools.read.sniff import looks_like_json_match, looks_like_sgf
 
     if looks_like_json_match(text):
         return "json"

@@ -11,6 +11,7 @@ import json
 import re
 
 from bgtools.errors import RecordSyntaxError, UnsupportedFormatError
+from bgtools.read.sniff import looks_like_json_match
 from bgtools.record import MatchRecord
 from bgtools.record_json import (
     KIND,
@@ -48,21 +49,11 @@ class JsonMatchError(RecordSyntaxError):
         return where + self.message
 
 
-_HEAD_RE = re.compile(r'\A\s*\{')
-_SCHEMA_KEY_RE = re.compile(r'"schema"\s*:\s*"bgtools/')
 _STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'
 _BRACKET_RE = re.compile(_STRING + r'|[\[{]|[\]}]', re.DOTALL)
 _TOKEN_RE = re.compile(_STRING + r'|[\[\]{},:]|[^\s\[\]{},:"]+', re.DOTALL)
 _SPACE_RE = re.compile(r"\s*")
 _VERSION_RE = re.compile(r"bgtools/([0-9]+)\Z")
-
-
-def looks_like_json_match(text: str) -> bool:
-    """True when ``text`` starts (after blanks) with ``{`` and names a bgtools schema
-    (``"schema": "bgtools/...``) in its first 64 KiB: a bgtools JSON file, though possibly
-    of another version or kind, which :func:`parse_json` then refuses with a clear message."""
-    head = text[:65536].lstrip("\ufeff")
-    return _HEAD_RE.match(head) is not None and _SCHEMA_KEY_RE.search(head) is not None
 
 
 def _line_col(text: str, offset: int) -> tuple[int, int]:

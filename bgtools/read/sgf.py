@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from bgtools.limits import MAX_PROBLEMS
+from bgtools.read.sniff import looks_like_sgf
 from bgtools.record import (
     Action,
     ActionKind,
@@ -64,7 +65,6 @@ _TOKEN_RE = re.compile(
 _UNESCAPE_RE = re.compile(r"\\(.)", re.DOTALL)
 _MOVE_RE = re.compile(r"([1-6])([1-6])((?:[a-z][a-z]){0,4})")
 _RESULT_RE = re.compile(r"([WB])\+([0-9]{0,9})(.*)", re.DOTALL)
-_SGF_HEAD_RE = re.compile(r"\s*\(\s*;")
 
 _TAG_NAMES = {"EV": "Event", "RO": "Round", "PC": "Place", "AN": "Annotator",
               "GC": "Comment", "DT": "EventDate", "WR": "Rating 1", "BR": "Rating 2"}
@@ -572,8 +572,3 @@ def parse_sgf(text: str) -> list[MatchRecord]:
     for record in reader.records:
         record.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
     return reader.records
-
-
-def looks_like_sgf(text: str) -> bool:
-    """True when ``text`` starts (after a BOM and blanks) like an SGF collection ``(;``."""
-    return _SGF_HEAD_RE.match(text[:4096].lstrip("\ufeff")) is not None

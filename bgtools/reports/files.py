@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bgtools.errors import BgtoolsError, describe_error
-from bgtools.record import Problem
-from bgtools.record_json import SCHEMA
+from bgtools.record import SCHEMA, Problem
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
 
 if TYPE_CHECKING:

@@ -334,7 +334,7 @@ def build_bgf(body: bytes, smile: bool = True) -> bytes:
 
     header = ('{"format":"BGF","version":"1.0","compress":true,"useSmile":%s}'
               % ("true" if smile else "false")).encode()
-    return header + b"\n" + gzip.compress(body)
+    return header + b"\n" + gzip.compress(body, mtime=0)  # the same bytes on every run
 
 
 def _inner(data: bytes) -> tuple[str, bytes] | None:
