@@ -118,3 +118,31 @@ def test_subprocess_entry_point_and_broken_pipe() -> None:
     )
     assert shell.stdout.count("\n") == 1
     assert "Traceback" not in shell.stderr
+
+
+def _command_names() -> list[str]:
+    from typer.main import get_command
+
+    return sorted(get_command(app).commands)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", _command_names())
+def test_a_command_runs_alone_with_the_same_help_and_errors(name: str) -> None:
+    from bgtools.cli.app import app_for
+
+    single = app_for([name, "--help"])
+    assert single is not app and len(single.registered_commands) == 1
+    for args in ([name, "--help"], [name, "--no-such-option"]):
+        whole = runner.invoke(app, args)
+        alone = runner.invoke(single, args)
+        assert (alone.exit_code, alone.stdout, alone.stderr) == \
+            (whole.exit_code, whole.stdout, whole.stderr)
+    assert app_for(["--version", name]).registered_commands == single.registered_commands
+
+
+@pytest.mark.parametrize("args", [[], ["--help"], ["--version"], ["valid"], ["--", "validate"],
+                                  ["nonsense", "validate"]])
+def test_without_a_command_name_the_whole_app_runs(args: list[str]) -> None:
+    from bgtools.cli.app import app_for
+
+    assert app_for(args) is app

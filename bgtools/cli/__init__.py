@@ -16,7 +16,9 @@ from __future__ import annotations
 # isort: off
 from bgtools.cli import validate, answers, convert, data  # noqa: F401
 # isort: on
-from bgtools.cli.app import app
+import sys
+
+from bgtools.cli.app import app, app_for
 from bgtools.cli.errors import run_app
 
 __all__ = ["app", "main"]
@@ -24,4 +26,4 @@ __all__ = ["app", "main"]
 
 def main() -> None:
     """Console-script entry point: run the app; errors end as one line and an exit code."""
-    run_app(app)
+    run_app(app_for(sys.argv[1:]))

@@ -8,6 +8,7 @@ the readers) are imported inside the functions so that ``bgtools --help`` starts
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 from collections.abc import Callable
@@ -31,6 +32,7 @@ __all__ = [
     "Paths",
     "RulesOption",
     "app",
+    "app_for",
     "check_rules",
     "emit_json",
     "fit_table",
@@ -80,6 +82,29 @@ app = _Typer(
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 80},
 )
 """The ``bgtools`` command line."""
+
+
+def app_for(args: Sequence[str]) -> typer.Typer:
+    """The app to run on the command line ``args``: when they name a command (after the
+    global options, which take no value), a copy of :data:`app` that holds only that
+    command, else :data:`app` itself.
+
+    Typer builds the Click command of every registered command at every start (their
+    signatures, types and help), about 70 M instructions: more than reading a small file.
+    A run needs only its own command, and its usage, help and errors are the same.
+    """
+    for arg in args:
+        if arg.startswith("-") and arg != "--":
+            continue
+        for info in app.registered_commands:
+            callback = info.callback
+            name = info.name or (callback and typer.main.get_command_name(callback.__name__))
+            if name == arg:
+                single = copy.copy(app)
+                single.registered_commands = [info]
+                return single
+        break
+    return app
 
 
 def _version(value: bool) -> None:
