@@ -218,8 +218,8 @@ def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_js
             show_progress = show_progress and summary.total > 1  # one file: a bar says nothing
         if _single_file(paths) or (summary.total is not None and summary.total <= 1):
             jobs = 1
-        else:
-            warm_up()
+        elif jobs > 1:
+            warm_up()  # for the forked workers to inherit; one process loads as it goes
         with Batch(partial(job, **options), jobs) as batch:
             if summary.total is not None:
                 batch.start(summary.total)  # fork before the progress thread exists
