@@ -616,6 +616,8 @@ class _Decoder:
         data, names, sizes, small = self.data, self.names, _SIZES, _SMALL
         end = len(data)
         share_values = self.share_values
+        # The compiled build's skip (skip_value's ways are the pure build's).
+        plain = self.native and self.fast_after is not None and not share_values
         pos = self.pos
         value: object
         try:
@@ -643,8 +645,11 @@ class _Decoder:
                             pos += 1
                         else:
                             self.pos = pos
-                            self.skip_value()
-                            pos = self.pos
+                            if plain:
+                                pos = self.skip_plain(data, pos)
+                            else:
+                                self.skip_value()
+                                pos = self.pos
                         continue
                 b = data[pos]
                 pos += 1
@@ -697,64 +702,53 @@ class _Decoder:
         return root[0]
 
     def skip_value(self) -> None:
-        """Read past one value without building it (only the shared tables grow): a
-        one-byte value in place; then by the plain scan (``native``, the compiled build)
-        or the pure build's ways (:meth:`skip_learnt`); else with the token loop
-        (docs/bgf-format.md, "Reading speed")."""
+        """Read past one value without building it (only the shared tables grow): in place
+        (a one-byte value, a short ASCII string, an empty array), by its layout (an object
+        or an array of objects), with the fast pattern when it matches, else with the
+        token loop (docs/bgf-format.md, "Reading speed")."""
         if self.pos < len(self.data) and _SIZES[self.data[self.pos]]:  # a literal, small int
             self.pos += 1
             return
         if self.fast_after is not None and not self.share_values:
-            if self.native:
-                self.pos = self.skip_plain(self.data, self.pos)
+            names = len(self.names)
+            data, pos = self.data, self.pos
+            b = data[pos] if pos < len(data) else 0
+            if 0x40 <= b <= 0x7F:  # a short ASCII string, whose ASCII content is UTF-8
+                end = pos + 1 + (b & 0x1F) + (1 if b < 0x60 else 33)
+                if end <= len(data) and data[pos + 1:end].isascii():
+                    self.pos = end
+                    return
+            if data.startswith(b"\xf8\xf9", pos):  # an empty array
+                self.pos = pos + 2
                 return
-            if self.skip_learnt():
-                return
+            if data.startswith(b"\xfa", pos):
+                end = _layout_end(data, pos, _object_end(data, pos), names)
+                if end >= 0:
+                    self.pos = end
+                    return
+            elif data.startswith(b"\xf8\xfa", pos):
+                defined = self.names[:]
+                try:
+                    self.pos = self.skip_objects(data, pos)
+                    return
+                except (IndexError, SmileError):
+                    # Malformed: read again below as before, for the same error.
+                    self.names[:] = defined
+                    self.pos = pos
+            size, pattern = self.fast
+            if size != names:
+                pattern = self.fast_pattern(names)
+                if pattern is not None:
+                    self.fast = (names, pattern)
+            if pattern is not None:
+                fast = self.fast_end(pattern, self.data, self.pos)
+                if fast is not None:
+                    self.pos = fast
+                    return
         try:
             self.pos = self._skip(self.data, self.pos)
         except IndexError:
             raise self.fail("the Smile data ends early") from None
-
-    def skip_learnt(self) -> bool:
-        """Read past the value at ``pos`` in the pure build's ways (a short ASCII string or
-        an empty array in place, an object or an array of objects by layout, the fast
-        pattern); False when none reads it."""
-        names = len(self.names)
-        data, pos = self.data, self.pos
-        b = data[pos] if pos < len(data) else 0
-        if 0x40 <= b <= 0x7F:  # a short ASCII string, whose ASCII content is UTF-8
-            end = pos + 1 + (b & 0x1F) + (1 if b < 0x60 else 33)
-            if end <= len(data) and data[pos + 1:end].isascii():
-                self.pos = end
-                return True
-        if data.startswith(b"\xf8\xf9", pos):  # an empty array
-            self.pos = pos + 2
-            return True
-        if data.startswith(b"\xfa", pos):
-            end = _layout_end(data, pos, _object_end(data, pos), names)
-            if end >= 0:
-                self.pos = end
-                return True
-        elif data.startswith(b"\xf8\xfa", pos):
-            defined = self.names[:]
-            try:
-                self.pos = self.skip_objects(data, pos)
-                return True
-            except (IndexError, SmileError):
-                # Malformed: read again below as before, for the same error.
-                self.names[:] = defined
-                self.pos = pos
-        size, pattern = self.fast
-        if size != names:
-            pattern = self.fast_pattern(names)
-            if pattern is not None:
-                self.fast = (names, pattern)
-        if pattern is not None:
-            fast = self.fast_end(pattern, self.data, self.pos)
-            if fast is not None:
-                self.pos = fast
-                return True
-        return False
 
     def skip_plain(self, data: bytes, pos: int) -> int:
         """The end of the value at ``pos``: by :func:`_plain_end` where it reads it, an
