@@ -18,7 +18,7 @@ import re
 import struct
 from collections.abc import Callable
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:  # pragma: no cover
     # mypyc compiles an i64 to a C int64_t (the plain skip's byte loop). Only annotations
@@ -291,7 +291,7 @@ _NATIVE = not __file__.endswith(".py")
 loop of C loads, cheaper than the layouts' slice, translate and hash (and slower in pure
 Python, where the layouts stay)."""
 
-_PLAIN_DEPTH = 40  # the deepest nesting a plain skip reads (deeper: the token loop)
+_PLAIN_DEPTH: Final = 40  # the deepest nesting a plain skip reads (deeper: the token loop)
 
 
 def _plain_string_end(data: bytes, pos: i64, size: i64) -> i64:
@@ -362,9 +362,14 @@ def _plain_end(data: bytes, pos: i64, known: i64) -> i64:  # noqa: C901
                 size = (b & 0x1F) + 2
             else:
                 size = (b & 0x1F) + 34
-            pos = _plain_string_end(data, pos + 1, size)
-            if pos < 0:
+            last = pos + 1 + size
+            if last > end:
                 return -1
+            pos += 1
+            while pos < last:  # the content: ASCII, so UTF-8
+                if data[pos] >= 0x80:
+                    return -1
+                pos += 1
         elif 0x28 <= b <= 0x29:  # a float or a double: 7-bit groups
             pos = _plain_string_end(data, pos + 1, 5 if b == 0x28 else 10)
             if pos < 0:
