@@ -1,6 +1,8 @@
 """The skip of unneeded Smile values (BGBlitz analysis) reads exactly the bytes the full
-decode reads: the fast pattern and the token loop agree with each other and with the
-full decode, on random Smile documents and on every BGBlitz body of the corpus.
+decode reads: the fast skips (the plain scan of the compiled build, ``native=True``; the
+learnt layouts and the fast pattern of the pure build, ``native=False``; each tested in
+both builds) and the token loop agree with each other and with the full decode, on random
+Smile documents and on every BGBlitz body of the corpus.
 
 The documents are written by a small Smile encoder below (shared names on, shared values
 off, as BGBlitz writes them), following the Smile 1.0 specification.
@@ -142,17 +144,29 @@ def test_the_fast_skip_the_token_loop_and_the_full_decode_agree(
     assert full == document
     skip = frozenset({"equity", "moveAnalysis"})
     expected = _without(document, skip)
-    assert decode_smile(data, skip, fast_after=1) == expected
+    for native in (True, False):
+        assert decode_smile(data, skip, fast_after=1, native=native) == expected
     assert decode_smile(data, skip, fast_after=None) == expected
     keep = frozenset({"a", "red", "bb", "eq"})
-    assert decode_smile(data, keep=keep, fast_after=1) == _only(document, keep)
+    for native in (True, False):
+        assert decode_smile(data, keep=keep, fast_after=1, native=native) \
+            == _only(document, keep)
 
 
-def _outcome(data: bytes, skip: frozenset[str], fast_after: int | None) -> object:
+def _outcome(data: bytes, skip: frozenset[str], fast_after: int | None,
+             native: bool = False) -> object:
     try:
-        return decode_smile(data, skip, fast_after)
+        return decode_smile(data, skip, fast_after, native=native)
     except SmileError as exc:
         return f"SmileError: {exc}"
+
+
+def _all_alike(data: bytes, skip: frozenset[str]) -> None:
+    """The plain scan, the layouts and patterns, and the token loop alone give the same
+    value or the same error."""
+    slow = _outcome(data, skip, None)
+    assert _outcome(data, skip, 1, native=True) == slow
+    assert _outcome(data, skip, 1, native=False) == slow
 
 
 @settings(max_examples=200, deadline=None)
@@ -172,8 +186,7 @@ def test_damaged_documents_skip_alike(defined: int, skipped: object,
     for where, byte in edits:
         data[start + where % (len(data) - start)] = byte
     damaged = bytes(data[:len(data) - cut % 4])
-    skip = frozenset({"equity"})
-    assert _outcome(damaged, skip, 1) == _outcome(damaged, skip, None)
+    _all_alike(damaged, frozenset({"equity"}))
 
 
 _SAME_CLASS = [b"0123456789.-", b"\x21\x22\x23", bytes(range(0x80, 0xC0)),
@@ -202,8 +215,7 @@ def test_a_value_of_a_learnt_layout_is_read_as_the_token_loop_reads_it(
         if group is not None:
             again[at] = group[byte % len(group)]
     data = head + b"\xfb" + bytes(again) + b"\xf9"
-    skip = frozenset({"equity"})
-    assert _outcome(data, skip, 1) == _outcome(data, skip, None)
+    _all_alike(data, frozenset({"equity"}))
 
 
 @settings(max_examples=150, deadline=None)
@@ -221,8 +233,38 @@ def test_an_array_of_objects_is_skipped_as_the_token_loop_skips_it(
     for where, byte in edits:
         data[where % len(data)] = byte
     damaged = bytes(data[:len(data) - cut])
-    skip = frozenset({"moveAnalysis"})
-    assert _outcome(damaged, skip, 1) == _outcome(damaged, skip, None)
+    _all_alike(damaged, frozenset({"moveAnalysis"}))
+
+
+_TOKEN_BYTES = st.sampled_from([0x00, 0x20, 0x21, 0x23, 0x24, 0x25, 0x26, 0x28, 0x29, 0x2A,
+                                 0x30, 0x31, 0x34, 0x40, 0x41, 0x4A, 0x5F, 0x60, 0x7F, 0x80,
+                                 0x81, 0x9F, 0xA0, 0xBF, 0xC0, 0xDF, 0xE0, 0xE8, 0xEC, 0xF8,
+                                 0xF9, 0xFA, 0xFB, 0xFC, 0xFF])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 300), st.lists(_TOKEN_BYTES | st.integers(0, 255), max_size=60),
+       st.booleans())
+def test_any_bytes_in_a_skipped_member_skip_alike(defined: int, value: list[int],
+                                                  closed: bool) -> None:
+    """Any bytes, mostly token bytes, where a skipped member's value should be: the plain
+    scan and the layouts read what the token loop reads, or fail as it fails."""
+    encoder = Encoder()
+    head = encoder.document([{f"name{i}": i for i in range(defined)}])[:-1]  # open: ...}
+    data = head + b"\xfa" + encoder.key("eq") + bytes(value) + (b"\xfb\xf9" if closed else b"")
+    _all_alike(data, frozenset({"eq"}))
+
+
+@pytest.mark.parametrize("depth", [1, 40, 41, 42, 200, 201, 202])
+@pytest.mark.parametrize("kind", ["array", "object"])
+def test_deep_skipped_values_read_as_the_token_loop_reads_them(depth: int, kind: str) -> None:
+    """Skipped values nested around the plain scan's limit (40) and the decoder's (200):
+    the same value or the same error (too deep) whichever way they are read."""
+    value: object = 1
+    for _ in range(depth - 1):
+        value = [value] if kind == "array" else {"eq": value}
+    data = Encoder().document([{"eq": value, "red": 1}, {"eq": value}])
+    _all_alike(data, frozenset({"eq"}))
 
 
 def _ref(index: int) -> bytes:
@@ -240,7 +282,7 @@ def test_a_skipped_reference_is_checked_against_the_table_size(names: int) -> No
     for index, fine in ((names - 1, True), (names, False)):
         data = head + b"\xfa" + _ref(index) + b"\xc2\xfb\xfb\xf9"
         slow = _outcome(data, frozenset({"eq"}), None)
-        assert _outcome(data, frozenset({"eq"}), 1) == slow
+        _all_alike(data, frozenset({"eq"}))
         assert (slow == [before, {}]) is fine
         if not fine:
             assert "never defined" in str(slow)
@@ -267,12 +309,14 @@ def test_every_bgblitz_body_skips_to_what_the_full_decode_reads(path: Path) -> N
     the full decode of the body without the analysis members."""
     body = _body(path)
     expected = _without(decode_smile(body), ANALYSIS)
-    assert decode_smile(body, ANALYSIS, fast_after=1) == expected
+    for native in (True, False):
+        assert decode_smile(body, ANALYSIS, fast_after=1, native=native) == expected
     assert decode_smile(body, ANALYSIS, fast_after=None) == expected
     assert read_bgf_document(path.read_bytes())[1] == expected
     full = decode_smile(body)
     keep = frozenset({"matchlen", "games", "scoreRed", "moves", "player", "red", "from"})
-    assert decode_smile(body, keep=keep, fast_after=1) == _only(full, keep)
+    for native in (True, False):
+        assert decode_smile(body, keep=keep, fast_after=1, native=native) == _only(full, keep)
     assert decode_smile(body, keep=keep, fast_after=None) == _only(full, keep)
 
 
@@ -289,6 +333,6 @@ def test_a_skipped_value_is_malformed_when_its_decode_is(value: bytes) -> None:
     data = b":)\n\x01\xfa\x81eq" + value + b"\x82red\xc2\xfb"
     with pytest.raises(SmileError):
         decode_smile(data)
-    for fast_after in (1, None):
+    for fast_after, native in ((1, True), (1, False), (None, False)):
         with pytest.raises(SmileError):
-            decode_smile(data, frozenset({"eq"}), fast_after)
+            decode_smile(data, frozenset({"eq"}), fast_after, native=native)

@@ -18,6 +18,12 @@ import re
 import struct
 from collections.abc import Callable
 from decimal import Decimal
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:  # pragma: no cover
+    # mypyc compiles an i64 to a C int64_t (the plain skip's byte loop). Only annotations
+    # name it, which are never evaluated: mypy_extensions is not a run-time dependency.
+    from mypy_extensions import i64
 
 __all__ = ["FAST_AFTER", "MAX_DEPTH", "SMILE_MAGIC", "SmileError", "decode_smile"]
 
@@ -280,18 +286,138 @@ def _element_places(data: bytes, pos: int) -> list[tuple[int, int]]:
     return places
 
 
+_NATIVE = not __file__.endswith(".py")
+"""True when this module runs compiled by mypyc: a per-byte loop over ``bytes`` is then a
+loop of C loads, cheaper than the layouts' slice, translate and hash (and slower in pure
+Python, where the layouts stay)."""
+
+_PLAIN_DEPTH: Final = 40  # the deepest nesting a plain skip reads (deeper: the token loop)
+
+
+def _plain_string_end(data: bytes, pos: i64, size: i64) -> i64:
+    """The end of the ``size`` content bytes at ``pos`` when all are ASCII (so UTF-8)
+    and inside the data; else -1."""
+    stop: i64 = pos + size
+    if stop > len(data):
+        return -1
+    while pos < stop:
+        if data[pos] >= 0x80:
+            return -1
+        pos += 1
+    return stop
+
+
+# Complexity kept: one branch per token class a plain value may hold (for speed).
+def _plain_end(data: bytes, pos: i64, known: i64) -> i64:  # noqa: C901
+    """The end of the value at ``pos`` when the token loop of :meth:`_Decoder._skip`
+    reads it without touching a table or failing (string values not shared, ``known``
+    names defined): back references below ``known`` and empty keys, literals, small
+    ints, VInts of at most 20 bytes, floats and doubles of 7-bit groups, strings of
+    ASCII content (every string token but the long ones), arrays and objects nested up
+    to ``_PLAIN_DEPTH``. Anything else (a name defined, a reference beyond the table,
+    another token, non-ASCII content, data cut short) gives -1: the caller reads the
+    value with the token loop, with its checks and errors. One pass over the bytes,
+    each an integer load once compiled."""
+    end: i64 = len(data)
+    kinds: i64 = 0  # one bit per open container, the innermost lowest: 1 for an object
+    depth: i64 = 0
+    in_object = False
+    b: i64
+    size: i64
+    last: i64
+    while pos < end:
+        b = data[pos]
+        if in_object:
+            if b == 0xFB:
+                pos += 1
+                kinds >>= 1
+                depth -= 1
+                if depth == 0:
+                    return pos
+                in_object = kinds & 1 == 1
+                continue
+            if 0x40 <= b <= 0x7F:
+                if b - 0x40 >= known:
+                    return -1
+                pos += 1
+            elif 0x30 <= b <= 0x33:
+                if pos + 1 >= end or ((b & 0x03) << 8) | data[pos + 1] >= known:
+                    return -1
+                pos += 2
+            elif b == 0x20:
+                pos += 1
+            else:
+                return -1
+            if pos >= end:
+                return -1
+            b = data[pos]
+        if 0xC0 <= b <= 0xDF or 0x20 <= b <= 0x23:
+            pos += 1
+        elif 0x40 <= b <= 0xBF:  # a string, 1-65 bytes
+            if b < 0x60:
+                size = (b & 0x1F) + 1
+            elif b < 0x80:
+                size = (b & 0x1F) + 33
+            elif b < 0xA0:
+                size = (b & 0x1F) + 2
+            else:
+                size = (b & 0x1F) + 34
+            last = pos + 1 + size
+            if last > end:
+                return -1
+            pos += 1
+            while pos < last:  # the content: ASCII, so UTF-8
+                if data[pos] >= 0x80:
+                    return -1
+                pos += 1
+        elif 0x28 <= b <= 0x29:  # a float or a double: 7-bit groups
+            pos = _plain_string_end(data, pos + 1, 5 if b == 0x28 else 10)
+            if pos < 0:
+                return -1
+        elif 0x24 <= b <= 0x25:  # an int: a VInt of at most 20 bytes
+            pos += 1
+            last = pos + 19
+            while pos < end and data[pos] < 0x80 and pos < last:
+                pos += 1
+            if pos >= end or data[pos] < 0x80:
+                return -1
+            pos += 1
+        elif b == 0xF8 or b == 0xFA:  # noqa: PLR1714 - an i64 compared, not a set built
+            if depth >= _PLAIN_DEPTH:
+                return -1
+            pos += 1
+            depth += 1
+            in_object = b == 0xFA
+            kinds = (kinds << 1) | (1 if in_object else 0)
+            continue
+        elif b == 0xF9 and depth and not in_object:
+            pos += 1
+            kinds >>= 1
+            depth -= 1
+            if depth == 0:
+                return pos
+            in_object = kinds & 1 == 1
+            continue
+        else:
+            return -1
+        if depth == 0:
+            return pos
+    return -1
+
+
 class SmileError(ValueError):
     """Malformed Smile input, with the byte offset where reading stopped."""
 
 
 class _Decoder:
-    __slots__ = ("asked", "compiles", "data", "fast", "fast_after", "keep", "names", "pos",
-                 "share_names", "share_values", "skip", "values", "worth")
+    __slots__ = ("asked", "compiles", "data", "fast", "fast_after", "keep", "names",
+                 "native", "pos", "share_names", "share_values", "skip", "values", "worth")
 
     def __init__(self, data: bytes, skip: frozenset[str] = frozenset(),
                  fast_after: int | None = FAST_AFTER,
-                 keep: frozenset[str] | None = None) -> None:
+                 keep: frozenset[str] | None = None, native: bool = _NATIVE) -> None:
         self.data = data
+        self.native = native  # skip by _plain_end (compiled), else by layouts and patterns
         self.skip = skip
         self.keep = keep
         # With fast_after given by the caller (the tests), patterns are compiled whatever
@@ -495,6 +621,8 @@ class _Decoder:
         data, names, sizes, small = self.data, self.names, _SIZES, _SMALL
         end = len(data)
         share_values = self.share_values
+        # The compiled build's skip (skip_value's ways are the pure build's).
+        plain = self.native and self.fast_after is not None and not share_values
         pos = self.pos
         value: object
         try:
@@ -522,8 +650,11 @@ class _Decoder:
                             pos += 1
                         else:
                             self.pos = pos
-                            self.skip_value()
-                            pos = self.pos
+                            if plain:
+                                pos = self.skip_plain(data, pos)
+                            else:
+                                self.skip_value()
+                                pos = self.pos
                         continue
                 b = data[pos]
                 pos += 1
@@ -623,6 +754,37 @@ class _Decoder:
             self.pos = self._skip(self.data, self.pos)
         except IndexError:
             raise self.fail("the Smile data ends early") from None
+
+    def skip_plain(self, data: bytes, pos: int) -> int:
+        """The end of the value at ``pos``: by :func:`_plain_end` where it reads it, an
+        array's elements one by one (the candidate plays, whose first may define names),
+        else the token loop. Any element that is malformed sends the whole value to the
+        token loop, for the error the token loop gives."""
+        end = _plain_end(data, pos, len(self.names))
+        if end >= 0:
+            return end
+        if pos + 1 < len(data) and data[pos] == 0xF8:
+            defined = self.names[:]
+            try:
+                return self.skip_elements(data, pos)
+            except (IndexError, SmileError):
+                self.names[:] = defined
+                self.pos = pos
+        try:
+            return self._skip(data, pos)
+        except IndexError:
+            raise self.fail("the Smile data ends early") from None
+
+    def skip_elements(self, data: bytes, pos: int) -> int:
+        """The end of the array at ``pos``: each element by :func:`_plain_end`, else by the
+        token loop (which defines the names an element defines), so that the whole reads
+        exactly as the token loop reads the array. Malformed data raises SmileError or
+        IndexError, whose place may differ from the whole array's."""
+        pos += 1
+        while data[pos] != 0xF9:
+            end = _plain_end(data, pos, len(self.names))
+            pos = end if end >= 0 else self._skip(data, pos, 1)
+        return pos + 1
 
     def skip_objects(self, data: bytes, pos: int) -> int:
         """The end of the array at ``pos``, whose first element is an object: each object
@@ -779,12 +941,15 @@ class _Decoder:
 
 def decode_smile(data: bytes, skip: frozenset[str] = frozenset(),
                  fast_after: int | None = FAST_AFTER, *,
-                 keep: frozenset[str] | None = None) -> object:
+                 keep: frozenset[str] | None = None, native: bool | None = None) -> object:
     """Decode one Smile document (header included) into Python values: dict, list, str,
     int, float, Decimal, bytes, bool or None. Members of any object named in ``skip`` are
     read past without being built (and left out): a reader that needs no analysis skips
     it at a fraction of the cost. ``fast_after`` (see :data:`FAST_AFTER`; None: never)
     says when the skip may use its fast pattern, which reads the same bytes. With ``keep``,
     ``skip`` is not used: only the members named in ``keep`` are built, in every object
-    (a reader that knows the members it reads)."""
-    return _Decoder(data, skip, fast_after, keep).document()
+    (a reader that knows the members it reads). ``native`` chooses the fast skip: a
+    plain scan of the bytes (the default when this module is compiled) or learnt layouts
+    and patterns (the default in pure Python); both read what the token loop reads."""
+    return _Decoder(data, skip, fast_after, keep,
+                    _NATIVE if native is None else native).document()
