@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Literal
+from typing import Final, Literal
 
 from bgtools.engine.memo import BoundedMemo
 from bgtools.engine.notation_grammar import (
@@ -141,6 +141,108 @@ def _parse_fast(text: str) -> list[RawPath] | None:
         pos = m.end()
 
 
+_SEPARATOR_CHARS: Final = " \t,"
+"""What ``%ignore`` skips between the items of a play in notation.lark."""
+_POINT_ENDS: Final = " \t,/*("
+"""What may follow a point in the plain shape (see :func:`_parse_plain`)."""
+_LONGEST_NUMBER: Final = 4
+"""Longer digit runs (never a real point) are left to the general path."""
+
+
+def _point_word(text: str, at: int, end: int) -> tuple[int, int]:
+    """The point a word of letters names at ``at`` (``bar``/``b`` 25, ``off``/``o`` 0, any
+    case) and where the word ends; ``(-1, at)`` when it is none of these words followed by
+    what may end a point (the general path then decides)."""
+    lower = text[at].lower()
+    if lower == "b":
+        value, word = BAR_POINT, "bar"
+    elif lower == "o":
+        value, word = OFF_POINT, "off"
+    else:
+        return -1, at
+    stop = at + 3
+    after = stop if stop <= end and text[at:stop].lower() == word else at + 1
+    if after < end and text[after] not in _POINT_ENDS:
+        return -1, at
+    return value, after
+
+
+def _digits_end(text: str, at: int, end: int) -> int:
+    """Where the run of ASCII digits starting at ``at`` ends (``at`` when there is none)."""
+    while at < end and "0" <= text[at] <= "9":
+        at += 1
+    return at
+
+
+def _plain_point(text: str, at: int, end: int) -> tuple[int, int]:
+    """The point written at ``at`` (a number or a word) and where it ends, before any
+    ``*``; ``(-1, at)`` when no plain point starts there."""
+    if at == end:
+        return -1, at
+    stop = _digits_end(text, at, end)
+    if stop == at:
+        return _point_word(text, at, end)
+    if stop - at > _LONGEST_NUMBER or (stop < end and text[stop] not in _POINT_ENDS):
+        return -1, at
+    return int(text[at:stop]), stop
+
+
+def _plain_path(text: str, at: int, end: int) -> tuple[list[int], list[bool], int] | None:
+    """The points and hit marks of the path starting at ``at`` and where it ends; None
+    when no plain path of two points or more starts there."""
+    points: list[int] = []
+    marks: list[bool] = []
+    while True:
+        value, at = _plain_point(text, at, end)
+        if value < 0:
+            return None
+        points.append(value)
+        marked = at < end and text[at] == "*"
+        marks.append(marked)
+        if marked:
+            at += 1
+        if at < end and text[at] == "/":
+            at += 1
+        else:
+            return (points, marks, at) if len(points) >= 2 else None
+
+
+def _parse_plain(text: str) -> list[RawPath] | None:
+    """The plain shape of a play read with string methods only (no regular expression):
+    items of points (ASCII digits, or ``bar``/``b``/``off``/``o`` in any case) joined by
+    ``/``, each point with an optional ``*``, each item with an optional ``(N)`` right after
+    it, items separated by blanks, tabs or commas.
+
+    None for any other text, which the general path (:func:`_parse_fast`, then the grammar)
+    reads. Whenever this returns paths they are the grammar's (tests/test_notation_plain.py
+    proves it); it is the first reader because its every step compiles to plain C.
+    """
+    out: list[RawPath] = []
+    end = len(text)
+    at = 0
+    while True:
+        while at < end and text[at] in _SEPARATOR_CHARS:
+            at += 1
+        if at == end:
+            return out
+        path = _plain_path(text, at, end)
+        if path is None:
+            return None
+        points, marks, after = path
+        count = 1
+        if after < end and text[after] == "(":
+            stop = _digits_end(text, after + 1, end)
+            if (stop == after + 1 or stop - after - 1 > _LONGEST_NUMBER or stop == end
+                    or text[stop] != ")"):
+                return None
+            count = int(text[after + 1:stop])
+            after = stop + 1
+        if after < end and text[after] not in _SEPARATOR_CHARS:
+            return None
+        out.append((tuple(points), tuple(marks), count, at))
+        at = after
+
+
 def _parse_lark(text: str) -> WrittenPlay | list[RawPath]:
     """Parse with the grammar: a special form, or the paths as read; raise NotationError."""
     read = parse_with_grammar(text)
@@ -164,7 +266,9 @@ def parse_play(text: str) -> WrittenPlay:
 def _read_play(text: str) -> WrittenPlay:
     """:func:`parse_play` without its memo."""
     stripped = text.strip()
-    raw = _parse_fast(stripped)
+    raw = _parse_plain(stripped)
+    if raw is None:
+        raw = _parse_fast(stripped)
     if raw is None:
         parsed = _parse_lark(stripped)
         if isinstance(parsed, WrittenPlay):
