@@ -59,9 +59,11 @@ class WrittenPlay:
     def __post_init__(self) -> None:
         out: list[tuple[int, int, bool]] = []
         for path in self.paths:
+            points = path.points
+            marks = path.marks
+            last = len(points) - 1
             for _ in range(path.count):
-                out.extend((path.points[i], path.points[i + 1], path.marks[i + 1])
-                           for i in range(len(path.points) - 1))
+                out.extend([(points[i], points[i + 1], marks[i + 1]) for i in range(last)])
         object.__setattr__(self, "segments", tuple(out))
 
 
@@ -141,35 +143,55 @@ def _parse_fast(text: str) -> list[RawPath] | None:
         pos = m.end()
 
 
-_SEPARATOR_CHARS: Final = " \t,"
-"""What ``%ignore`` skips between the items of a play in notation.lark."""
-_POINT_ENDS: Final = " \t,/*("
-"""What may follow a point in the plain shape (see :func:`_parse_plain`)."""
+_BAR: Final[int] = BAR_POINT
+_OFF: Final[int] = OFF_POINT
+"""The grammar's bar and off as this module's constants (compiled: no global lookup)."""
 _LONGEST_NUMBER: Final = 4
 """Longer digit runs (never a real point) are left to the general path."""
+
+
+def _is_separator(code: int) -> bool:
+    """What ``%ignore`` skips between the items of a play in notation.lark: blank, tab,
+    comma (characters as their codes: ``ord(text[i])`` compiles to a plain read)."""
+    return code in (32, 9, 44)
+
+
+def _ends_point(text: str, at: int, end: int) -> bool:
+    """Whether a point may end before ``at`` in the plain shape: at the end, or before a
+    separator, ``/``, ``*`` or ``(``."""
+    if at >= end:
+        return True
+    code = ord(text[at])
+    return _is_separator(code) or code in (47, 42, 40)
+
+
+def _is_letter(text: str, at: int, end: int, lower: int) -> bool:
+    """Whether the ASCII letter ``lower`` (its code, in either case) is at ``at``."""
+    return at < end and ord(text[at]) | 32 == lower
 
 
 def _point_word(text: str, at: int, end: int) -> tuple[int, int]:
     """The point a word of letters names at ``at`` (``bar``/``b`` 25, ``off``/``o`` 0, any
     case) and where the word ends; ``(-1, at)`` when it is none of these words followed by
     what may end a point (the general path then decides)."""
-    lower = text[at].lower()
-    if lower == "b":
-        value, word = BAR_POINT, "bar"
-    elif lower == "o":
-        value, word = OFF_POINT, "off"
+    first = ord(text[at]) | 32
+    if first == 98:  # b, bar
+        value = _BAR
+        whole = _is_letter(text, at + 1, end, 97) and _is_letter(text, at + 2, end, 114)
+    elif first == 111:  # o, off
+        value = _OFF
+        whole = _is_letter(text, at + 1, end, 102) and _is_letter(text, at + 2, end, 102)
     else:
         return -1, at
-    stop = at + 3
-    after = stop if stop <= end and text[at:stop].lower() == word else at + 1
-    if after < end and text[after] not in _POINT_ENDS:
+    after = at + 3 if whole else at + 1
+    if not _ends_point(text, after, end):
         return -1, at
     return value, after
 
 
 def _digits_end(text: str, at: int, end: int) -> int:
     """Where the run of ASCII digits starting at ``at`` ends (``at`` when there is none)."""
-    while at < end and "0" <= text[at] <= "9":
+    while at < end and 48 <= ord(text[at]) <= 57:
         at += 1
     return at
 
@@ -182,7 +204,7 @@ def _plain_point(text: str, at: int, end: int) -> tuple[int, int]:
     stop = _digits_end(text, at, end)
     if stop == at:
         return _point_word(text, at, end)
-    if stop - at > _LONGEST_NUMBER or (stop < end and text[stop] not in _POINT_ENDS):
+    if stop - at > _LONGEST_NUMBER or not _ends_point(text, stop, end):
         return -1, at
     return int(text[at:stop]), stop
 
@@ -197,11 +219,11 @@ def _plain_path(text: str, at: int, end: int) -> tuple[list[int], list[bool], in
         if value < 0:
             return None
         points.append(value)
-        marked = at < end and text[at] == "*"
+        marked = at < end and ord(text[at]) == 42  # *
         marks.append(marked)
         if marked:
             at += 1
-        if at < end and text[at] == "/":
+        if at < end and ord(text[at]) == 47:  # /
             at += 1
         else:
             return (points, marks, at) if len(points) >= 2 else None
@@ -221,7 +243,7 @@ def _parse_plain(text: str) -> list[RawPath] | None:
     end = len(text)
     at = 0
     while True:
-        while at < end and text[at] in _SEPARATOR_CHARS:
+        while at < end and _is_separator(ord(text[at])):
             at += 1
         if at == end:
             return out
@@ -230,14 +252,14 @@ def _parse_plain(text: str) -> list[RawPath] | None:
             return None
         points, marks, after = path
         count = 1
-        if after < end and text[after] == "(":
+        if after < end and ord(text[after]) == 40:  # (
             stop = _digits_end(text, after + 1, end)
             if (stop == after + 1 or stop - after - 1 > _LONGEST_NUMBER or stop == end
-                    or text[stop] != ")"):
+                    or ord(text[stop]) != 41):  # )
                 return None
             count = int(text[after + 1:stop])
             after = stop + 1
-        if after < end and text[after] not in _SEPARATOR_CHARS:
+        if after < end and not _is_separator(ord(text[after])):
             return None
         out.append((tuple(points), tuple(marks), count, at))
         at = after
@@ -282,20 +304,21 @@ def _read_play(text: str) -> WrittenPlay:
                 column=column + 1,
                 context=stripped,
             )
+        last = len(points) - 1
         for i, value in enumerate(points):
-            if value > BAR_POINT:
+            if value > _BAR:
                 raise NotationError(
                     f"point {value} in {stripped!r} does not exist (1-24, bar 25, off 0)",
                     column=column + 1,
                     context=stripped,
                 )
-            if value == BAR_POINT and i > 0:
+            if value == _BAR and i > 0:
                 raise NotationError(
                     f"{stripped!r}: the bar can only be a starting point",
                     column=column + 1,
                     context=stripped,
                 )
-            if value == OFF_POINT and i < len(points) - 1:
+            if value == _OFF and i < last:
                 raise NotationError(
                     f"{stripped!r}: off can only be the last point of a path",
                     column=column + 1,

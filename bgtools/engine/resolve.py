@@ -31,12 +31,16 @@ __all__ = [
     "IllegalStep",
     "ResolvedPlay",
     "Resolution",
+    "can_move",
     "check_maximal",
     "every_die_as_written",
     "legal_results",
     "play_steps",
+    "position_of",
     "resolve_play",
     "resolve_written_play",
+    "sides_after_plain_play",
+    "step_is_legal",
     "two_checkers_either_die",
 ]
 
@@ -533,6 +537,118 @@ def resolve_written_play(position: Position, die1: int, die2: int,
             return None
         known = _RESOLVED.remember(key, _resolved(position, die1, die2, written))
     return known
+
+
+def position_of(mover: tuple[int, ...], opponent: tuple[int, ...]) -> Position:
+    """:func:`~bgtools.engine.position.unchecked_position` for the compiled per-roll path:
+    the same object, built without calling into the pure module (a call into pure Python
+    costs the compiled replayer more than the rest of a common roll)."""
+    pos = Position.__new__(Position)
+    object.__setattr__(pos, "mover", mover)
+    object.__setattr__(pos, "opponent", opponent)
+    return pos
+
+
+def step_is_legal(me: Sequence[int], opp: Sequence[int], src: int, die: int) -> bool:
+    """Whether the mover can move a checker from ``src`` with ``die`` on the sides
+    ``me``/``opp`` (to ``src - die``, or off when that is 0 or less): exactly
+    ``step_error(me, opp, src, max(src - die, 0), die) is None``
+    (:func:`~bgtools.engine.position.step_error`; tests/test_resolve_plain.py proves it),
+    written for the compiled per-roll path."""
+    if not 1 <= src <= 25 or me[src] == 0:
+        return False
+    if me[25] and src != 25:
+        return False
+    dst = src - die
+    if dst > 0:
+        return opp[25 - dst] < 2
+    if src == 25:
+        return False
+    for point in range(7, 26):
+        if me[point]:
+            return False  # not every checker is home
+    if dst == 0:
+        return True
+    point = src + 1
+    while point < 7:  # a higher die bears off only from the highest point
+        if me[point]:
+            return False
+        point += 1
+    return True
+
+
+def can_move(mover: tuple[int, ...], opponent: tuple[int, ...], die1: int, die2: int) -> bool:
+    """Whether the mover has any legal play of the roll: some checker can move with some
+    die (then a legal play has at least one step; else the only legal play is empty, as
+    ``Position.legal_plays`` gives it)."""
+    for src in range(1, 26):
+        if mover[src] and (step_is_legal(mover, opponent, src, die1)
+                           or (die2 != die1 and step_is_legal(mover, opponent, src, die2))):
+            return True
+    return False
+
+
+def _dice_orders(die1: int, die2: int,
+                 segments: Sequence[tuple[int, int, bool]]) -> list[tuple[int, ...]]:
+    """The die of each segment, for every way of giving each segment one die of the roll
+    (every die once) such that the segment is that die's step: ``src - dst`` for a point,
+    a die of at least ``src`` to bear off."""
+    orders: list[tuple[int, ...]]
+    if die1 == die2:
+        orders = [(die1, die1, die1, die1)] if len(segments) == 4 else []
+    elif len(segments) == 2:
+        orders = [(die1, die2), (die2, die1)]
+    else:
+        return []
+    fitting: list[tuple[int, ...]] = []
+    for order in orders:
+        for (src, dst, _), die in zip(segments, order):
+            if (src - dst != die) if dst > 0 else (dst < 0 or die < src):
+                break
+        else:
+            fitting.append(order)
+    return fitting
+
+
+def sides_after_plain_play(mover: tuple[int, ...], opponent: tuple[int, ...], die1: int,
+                           die2: int, text: str) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """The replayer's per-roll path: the sides after the play ``text`` when it is the common
+    play that :func:`resolve_written_play` resolves with no problem: one segment per die,
+    each one die's step (to a point, or off), legal in the order written with one way of
+    giving the segments the dice, every written ``*`` on a checker hit there. Every such
+    reading moves the same checkers to the same points, so the general path reaches the
+    same sides. None for any other play or text: the caller then asks
+    :func:`resolve_written_play` (tests/test_resolve_plain.py proves the two equal).
+
+    Unmemoised on purpose: this costs less than building and hashing a memo key of two
+    positions, and most rolls of distinct matches would miss the memo anyway.
+    """
+    try:
+        written = notation.parse_play(text)
+    except NotationError:
+        return None
+    segments = written.segments
+    for order in _dice_orders(die1, die2, segments):
+        me = list(mover)
+        opp = list(opponent)
+        for (src, dst, mark), die in zip(segments, order):
+            if not step_is_legal(me, opp, src, die):
+                break
+            me[src] -= 1
+            if dst > 0:
+                me[dst] += 1
+                there = 25 - dst
+                if opp[there] == 1:
+                    opp[there] = 0
+                    opp[25] += 1
+                    continue
+            else:
+                me[0] += 1
+            if mark:
+                return None  # a hit-mark problem: resolve_written_play words it
+        else:
+            return tuple(me), tuple(opp)
+    return None
 
 
 def legal_results(position: Position, die1: int, die2: int) -> dict[Position, Play]:
