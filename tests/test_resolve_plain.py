@@ -97,7 +97,7 @@ def test_plain_play_sides_bear_off_with_either_die() -> None:
 @settings(max_examples=300, deadline=None)
 @given(positions, st.integers(1, 25), st.integers(1, 6))
 def test_step_is_legal_is_step_error_none(pos: Position, src: int, die: int) -> None:
-    assert step_is_legal(pos.mover, pos.opponent, src, die) == (
+    assert step_is_legal(list(pos.mover), list(pos.opponent), src, die) == (
         step_error(pos.mover, pos.opponent, src, max(src - die, 0), die) is None)
 
 
