@@ -11,7 +11,13 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgtools.engine.notation import _parse_fast, _parse_lark, _parse_plain, parse_play
+from bgtools.engine.notation import (
+    _parse_fast,
+    _parse_lark,
+    _parse_plain,
+    parse_play,
+    plain_segments,
+)
 from bgtools.engine.position import Position
 from bgtools.errors import NotationError
 from tests.helpers.strategies import dice, positions, written_plays
@@ -28,6 +34,7 @@ def _agrees(text: str) -> bool:
     regular-expression fast path read."""
     stripped = text.strip()
     plain = _parse_plain(stripped)
+    _segments_agree(text)
     if plain is None:
         return False
     try:
@@ -39,6 +46,21 @@ def _agrees(text: str) -> bool:
     fast = _parse_fast(stripped)
     assert fast is None or fast == plain, (stripped, plain, fast)
     return True
+
+
+def _segments_agree(text: str) -> None:
+    """plain_segments gives parse_play's segments, or None (never for a plain play that
+    parse_play accepts, never for a text parse_play rejects)."""
+    segments = plain_segments(text)
+    try:
+        written = parse_play(text)
+    except NotationError:
+        assert segments is None, text
+        return
+    if segments is not None:
+        assert segments == written.segments, (text, segments, written.segments)
+    elif _parse_plain(text.strip()) is not None:
+        raise AssertionError(f"plain_segments declines the plain play {text!r}")
 
 
 @settings(max_examples=3000, deadline=None)

@@ -27,7 +27,7 @@ from bgtools.engine.notation_grammar import (
 from bgtools.errors import NotationError
 from bgtools.grammars import NOTATION, terminals
 
-__all__ = ["WrittenPath", "WrittenPlay", "parse_play"]
+__all__ = ["Segments", "WrittenPath", "WrittenPlay", "parse_play", "plain_segments"]
 
 
 
@@ -265,6 +265,44 @@ def _parse_plain(text: str) -> list[RawPath] | None:
         at = after
 
 
+Segments = tuple[tuple[int, int, bool], ...]
+"""A play's ``from -> to`` segments with their hit marks, as :attr:`WrittenPlay.segments`."""
+
+
+def plain_segments(text: str) -> Segments | None:
+    """``parse_play(text).segments`` for a play the plain reader reads and that passes
+    every check of :func:`parse_play`; None for any other text (never an error: the caller
+    then asks :func:`parse_play`). Memoised per text, without building a
+    :class:`WrittenPlay` (the replayer's per-roll path needs only the segments; on distinct
+    matches most play texts are new).
+    """
+    known = _SEGMENTS.get(text)
+    if known is None:
+        read = _segments_of(text.strip())
+        if read is None:
+            return None
+        known = _SEGMENTS.remember(text, read)
+    return known
+
+
+def _segments_of(stripped: str) -> Segments | None:
+    """The segments of a plain play (see :func:`plain_segments`), None when it is not one."""
+    raw = _parse_plain(stripped)
+    if raw is None:
+        return None
+    out: list[tuple[int, int, bool]] = []
+    for points, marks, count, _column in raw:
+        if not 1 <= count <= 4:
+            return None
+        last = len(points) - 1
+        for i, value in enumerate(points):
+            if value > _BAR or (value == _BAR and i > 0) or (value == _OFF and i < last):
+                return None
+        for _ in range(count):
+            out.extend([(points[i], points[i + 1], marks[i + 1]) for i in range(last)])
+    return tuple(out)
+
+
 def _parse_lark(text: str) -> WrittenPlay | list[RawPath]:
     """Parse with the grammar: a special form, or the paths as read; raise NotationError."""
     read = parse_with_grammar(text)
@@ -332,6 +370,8 @@ def _read_play(text: str) -> WrittenPlay:
     return WrittenPlay("moves", tuple(paths), stripped)
 
 
+_SEGMENTS: BoundedMemo[str, Segments] = BoundedMemo(1 << 16)
+"""The segments of plain plays, by their text as written (see :func:`plain_segments`)."""
 _PLAYS: BoundedMemo[str, WrittenPlay] = BoundedMemo(1 << 16)
 """Plays already parsed, by their text as written (a text that is not a play is not kept)."""
 _PATHS: BoundedMemo[RawPath, WrittenPath] = BoundedMemo(1 << 16)

@@ -638,11 +638,9 @@ def sides_after_plain_play(mover: tuple[int, ...], opponent: tuple[int, ...], di
     Unmemoised on purpose: this costs less than building and hashing a memo key of two
     positions, and most rolls of distinct matches would miss the memo anyway.
     """
-    try:
-        written = notation.parse_play(text)
-    except NotationError:
+    segments = notation.plain_segments(text)
+    if segments is None:
         return None
-    segments = written.segments
     if die1 == die2:
         if len(segments) != 4:
             return None
