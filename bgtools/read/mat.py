@@ -30,12 +30,10 @@ Design:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, partial
-from typing import TYPE_CHECKING, NamedTuple
+from functools import cache
+from typing import TYPE_CHECKING, Final, NamedTuple
 
-from bgtools.engine.memo import BoundedMemo
 from bgtools.grammars import MAT_LINE, Terminal, terminals
 from bgtools.limits import MAX_LINE_CHARS, MAX_PROBLEMS
 from bgtools.read.mat_grammar import scan_line_lark
@@ -81,7 +79,7 @@ _MOVE_WORD_SHAPE = "(?=[0-9]++/|[bB][aA][rR]/)"
 lexer's PLAY_WORD can start with digits then ``/``, or with ``bar/`` (tests/test_mat_reader.py
 checks it); any other word of a play sends the line to the grammar."""
 
-_DICE = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
+_DICE: Final = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
 _CUBES = (("double", "DOUBLES"), ("beaver", "BEAVERS"), ("raccoon", "RACCOONS"))
 _BARE = (("take", "TAKES"), ("drop", "DROPS"), ("resign", "RESIGNS"))
 _RESULTS = (("win", "WINS"), ("loss", "LOSSES"))
@@ -196,9 +194,9 @@ def _scan_regex(line: str) -> ScannedLine | None:
     first, second = syntax.cells
     if m.start(first.cell) >= 0:
         if m.start(second.cell) < 0:
-            return _new_line(("action", None, row, (_fast_cell(line, m, first),)))
-        return _new_line(("action", None, row, (_fast_cell(line, m, first),
-                                                _fast_cell(line, m, second))))
+            return ScannedLine("action", None, row, (_fast_cell(line, m, first),))
+        return ScannedLine("action", None, row, (_fast_cell(line, m, first),
+                                                _fast_cell(line, m, second)))
     if row is not None:
         return ScannedLine("action", None, row)
     if m.start(syntax.comment) >= 0:
@@ -210,13 +208,6 @@ def _scan_regex(line: str) -> ScannedLine | None:
     return ScannedLine("action")
 
 
-# The commonest cells and lines, made without the NamedTuple's keyword-aware constructor.
-_new_cell: Callable[[tuple[str, int, int, str, str, int, int, int | None, bool]], LineCell] = \
-    partial(tuple.__new__, LineCell)
-_new_line: Callable[[tuple[str, int | None, tuple[int, int, int] | None, tuple[LineCell, ...]]],
-                    ScannedLine] = partial(tuple.__new__, ScannedLine)
-
-
 def _fast_cell(line: str, m: re.Match[str], groups: _CellGroups) -> LineCell:
     """The cell that the fast path's expression read in the groups ``groups``."""
     start = m.start(groups.roll)
@@ -224,8 +215,8 @@ def _fast_cell(line: str, m: re.Match[str], groups: _CellGroups) -> LineCell:
         end = m.end(groups.roll)
         text_start = m.start(groups.play)
         if text_start >= 0:
-            return _new_cell(("roll", start, end, line[start:start + 2], "play", text_start, end,
-                              None, False))
+            return LineCell("roll", start, end, line[start:start + 2], "play", text_start, end,
+                              None, False)
         for rest, index in groups.rests:
             text_start = m.start(index)
             if text_start >= 0:
@@ -257,16 +248,14 @@ def _fast_cell(line: str, m: re.Match[str], groups: _CellGroups) -> LineCell:
 # methods (compiled to C) and a memo of each word's terminal, without the line expression.
 # ---------------------------------------------------------------------------------------------
 
-_SPLIT = "-"
+_SPLIT: Final = "-"
 """The class of a word the lexer does not read as one token of its own (``63:13/7``: a roll,
 then a play word), or that may begin a token of several words (``Cannot Move``): the word
 scanner leaves its line to the line expression, unless the grammar expects that token there."""
 
-_CUBE_KINDS = {name: kind for kind, name in _CUBES}
-_BARE_KINDS = {name: kind for kind, name in _BARE}
-_RESULT_KINDS = {name: kind for kind, name in _RESULTS}
-_PLAY_CLASSES = ("PLAY_WORD", "INT")
-"""The tokens of a play (the grammar's ``(PLAY_WORD | INT)+``)."""
+_CUBE_KINDS: Final = {name: kind for kind, name in _CUBES}
+_BARE_KINDS: Final = {name: kind for kind, name in _BARE}
+_RESULT_KINDS: Final = {name: kind for kind, name in _RESULTS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,15 +296,20 @@ def _classify_word(word: str) -> str:
     return _SPLIT  # pragma: no cover - PLAY_WORD reads any word
 
 
-_WORD_CLASSES: BoundedMemo[str, str] = BoundedMemo(1 << 14)
-"""Each word's class: the words of a whole archive are a few thousand (rolls, paths, keywords)."""
+_WORD_CLASSES: Final[dict[str, str]] = {}
+"""Each word's class: the words of a whole archive are a few thousand (rolls, paths,
+keywords). A plain dict, emptied when full (as a ``BoundedMemo``), because compiled code
+looks a plain dict up directly and a dict subclass through its ``get`` method."""
+_WORD_CLASSES_LIMIT: Final = 1 << 14
 
 
 def _word_class(word: str) -> str:
     """:func:`_classify_word`, memoised."""
     known = _WORD_CLASSES.get(word)
     if known is None:
-        known = _WORD_CLASSES.remember(word, _classify_word(word))
+        if len(_WORD_CLASSES) >= _WORD_CLASSES_LIMIT:
+            _WORD_CLASSES.clear()
+        known = _WORD_CLASSES[word] = _classify_word(word)
     return known
 
 
@@ -329,9 +323,9 @@ def _spanning_end(line: str, name: str, start: int) -> int:
     return end if end == len(line) or line[end].isspace() else -1
 
 
-_EMPTY_LINE = ScannedLine("action")
-_COMMENT_LINE = ScannedLine("comment")
-_NO_CELL: tuple[LineCell | None, int, int] = (None, 0, 0)
+_EMPTY_LINE: Final = ScannedLine("action")
+_COMMENT_LINE: Final = ScannedLine("comment")
+_NO_CELL: Final[tuple[LineCell | None, int, int]] = (None, 0, 0)
 
 
 def _scan_words(line: str) -> ScannedLine | None:
@@ -364,7 +358,7 @@ def _scan_words(line: str) -> ScannedLine | None:
         if cell is None:
             return None
         cells.append(cell)
-    return _new_line(("action", None, row, tuple(cells)))
+    return ScannedLine("action", None, row, tuple(cells))
 
 
 def _header_line(words: list[str], first: str) -> ScannedLine | None:
@@ -396,10 +390,9 @@ def _word_cell(line: str, words: list[str], index: int,
         return _cube_cell(line, words, index, cube, start, end)
     bare = _BARE_KINDS.get(kind)
     if bare is not None:
-        return _new_cell((bare, start, end, "", "", -1, -1, None, False)), index, end
+        return LineCell(bare, start, end), index, end
     if kind == "RESIGN_MARK":
-        return (_new_cell(("resign", start, end, "", "resign_mark", start, end, None, False)),
-                index, end)
+        return LineCell("resign", start, end, "", "resign_mark", start, end), index, end
     result = _RESULT_KINDS.get(kind)
     if result is not None:
         return _result_cell(line, words, index, result, start, end)
@@ -415,33 +408,33 @@ def _roll_cell(line: str, words: list[str], index: int, start: int,
     if index < count:
         word = words[index]
         kind = _word_class(word)
-        if kind in _PLAY_CLASSES:
+        if kind in {"PLAY_WORD", "INT"}:  # the grammar's play: (PLAY_WORD | INT)+
             text_start = line.find(word, end)
             text_end = text_start + len(word)
             index += 1
             while index < count:
                 word = words[index]
-                if _word_class(word) not in _PLAY_CLASSES:
+                if _word_class(word) not in {"PLAY_WORD", "INT"}:
                     break
                 text_end = line.find(word, text_end) + len(word)
                 index += 1
-            return (_new_cell(("roll", start, text_end, dice, "play", text_start, text_end,
-                               None, False)), index, text_end)
+            return (LineCell("roll", start, text_end, dice, "play", text_start, text_end),
+                    index, text_end)
         if kind in {"RESIGN_MARK", "RESIGNS"}:
             text_start = line.find(word, end)
             text_end = text_start + len(word)
-            return (_new_cell(("roll", start, text_end, dice, "resign_mark", text_start,
-                               text_end, None, False)), index + 1, text_end)
+            return (LineCell("roll", start, text_end, dice, "resign_mark", text_start, text_end),
+                    index + 1, text_end)
         if kind == _SPLIT:
             text_start = line.find(word, end)
             for name, rest in (("CANNOT_MOVE", "cannot_move"), ("ILLEGAL", "illegal")):
                 text_end = _spanning_end(line, name, text_start)
                 if text_end >= 0:
                     index += len(line[text_start:text_end].split())
-                    return (_new_cell(("roll", start, text_end, dice, rest, text_start,
-                                       text_end, None, False)), index, text_end)
+                    return (LineCell("roll", start, text_end, dice, rest, text_start, text_end),
+                            index, text_end)
             return _NO_CELL
-    return _new_cell(("roll", start, end, dice, "", -1, -1, None, False)), index, end
+    return LineCell("roll", start, end, dice), index, end
 
 
 def _cube_cell(line: str, words: list[str], index: int, kind: str, start: int,
@@ -453,9 +446,8 @@ def _cube_cell(line: str, words: list[str], index: int, kind: str, start: int,
             return _NO_CELL
         value = words[index + 1]
         value_end = line.find(value, line.find("=>", end) + 2) + len(value)
-        return (_new_cell((kind, start, value_end, "", "", -1, -1, int(value), False)),
-                index + 2, value_end)
-    return _new_cell((kind, start, end, "", "", -1, -1, None, False)), index, end
+        return LineCell(kind, start, value_end, value=int(value)), index + 2, value_end
+    return LineCell(kind, start, end), index, end
 
 
 def _result_cell(line: str, words: list[str], index: int, kind: str, start: int,
@@ -478,7 +470,7 @@ def _result_cell(line: str, words: list[str], index: int, kind: str, start: int,
         index += len(line[end:match_end].split())
         end = match_end
         and_the_match = True
-    return _new_cell((kind, start, end, "", "", -1, -1, int(value), and_the_match)), index, end
+    return LineCell(kind, start, end, value=int(value), and_the_match=and_the_match), index, end
 
 
 def scan_line(line: str) -> ScannedLine | ScanError:
