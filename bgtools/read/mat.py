@@ -11,13 +11,17 @@ Design:
 * The syntax of one line is defined by the Lark grammar ``bgtools/grammars/mat_line.lark``
   (LALR, basic lexer). It classifies a line (comment, match length, game header, action line)
   and splits an action line into an optional row number ``N)`` and its cells.
-* The hot path does not run Lark: :func:`scan_line` first tries a fast path, regular
-  expressions assembled from the grammar's own terminals (read from the grammar file when
-  first needed) in the shape of its rules. It reads every cell the grammar knows; it leaves
-  to the grammar only plays with unusual words, and unreadable lines, whose message needs
-  the grammar's expectations. tests/test_mat_reader.py proves it equal to the grammar
+* The hot path does not run Lark. :func:`scan_line` first tries the word scanner
+  (``_scan_words``): most lines are tokens of one blank-separated word each, so it splits
+  the line with ``str`` methods, classes each word by the grammar's own terminals (read
+  from the grammar file when first needed; memoised per word) and reads the rules' shapes
+  from those classes. Any other line goes to the second fast path, regular expressions
+  assembled from the same terminals in the shape of the rules (``_scan_regex``), which
+  reads every cell the grammar knows; they leave to the grammar only plays with unusual
+  words, and unreadable lines, whose message needs the grammar's expectations.
+  tests/test_mat_reader.py proves each fast path equal to the grammar
   (:func:`scan_line_lark`, a Lark Transformer over the parse tree) on every corpus line and
-  on generated lines.
+  on generated lines, and the word scanner's classes equal to the lexer's tokens.
 * Each cell becomes an :class:`~bgtools.record.Action` in one place (``_Reader.make_action``).
 * Cells are given to players by the token rule of FORMATS.md 2.5, never by fixed columns: with
   two cells the first is player 0's and the second player 1's (whatever their columns, so an
