@@ -59,7 +59,14 @@ def build_in_place() -> bool:
     done = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", "--parallel",
                            str(os.cpu_count() or 1)], cwd=REPO, check=False,
                           stdout=subprocess.DEVNULL)
-    return done.returncode == 0 and bool(compiled_files())
+    built = compiled_files()
+    if done.returncode != 0 or not built:
+        return False
+    # A rebuild rewrites mypyc's shared library but may leave a module's small stub as it
+    # was: its old time would make the suite's stale-module check refuse a fresh build.
+    for path in built:
+        os.utime(path)
+    return True
 
 
 SCRATCH_IGNORED = (".git", ".ci-venv", ".venv", "build", "dist", "__pycache__", ".hypothesis",
