@@ -139,15 +139,30 @@ def test_move_words_are_play_words(word: str) -> None:
     assert [(t.type, str(t)) for t in parser(MAT_LINE).lex(word)] == [("PLAY_WORD", word)]
 
 
+FAST_SCANNERS = (mat._scan_words, mat._scan_regex)  # noqa: SLF001 - the fast paths under test
+"""The two fast paths, each proven equal to the grammar on its own: the word scanner (str
+methods), and the line expression it leaves the other lines to."""
+
+
 def _same(line: str) -> bool:
-    """True when the fast path read ``line``; then the grammar reads it the same (so the
-    grammar accepts it)."""
-    fast = mat._scan_fast(line)  # noqa: SLF001 - the fast path under test
-    if fast is None:
-        return False
-    ref = scan_line_lark(line)
-    assert fast == ref, (line, fast, ref)
-    return True
+    """True when a fast path read ``line``; then the grammar reads it the same (so the
+    grammar accepts it). Each fast path is checked on its own, and together
+    (``_scan_fast``)."""
+    ref: ScannedLine | ScanError | None = None
+    read = False
+    for scan in FAST_SCANNERS:
+        fast = scan(line)
+        if fast is not None:
+            ref = scan_line_lark(line) if ref is None else ref
+            assert fast == ref, (scan.__name__, line, fast, ref)
+            read = True
+    assert (mat._scan_fast(line) is not None) == read  # noqa: SLF001
+    return read
+
+
+def _words_read_it(line: str) -> bool:
+    """True when the word scanner reads ``line``, which :func:`_same` then proves right."""
+    return mat._scan_words(line) is not None  # noqa: SLF001
 
 
 def _fast_unless_an_error(line: str) -> None:
@@ -161,6 +176,68 @@ def test_fast_path_equals_grammar_on_data_files(path: Path) -> None:
     text, _ = decode_bytes(path.read_bytes())
     for line in text.split("\n"):
         _fast_unless_an_error(line)
+        if mat._scan_regex(line) is not None:  # noqa: SLF001
+            assert _words_read_it(line), line  # the quick path takes every line it can
+
+
+# The words the word scanner classes by the grammar's terminals, as the lexer reads them.
+WORDS = [
+    "63:", "11:", "6:", "123:", "63:13/7", "1)", "12)", "12)x", "1234567890)", "13/7", "bar/21",
+    "Bar/21(2)", "25/22*", "6/off", "13", "1234567890", "=>", "=>2", "Doubles", "doubles=>2",
+    "Double", "Beavers", "Raccoon", "Takes", "take", "Drop", "Drops,", "Resigns", "Concede",
+    "Wins", "Win", "Winsome", "Losses", "Loss", "point", "Points", "match", "Game", "game",
+    "???", "????", "?????", "Cannot", "cannot", "Move", "and", "AND", "the", "Illegal", "play",
+    "(1;2;-3;)", ";", "#x", "x;", "\u017f", "double\u017f", "\u0131llegal", "é",
+]
+SEPARATORS = [" ", "  ", "\t", "\xa0", "\u3000", "\x1c"]
+
+
+def _lexed_tokens(text: str) -> list[tuple[str, int, int]]:
+    """The tokens Lark's lexer reads in ``text``: (terminal, start, end)."""
+    return [(t.type, t.start_pos or 0, t.end_pos or 0) for t in parser(MAT_LINE).lex(text)]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.one_of(st.sampled_from(WORDS),
+                 st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=12)
+                 .filter(lambda t: not any(c.isspace() for c in t))),
+       st.sampled_from(SEPARATORS), st.sampled_from(WORDS))
+def test_word_classes_are_the_lexers_tokens(word: str, blank: str, after: str) -> None:
+    """A word the scanner classes as terminal T is one token T for the lexer, whatever
+    follows it after a blank; a word it leaves (``-``) is not one token of its own there,
+    or may begin a token of several words."""
+    assert not any(c.isspace() for c in word)
+    kind = mat._classify_word(word)  # noqa: SLF001
+    text = word + blank + after
+    first = _lexed_tokens(text)[0]
+    if kind == "COMMENT":  # the rest of the line: the scanner reads it only as a whole line
+        assert first == ("COMMENT", 0, len(text)), (word, after, first)
+    elif kind != mat._SPLIT:  # noqa: SLF001
+        assert first == (kind, 0, len(word)), (word, after, first)
+    elif _lexed_tokens(word)[0] == (first[0], 0, len(word)):  # one token alone ...
+        assert any(lead.fullmatch(word) for lead in mat._word_syntax().leads), word  # noqa: SLF001
+
+
+def test_the_tokens_that_span_blanks_are_known() -> None:
+    """The word scanner reads three terminals across blanks (and COMMENT, which takes the
+    rest of the line); any other terminal that can match a blank must be taught to it."""
+    syntax = mat._word_syntax()  # noqa: SLF001
+    assert set(syntax.spanning) == {"ILLEGAL", "CANNOT_MOVE", "AND_THE_MATCH"}
+    assert sorted(lead.pattern for lead in syntax.leads) == [
+        "(?i:and)", "(?i:cannot)", "(?i:illegal)"]
+    for terminal in terminals(MAT_LINE).terminals:
+        can_span = any(re.compile(f"(?:{terminal.regex})").fullmatch(text) for text in
+                       ("Cannot Move", "and the match", "Illegal play (1; 2)", "; a b"))
+        assert can_span == (terminal.name in {*syntax.spanning, "COMMENT"}), terminal.name
+
+
+def test_word_scanner_reads_every_gnubg_action_line() -> None:
+    """Every line of GNU Backgammon's export but its score lines takes the quick path."""
+    for path in sorted((DATA / "selfplay").glob("*.mat")):
+        for line in path.read_text(encoding="utf-8").split("\n"):
+            if line.strip() and " : " not in line:
+                assert _words_read_it(line), line
+                assert _same(line)
 
 
 @pytest.mark.slow
@@ -195,6 +272,17 @@ FRAGMENTS = [
 def test_fast_path_equals_grammar_on_generated_lines(parts: list[tuple[str, str]],
                                                      lead: str) -> None:
     _same(lead + "".join(frag + sep for frag, sep in parts))
+
+
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(WORDS + FRAGMENTS), st.sampled_from(SEPARATORS)),
+                max_size=9),
+       st.sampled_from(["", " ", "   ", "\t"]))
+def test_word_scanner_equals_grammar_on_lines_of_words(parts: list[tuple[str, str]],
+                                                      lead: str) -> None:
+    """Lines of words, blanks of every kind between them: whatever the word scanner reads,
+    the grammar reads the same (and the scanner reads many of them)."""
+    _same(lead + "".join(word + blank for word, blank in parts))
 
 
 @settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -781,7 +869,8 @@ def test_fast_path_reads_every_gnubg_line() -> None:
 def _both_readers(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     fast = parse_mat(text)
     with monkeypatch.context() as patch:
-        patch.setattr(mat, "_scan_fast", lambda line: None)
+        patch.setattr(mat, "_scan_words", lambda line: None)
+        patch.setattr(mat, "_scan_regex", lambda line: None)
         general = parse_mat(text)
     assert fast == general
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Literal
+from typing import Final, Literal
 
 from bgtools.engine.memo import BoundedMemo
 from bgtools.engine.notation_grammar import (
@@ -27,7 +27,7 @@ from bgtools.engine.notation_grammar import (
 from bgtools.errors import NotationError
 from bgtools.grammars import NOTATION, terminals
 
-__all__ = ["WrittenPath", "WrittenPlay", "parse_play"]
+__all__ = ["Segments", "WrittenPath", "WrittenPlay", "parse_play", "plain_segments"]
 
 
 
@@ -59,9 +59,11 @@ class WrittenPlay:
     def __post_init__(self) -> None:
         out: list[tuple[int, int, bool]] = []
         for path in self.paths:
+            points = path.points
+            marks = path.marks
+            last = len(points) - 1
             for _ in range(path.count):
-                out.extend((path.points[i], path.points[i + 1], path.marks[i + 1])
-                           for i in range(len(path.points) - 1))
+                out.extend([(points[i], points[i + 1], marks[i + 1]) for i in range(last)])
         object.__setattr__(self, "segments", tuple(out))
 
 
@@ -141,6 +143,166 @@ def _parse_fast(text: str) -> list[RawPath] | None:
         pos = m.end()
 
 
+_BAR: Final[int] = BAR_POINT
+_OFF: Final[int] = OFF_POINT
+"""The grammar's bar and off as this module's constants (compiled: no global lookup)."""
+_LONGEST_NUMBER: Final = 4
+"""Longer digit runs (never a real point) are left to the general path."""
+
+
+def _is_separator(code: int) -> bool:
+    """What ``%ignore`` skips between the items of a play in notation.lark: blank, tab,
+    comma (characters as their codes: ``ord(text[i])`` compiles to a plain read)."""
+    return code in (32, 9, 44)
+
+
+def _ends_point(text: str, at: int, end: int) -> bool:
+    """Whether a point may end before ``at`` in the plain shape: at the end, or before a
+    separator, ``/``, ``*`` or ``(``."""
+    if at >= end:
+        return True
+    code = ord(text[at])
+    return _is_separator(code) or code in (47, 42, 40)
+
+
+def _is_letter(text: str, at: int, end: int, lower: int) -> bool:
+    """Whether the ASCII letter ``lower`` (its code, in either case) is at ``at``."""
+    return at < end and ord(text[at]) | 32 == lower
+
+
+def _point_word(text: str, at: int, end: int) -> tuple[int, int]:
+    """The point a word of letters names at ``at`` (``bar``/``b`` 25, ``off``/``o`` 0, any
+    case) and where the word ends; ``(-1, at)`` when it is none of these words followed by
+    what may end a point (the general path then decides)."""
+    first = ord(text[at]) | 32
+    if first == 98:  # b, bar
+        value = _BAR
+        whole = _is_letter(text, at + 1, end, 97) and _is_letter(text, at + 2, end, 114)
+    elif first == 111:  # o, off
+        value = _OFF
+        whole = _is_letter(text, at + 1, end, 102) and _is_letter(text, at + 2, end, 102)
+    else:
+        return -1, at
+    after = at + 3 if whole else at + 1
+    if not _ends_point(text, after, end):
+        return -1, at
+    return value, after
+
+
+def _digits_end(text: str, at: int, end: int) -> int:
+    """Where the run of ASCII digits starting at ``at`` ends (``at`` when there is none)."""
+    while at < end and 48 <= ord(text[at]) <= 57:
+        at += 1
+    return at
+
+
+def _plain_point(text: str, at: int, end: int) -> tuple[int, int]:
+    """The point written at ``at`` (a number or a word) and where it ends, before any
+    ``*``; ``(-1, at)`` when no plain point starts there."""
+    if at == end:
+        return -1, at
+    stop = _digits_end(text, at, end)
+    if stop == at:
+        return _point_word(text, at, end)
+    if stop - at > _LONGEST_NUMBER or not _ends_point(text, stop, end):
+        return -1, at
+    return int(text[at:stop]), stop
+
+
+def _plain_path(text: str, at: int, end: int) -> tuple[list[int], list[bool], int] | None:
+    """The points and hit marks of the path starting at ``at`` and where it ends; None
+    when no plain path of two points or more starts there."""
+    points: list[int] = []
+    marks: list[bool] = []
+    while True:
+        value, at = _plain_point(text, at, end)
+        if value < 0:
+            return None
+        points.append(value)
+        marked = at < end and ord(text[at]) == 42  # *
+        marks.append(marked)
+        if marked:
+            at += 1
+        if at < end and ord(text[at]) == 47:  # /
+            at += 1
+        else:
+            return (points, marks, at) if len(points) >= 2 else None
+
+
+def _parse_plain(text: str) -> list[RawPath] | None:
+    """The plain shape of a play read with string methods only (no regular expression):
+    items of points (ASCII digits, or ``bar``/``b``/``off``/``o`` in any case) joined by
+    ``/``, each point with an optional ``*``, each item with an optional ``(N)`` right after
+    it, items separated by blanks, tabs or commas.
+
+    None for any other text, which the general path (:func:`_parse_fast`, then the grammar)
+    reads. Whenever this returns paths they are the grammar's (tests/test_notation_plain.py
+    proves it); it is the first reader because its every step compiles to plain C.
+    """
+    out: list[RawPath] = []
+    end = len(text)
+    at = 0
+    while True:
+        while at < end and _is_separator(ord(text[at])):
+            at += 1
+        if at == end:
+            return out
+        path = _plain_path(text, at, end)
+        if path is None:
+            return None
+        points, marks, after = path
+        count = 1
+        if after < end and ord(text[after]) == 40:  # (
+            stop = _digits_end(text, after + 1, end)
+            if (stop == after + 1 or stop - after - 1 > _LONGEST_NUMBER or stop == end
+                    or ord(text[stop]) != 41):  # )
+                return None
+            count = int(text[after + 1:stop])
+            after = stop + 1
+        if after < end and not _is_separator(ord(text[after])):
+            return None
+        out.append((tuple(points), tuple(marks), count, at))
+        at = after
+
+
+Segments = tuple[tuple[int, int, bool], ...]
+"""A play's ``from -> to`` segments with their hit marks, as :attr:`WrittenPlay.segments`."""
+
+
+def plain_segments(text: str) -> Segments | None:
+    """``parse_play(text).segments`` for a play the plain reader reads and that passes
+    every check of :func:`parse_play`; None for any other text (never an error: the caller
+    then asks :func:`parse_play`). Memoised per text, without building a
+    :class:`WrittenPlay` (the replayer's per-roll path needs only the segments; on distinct
+    matches most play texts are new).
+    """
+    known = _SEGMENTS.get(text)
+    if known is None:
+        read = _segments_of(text.strip())
+        if read is None:
+            return None
+        known = _SEGMENTS.remember(text, read)
+    return known
+
+
+def _segments_of(stripped: str) -> Segments | None:
+    """The segments of a plain play (see :func:`plain_segments`), None when it is not one."""
+    raw = _parse_plain(stripped)
+    if raw is None:
+        return None
+    out: list[tuple[int, int, bool]] = []
+    for points, marks, count, _column in raw:
+        if not 1 <= count <= 4:
+            return None
+        last = len(points) - 1
+        for i, value in enumerate(points):
+            if value > _BAR or (value == _BAR and i > 0) or (value == _OFF and i < last):
+                return None
+        for _ in range(count):
+            out.extend([(points[i], points[i + 1], marks[i + 1]) for i in range(last)])
+    return tuple(out)
+
+
 def _parse_lark(text: str) -> WrittenPlay | list[RawPath]:
     """Parse with the grammar: a special form, or the paths as read; raise NotationError."""
     read = parse_with_grammar(text)
@@ -164,7 +326,9 @@ def parse_play(text: str) -> WrittenPlay:
 def _read_play(text: str) -> WrittenPlay:
     """:func:`parse_play` without its memo."""
     stripped = text.strip()
-    raw = _parse_fast(stripped)
+    raw = _parse_plain(stripped)
+    if raw is None:
+        raw = _parse_fast(stripped)
     if raw is None:
         parsed = _parse_lark(stripped)
         if isinstance(parsed, WrittenPlay):
@@ -178,20 +342,21 @@ def _read_play(text: str) -> WrittenPlay:
                 column=column + 1,
                 context=stripped,
             )
+        last = len(points) - 1
         for i, value in enumerate(points):
-            if value > BAR_POINT:
+            if value > _BAR:
                 raise NotationError(
                     f"point {value} in {stripped!r} does not exist (1-24, bar 25, off 0)",
                     column=column + 1,
                     context=stripped,
                 )
-            if value == BAR_POINT and i > 0:
+            if value == _BAR and i > 0:
                 raise NotationError(
                     f"{stripped!r}: the bar can only be a starting point",
                     column=column + 1,
                     context=stripped,
                 )
-            if value == OFF_POINT and i < len(points) - 1:
+            if value == _OFF and i < last:
                 raise NotationError(
                     f"{stripped!r}: off can only be the last point of a path",
                     column=column + 1,
@@ -205,6 +370,8 @@ def _read_play(text: str) -> WrittenPlay:
     return WrittenPlay("moves", tuple(paths), stripped)
 
 
+_SEGMENTS: BoundedMemo[str, Segments] = BoundedMemo(1 << 16)
+"""The segments of plain plays, by their text as written (see :func:`plain_segments`)."""
 _PLAYS: BoundedMemo[str, WrittenPlay] = BoundedMemo(1 << 16)
 """Plays already parsed, by their text as written (a text that is not a play is not kept)."""
 _PATHS: BoundedMemo[RawPath, WrittenPath] = BoundedMemo(1 << 16)

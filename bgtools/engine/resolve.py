@@ -31,12 +31,16 @@ __all__ = [
     "IllegalStep",
     "ResolvedPlay",
     "Resolution",
+    "can_move",
     "check_maximal",
     "every_die_as_written",
     "legal_results",
     "play_steps",
+    "position_of",
     "resolve_play",
     "resolve_written_play",
+    "sides_after_plain_play",
+    "step_is_legal",
     "two_checkers_either_die",
 ]
 
@@ -533,6 +537,127 @@ def resolve_written_play(position: Position, die1: int, die2: int,
             return None
         known = _RESOLVED.remember(key, _resolved(position, die1, die2, written))
     return known
+
+
+def position_of(mover: tuple[int, ...], opponent: tuple[int, ...]) -> Position:
+    """:func:`~bgtools.engine.position.unchecked_position` for the compiled per-roll path:
+    the same object, built without calling into the pure module (a call into pure Python
+    costs the compiled replayer more than the rest of a common roll)."""
+    pos = Position.__new__(Position)
+    object.__setattr__(pos, "mover", mover)
+    object.__setattr__(pos, "opponent", opponent)
+    return pos
+
+
+def step_is_legal(me: list[int], opp: list[int], src: int, die: int) -> bool:
+    """Whether the mover can move a checker from ``src`` with ``die`` on the sides
+    ``me``/``opp`` (to ``src - die``, or off when that is 0 or less): exactly
+    ``step_error(me, opp, src, max(src - die, 0), die) is None``
+    (:func:`~bgtools.engine.position.step_error`; tests/test_resolve_plain.py proves it),
+    written for the compiled per-roll path."""
+    if not 1 <= src <= 25 or me[src] == 0:
+        return False
+    if me[25] and src != 25:
+        return False
+    dst = src - die
+    if dst > 0:
+        return opp[25 - dst] < 2
+    if src == 25:
+        return False
+    for point in range(7, 26):
+        if me[point]:
+            return False  # not every checker is home
+    if dst == 0:
+        return True
+    point = src + 1
+    while point < 7:  # a higher die bears off only from the highest point
+        if me[point]:
+            return False
+        point += 1
+    return True
+
+
+def can_move(mover: tuple[int, ...], opponent: tuple[int, ...], die1: int, die2: int) -> bool:
+    """Whether the mover has any legal play of the roll: some checker can move with some
+    die (then a legal play has at least one step; else the only legal play is empty, as
+    ``Position.legal_plays`` gives it)."""
+    me = list(mover)
+    opp = list(opponent)
+    for src in range(1, 26):
+        if me[src] and (step_is_legal(me, opp, src, die1)
+                        or (die2 != die1 and step_is_legal(me, opp, src, die2))):
+            return True
+    return False
+
+
+def _fits(src: int, dst: int, die: int) -> bool:
+    """Whether ``die`` carries a checker from ``src`` to ``dst`` in one step: exactly to a
+    point, or off with a die of at least ``src``."""
+    return src - dst == die if dst > 0 else dst == 0 and die >= src
+
+
+def _play_segments(mover: tuple[int, ...], opponent: tuple[int, ...],
+                   segments: tuple[tuple[int, int, bool], ...], first_die: int,
+                   other_die: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """Play ``segments`` in the order written, the first with ``first_die`` and the others
+    with ``other_die``, each step checked; the sides after them, or None when a step is
+    illegal or a ``*`` marks a step that hits nothing."""
+    me = list(mover)
+    opp = list(opponent)
+    die = first_die
+    for src, dst, mark in segments:
+        if not step_is_legal(me, opp, src, die):
+            return None
+        die = other_die
+        me[src] = me[src] - 1
+        if dst > 0:
+            me[dst] = me[dst] + 1
+            there = 25 - dst
+            if opp[there] == 1:
+                opp[there] = 0
+                opp[25] = opp[25] + 1
+                continue
+        else:
+            me[0] = me[0] + 1
+        if mark:
+            return None  # a hit-mark problem: resolve_written_play words it
+    return tuple(me), tuple(opp)
+
+
+def sides_after_plain_play(mover: tuple[int, ...], opponent: tuple[int, ...], die1: int,
+                           die2: int, text: str) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """The replayer's per-roll path: the sides after the play ``text`` when it is the common
+    play that :func:`resolve_written_play` resolves with no problem: one segment per die,
+    each one die's step (to a point, or off), legal in the order written with one way of
+    giving the segments the dice (die1 to the first, else die2 to the first), every
+    written ``*`` on a checker hit there. Every such reading moves the same checkers to the
+    same points, so the general path reaches the same sides. None for any other play or
+    text: the caller then asks :func:`resolve_written_play` (tests/test_resolve_plain.py
+    proves the two equal).
+
+    Unmemoised on purpose: this costs less than building and hashing a memo key of two
+    positions, and most rolls of distinct matches would miss the memo anyway.
+    """
+    segments = notation.plain_segments(text)
+    if segments is None:
+        return None
+    if die1 == die2:
+        if len(segments) != 4:
+            return None
+        for src, dst, _ in segments:
+            if not _fits(src, dst, die1):
+                return None
+        return _play_segments(mover, opponent, segments, die1, die1)
+    if len(segments) != 2:
+        return None
+    (src1, dst1, _), (src2, dst2, _) = segments
+    if _fits(src1, dst1, die1) and _fits(src2, dst2, die2):
+        sides = _play_segments(mover, opponent, segments, die1, die2)
+        if sides is not None:
+            return sides
+    if _fits(src1, dst1, die2) and _fits(src2, dst2, die1):
+        return _play_segments(mover, opponent, segments, die2, die1)
+    return None
 
 
 def legal_results(position: Position, die1: int, die2: int) -> dict[Position, Play]:

@@ -11,13 +11,17 @@ Design:
 * The syntax of one line is defined by the Lark grammar ``bgtools/grammars/mat_line.lark``
   (LALR, basic lexer). It classifies a line (comment, match length, game header, action line)
   and splits an action line into an optional row number ``N)`` and its cells.
-* The hot path does not run Lark: :func:`scan_line` first tries a fast path, regular
-  expressions assembled from the grammar's own terminals (read from the grammar file when
-  first needed) in the shape of its rules. It reads every cell the grammar knows; it leaves
-  to the grammar only plays with unusual words, and unreadable lines, whose message needs
-  the grammar's expectations. tests/test_mat_reader.py proves it equal to the grammar
+* The hot path does not run Lark. :func:`scan_line` first tries the word scanner
+  (``_scan_words``): most lines are tokens of one blank-separated word each, so it splits
+  the line with ``str`` methods, classes each word by the grammar's own terminals (read
+  from the grammar file when first needed; memoised per word) and reads the rules' shapes
+  from those classes. Any other line goes to the second fast path, regular expressions
+  assembled from the same terminals in the shape of the rules (``_scan_regex``), which
+  reads every cell the grammar knows; they leave to the grammar only plays with unusual
+  words, and unreadable lines, whose message needs the grammar's expectations.
+  tests/test_mat_reader.py proves each fast path equal to the grammar
   (:func:`scan_line_lark`, a Lark Transformer over the parse tree) on every corpus line and
-  on generated lines.
+  on generated lines, and the word scanner's classes equal to the lexer's tokens.
 * Each cell becomes an :class:`~bgtools.record.Action` in one place (``_Reader.make_action``).
 * Cells are given to players by the token rule of FORMATS.md 2.5, never by fixed columns: with
   two cells the first is player 0's and the second player 1's (whatever their columns, so an
@@ -30,12 +34,11 @@ Design:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, partial
-from typing import TYPE_CHECKING, NamedTuple
+from functools import cache
+from typing import TYPE_CHECKING, Final, NamedTuple
 
-from bgtools.grammars import MAT_LINE, terminals
+from bgtools.grammars import MAT_LINE, Terminal, terminals
 from bgtools.limits import MAX_LINE_CHARS, MAX_PROBLEMS
 from bgtools.read.mat_grammar import scan_line_lark
 from bgtools.read.mat_lines import LineCell, ScanError, ScannedLine
@@ -80,7 +83,7 @@ _MOVE_WORD_SHAPE = "(?=[0-9]++/|[bB][aA][rR]/)"
 lexer's PLAY_WORD can start with digits then ``/``, or with ``bar/`` (tests/test_mat_reader.py
 checks it); any other word of a play sends the line to the grammar."""
 
-_DICE = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
+_DICE: Final = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
 _CUBES = (("double", "DOUBLES"), ("beaver", "BEAVERS"), ("raccoon", "RACCOONS"))
 _BARE = (("take", "TAKES"), ("drop", "DROPS"), ("resign", "RESIGNS"))
 _RESULTS = (("win", "WINS"), ("loss", "LOSSES"))
@@ -178,7 +181,13 @@ def _line_syntax() -> _LineSyntax:
 
 
 def _scan_fast(line: str) -> ScannedLine | None:
-    """:func:`scan_line` for the lines the fast path reads; None for any other line."""
+    """:func:`scan_line` for the lines a fast path reads (the word scanner, else the line
+    expression); None for any other line."""
+    return _scan_words(line) or _scan_regex(line)
+
+
+def _scan_regex(line: str) -> ScannedLine | None:
+    """:func:`scan_line` for the lines the line expression reads; None for any other line."""
     syntax = _line_syntax()
     m = syntax.line.fullmatch(line)
     if m is None:
@@ -189,9 +198,9 @@ def _scan_fast(line: str) -> ScannedLine | None:
     first, second = syntax.cells
     if m.start(first.cell) >= 0:
         if m.start(second.cell) < 0:
-            return _new_line(("action", None, row, (_fast_cell(line, m, first),)))
-        return _new_line(("action", None, row, (_fast_cell(line, m, first),
-                                                _fast_cell(line, m, second))))
+            return ScannedLine("action", None, row, (_fast_cell(line, m, first),))
+        return ScannedLine("action", None, row, (_fast_cell(line, m, first),
+                                                _fast_cell(line, m, second)))
     if row is not None:
         return ScannedLine("action", None, row)
     if m.start(syntax.comment) >= 0:
@@ -203,13 +212,6 @@ def _scan_fast(line: str) -> ScannedLine | None:
     return ScannedLine("action")
 
 
-# The commonest cells and lines, made without the NamedTuple's keyword-aware constructor.
-_new_cell: Callable[[tuple[str, int, int, str, str, int, int, int | None, bool]], LineCell] = \
-    partial(tuple.__new__, LineCell)
-_new_line: Callable[[tuple[str, int | None, tuple[int, int, int] | None, tuple[LineCell, ...]]],
-                    ScannedLine] = partial(tuple.__new__, ScannedLine)
-
-
 def _fast_cell(line: str, m: re.Match[str], groups: _CellGroups) -> LineCell:
     """The cell that the fast path's expression read in the groups ``groups``."""
     start = m.start(groups.roll)
@@ -217,8 +219,8 @@ def _fast_cell(line: str, m: re.Match[str], groups: _CellGroups) -> LineCell:
         end = m.end(groups.roll)
         text_start = m.start(groups.play)
         if text_start >= 0:
-            return _new_cell(("roll", start, end, line[start:start + 2], "play", text_start, end,
-                              None, False))
+            return LineCell("roll", start, end, line[start:start + 2], "play", text_start, end,
+                              None, False)
         for rest, index in groups.rests:
             text_start = m.start(index)
             if text_start >= 0:
@@ -243,6 +245,236 @@ def _fast_cell(line: str, m: re.Match[str], groups: _CellGroups) -> LineCell:
             return LineCell(kind, start, m.end(index), value=int(m.group(value_index)),
                             and_the_match=m.start(atm_index) >= 0)
     raise AssertionError("a cell of the line expression matched no alternative")
+
+
+# ---------------------------------------------------------------------------------------------
+# The word scanner: most lines are tokens of one blank-separated word each, read with str
+# methods (compiled to C) and a memo of each word's terminal, without the line expression.
+# ---------------------------------------------------------------------------------------------
+
+_SPLIT: Final = "-"
+"""The class of a word the lexer does not read as one token of its own (``63:13/7``: a roll,
+then a play word), or that may begin a token of several words (``Cannot Move``): the word
+scanner leaves its line to the line expression, unless the grammar expects that token there."""
+
+_CUBE_KINDS: Final = {name: kind for kind, name in _CUBES}
+_BARE_KINDS: Final = {name: kind for kind, name in _BARE}
+_RESULT_KINDS: Final = {name: kind for kind, name in _RESULTS}
+
+
+@dataclass(frozen=True, slots=True)
+class _WordSyntax:
+    """The terminals as the word scanner uses them (see :func:`_word_syntax`)."""
+
+    single: tuple[tuple[str, re.Pattern[str]], ...]
+    """Every terminal in the lexer's order (priority first), as an atomic group."""
+    leads: tuple[re.Pattern[str], ...]
+    """The first word of each terminal that spans blanks (``cannot`` of ``cannot\\s+move``)."""
+    spanning: dict[str, re.Pattern[str]]
+    """Those terminals by name, as atomic groups."""
+
+
+@cache
+def _word_syntax() -> _WordSyntax:
+    """The word scanner's view of ``mat_line.lark``'s terminals (once, on first use)."""
+    lexicon = terminals(MAT_LINE)
+    ordered = sorted(lexicon.terminals, key=lambda terminal: -terminal.priority)
+    single = tuple((t.name, re.compile(f"(?>{t.regex})")) for t in ordered)
+    spanning = {t.name: t for t in ordered if "\\s+" in t.pattern}
+    leads = tuple(re.compile(Terminal(t.name, t.pattern.split("\\s+", 1)[0], t.ignore_case).regex)
+                  for t in spanning.values())
+    return _WordSyntax(single, leads,
+                       {name: re.compile(f"(?>{t.regex})") for name, t in spanning.items()})
+
+
+def _classify_word(word: str) -> str:
+    """The terminal the lexer reads the blank-delimited ``word`` as, or :data:`_SPLIT`."""
+    syntax = _word_syntax()
+    for lead in syntax.leads:
+        if lead.fullmatch(word) is not None:
+            return _SPLIT
+    for name, pattern in syntax.single:
+        m = pattern.match(word)
+        if m is not None:
+            return name if m.end() == len(word) else _SPLIT
+    return _SPLIT  # pragma: no cover - PLAY_WORD reads any word
+
+
+_WORD_CLASSES: Final[dict[str, str]] = {}
+"""Each word's class: the words of a whole archive are a few thousand (rolls, paths,
+keywords). A plain dict, emptied when full (as a ``BoundedMemo``), because compiled code
+looks a plain dict up directly and a dict subclass through its ``get`` method."""
+_WORD_CLASSES_LIMIT: Final = 1 << 14
+
+
+def _word_class(word: str) -> str:
+    """:func:`_classify_word`, memoised."""
+    known = _WORD_CLASSES.get(word)
+    if known is None:
+        if len(_WORD_CLASSES) >= _WORD_CLASSES_LIMIT:
+            _WORD_CLASSES.clear()
+        known = _WORD_CLASSES[word] = _classify_word(word)
+    return known
+
+
+def _spanning_end(line: str, name: str, start: int) -> int:
+    """The end of the blank-spanning token ``name`` read at ``start`` when it ends a word;
+    else -1."""
+    m = _word_syntax().spanning[name].match(line, start)
+    if m is None:
+        return -1
+    end = m.end()
+    return end if end == len(line) or line[end].isspace() else -1
+
+
+_EMPTY_LINE: Final = ScannedLine("action")
+_COMMENT_LINE: Final = ScannedLine("comment")
+_NO_CELL: Final[tuple[LineCell | None, int, int]] = (None, 0, 0)
+
+
+def _scan_words(line: str) -> ScannedLine | None:
+    """:func:`scan_line` for a line whose tokens are one blank-separated word each (but the
+    grammar's ``Cannot Move``, ``Illegal play (...)`` and ``and the match``), of the line
+    shapes the grammar knows, with at most two cells; None for any other line."""
+    words = line.split()
+    count = len(words)
+    if count == 0:
+        return _EMPTY_LINE
+    first = _word_class(words[0])
+    if first == "COMMENT":
+        return _COMMENT_LINE
+    if first in {"INT", "GAME"}:
+        return _header_line(words, first)
+    index = 0
+    pos = 0
+    row: tuple[int, int, int] | None = None
+    if first == "ROWNUM":
+        word = words[0]
+        pos = line.find(word)
+        row = (pos, pos + len(word), int(word[:-1]))
+        pos += len(word)
+        index = 1
+    cells: list[LineCell] = []
+    while index < count:
+        if len(cells) == 2:
+            return None
+        cell, index, pos = _word_cell(line, words, index, pos)
+        if cell is None:
+            return None
+        cells.append(cell)
+    return ScannedLine("action", None, row, tuple(cells))
+
+
+def _header_line(words: list[str], first: str) -> ScannedLine | None:
+    """A match length line ``N point match`` or a game header ``Game N``, read by words."""
+    if first == "INT":
+        if (len(words) == 3 and _word_class(words[1]) == "POINT"
+                and _word_class(words[2]) == "MATCH"):
+            return ScannedLine("length", int(words[0]))
+        return None
+    if len(words) == 2 and _word_class(words[1]) == "INT":
+        return ScannedLine("game", int(words[1]))
+    return None
+
+
+def _word_cell(line: str, words: list[str], index: int,
+               pos: int) -> tuple[LineCell | None, int, int]:
+    """The cell that begins at ``words[index]`` (found at or after ``pos`` in ``line``), the
+    index of the word after it and the end of the cell; :data:`_NO_CELL` when the words there
+    are not a cell the word scanner reads."""
+    word = words[index]
+    kind = _word_class(word)
+    start = line.find(word, pos)
+    end = start + len(word)
+    index += 1
+    if kind == "ROLL":
+        return _roll_cell(line, words, index, start, end)
+    cube = _CUBE_KINDS.get(kind)
+    if cube is not None:
+        return _cube_cell(line, words, index, cube, start, end)
+    bare = _BARE_KINDS.get(kind)
+    if bare is not None:
+        return LineCell(bare, start, end), index, end
+    if kind == "RESIGN_MARK":
+        return LineCell("resign", start, end, "", "resign_mark", start, end), index, end
+    result = _RESULT_KINDS.get(kind)
+    if result is not None:
+        return _result_cell(line, words, index, result, start, end)
+    return _NO_CELL
+
+
+def _roll_cell(line: str, words: list[str], index: int, start: int,
+               end: int) -> tuple[LineCell | None, int, int]:
+    """A roll ``DD:`` (read from ``start`` to ``end``) and what follows it: a play, a
+    resignation marker, ``Cannot Move``, ``Illegal play (...)``, or nothing."""
+    dice = line[start:start + 2]
+    count = len(words)
+    if index < count:
+        word = words[index]
+        kind = _word_class(word)
+        if kind in {"PLAY_WORD", "INT"}:  # the grammar's play: (PLAY_WORD | INT)+
+            text_start = line.find(word, end)
+            text_end = text_start + len(word)
+            index += 1
+            while index < count:
+                word = words[index]
+                if _word_class(word) not in {"PLAY_WORD", "INT"}:
+                    break
+                text_end = line.find(word, text_end) + len(word)
+                index += 1
+            return (LineCell("roll", start, text_end, dice, "play", text_start, text_end),
+                    index, text_end)
+        if kind in {"RESIGN_MARK", "RESIGNS"}:
+            text_start = line.find(word, end)
+            text_end = text_start + len(word)
+            return (LineCell("roll", start, text_end, dice, "resign_mark", text_start, text_end),
+                    index + 1, text_end)
+        if kind == _SPLIT:
+            text_start = line.find(word, end)
+            for name, rest in (("CANNOT_MOVE", "cannot_move"), ("ILLEGAL", "illegal")):
+                text_end = _spanning_end(line, name, text_start)
+                if text_end >= 0:
+                    index += len(line[text_start:text_end].split())
+                    return (LineCell("roll", start, text_end, dice, rest, text_start, text_end),
+                            index, text_end)
+            return _NO_CELL
+    return LineCell("roll", start, end, dice), index, end
+
+
+def _cube_cell(line: str, words: list[str], index: int, kind: str, start: int,
+               end: int) -> tuple[LineCell | None, int, int]:
+    """A cube offer (``Doubles``, ``Beavers``, ``Raccoons``) with its optional ``=> V``."""
+    count = len(words)
+    if index < count and _word_class(words[index]) == "ARROW":
+        if index + 1 == count or _word_class(words[index + 1]) != "INT":
+            return _NO_CELL
+        value = words[index + 1]
+        value_end = line.find(value, line.find("=>", end) + 2) + len(value)
+        return LineCell(kind, start, value_end, value=int(value)), index + 2, value_end
+    return LineCell(kind, start, end), index, end
+
+
+def _result_cell(line: str, words: list[str], index: int, kind: str, start: int,
+                 end: int) -> tuple[LineCell | None, int, int]:
+    """A result ``Wins N point(s)`` or ``Losses N point(s)``, with its optional
+    ``and the match``."""
+    count = len(words)
+    if (index + 2 > count or _word_class(words[index]) != "INT"
+            or _word_class(words[index + 1]) != "POINT"):
+        return _NO_CELL
+    value = words[index]
+    point = words[index + 1]
+    end = line.find(point, line.find(value, end) + len(value)) + len(point)
+    index += 2
+    and_the_match = False
+    if index < count and _word_class(words[index]) == _SPLIT:
+        match_end = _spanning_end(line, "AND_THE_MATCH", line.find(words[index], end))
+        if match_end < 0:
+            return _NO_CELL
+        index += len(line[end:match_end].split())
+        end = match_end
+        and_the_match = True
+    return LineCell(kind, start, end, value=int(value), and_the_match=and_the_match), index, end
 
 
 def scan_line(line: str) -> ScannedLine | ScanError:
@@ -541,7 +773,7 @@ class _Reader:
                 state.awaiting_score = False
                 self.problem("expected a score line 'name : score   name : score' after the "
                              "game header", lineno, len(line) - len(stripped) + 1)
-        scanned = _scan_fast(line) or scan_line_lark(line)
+        scanned = _scan_words(line) or _scan_regex(line) or scan_line_lark(line)
         if isinstance(scanned, ScanError):
             if not self.capped:
                 self.problem(_describe_error(line, scanned), lineno, scanned.offset + 1)

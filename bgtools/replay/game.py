@@ -16,10 +16,13 @@ from bgtools.engine.position import Play, Position, unchecked_position
 from bgtools.engine.resolve import (
     IllegalStep,
     ResolvedPlay,
+    can_move,
     check_maximal,
     legal_results,
     play_steps,
+    position_of,
     resolve_written_play,
+    sides_after_plain_play,
 )
 from bgtools.engine.results import result_name
 from bgtools.errors import NotationError
@@ -279,7 +282,8 @@ class Game:
 
     def pass_turn(self) -> None:
         """The other player is on roll."""
-        self.position = self.position.swapped()
+        position = self.position
+        self.position = position_of(position.opponent, position.mover)  # swapped()
         assert self.on_roll is not None
         self.on_roll = 1 - self.on_roll
 
@@ -307,13 +311,21 @@ class Game:
                          action.line, action.column, action)
         before = self.position
         if self.synced and action.steps is None and not action.illegal:
+            if self.on_event is None:
+                # The usual roll (no problem, no listener): only the sides after it matter.
+                sides = sides_after_plain_play(before.mover, before.opponent, d1, d2,
+                                               action.play_text)
+                if sides is not None and sides[0][0] != 15:
+                    self.position = position_of(sides[1], sides[0])
+                    self.on_roll = 1 - p
+                    return
             known = resolve_written_play(before, d1, d2, action.play_text)
             if known is not None:
                 mover = known[0]
                 if (mover is not None and mover[0] != 15 and not known[4]
                         and self.on_event is None):
                     # finish_play's usual case: no problem, no listener, the game goes on.
-                    self.position = unchecked_position(known[1], mover)
+                    self.position = position_of(known[1], mover)
                     self.on_roll = 1 - p
                     return
                 self.finish_play(action, before, d1, d2, known)
@@ -334,7 +346,7 @@ class Game:
         elif mover[0] == 15 or self.on_event is not None:
             pos = unchecked_position(mover, opponent)
         else:  # the usual roll: only the position the opponent sees is needed
-            self.position = unchecked_position(opponent, mover)
+            self.position = position_of(opponent, mover)
             self.on_roll = 1 - p
             return
         if self.on_event is not None:
@@ -432,6 +444,8 @@ class Game:
         """A roll written with no moves: fine when it cannot be played, or when the record
         resigns, stops or sets the board after it; else ``max-dice`` (``Cannot Move``),
         ``forced-play-omitted`` (one legal play, assumed) or ``empty-play``."""
+        if not can_move(before.mover, before.opponent, d1, d2):
+            return Play(), before  # the usual empty roll: legal_results would give just this
         legal = legal_results(before, d1, d2)
         sample = next(iter(legal.values()))
         roll = f"{d1}{d2}"

@@ -1,0 +1,116 @@
+"""The replayer's per-roll path past the memo reads a play as resolve_written_play does.
+
+``resolve.sides_after_plain_play`` answers only the common play that resolves with no
+problem; whenever it answers, :func:`resolve_written_play` (the general, memoised path) must
+give the same sides and no problem. When it declines, the replayer asks the general path.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bgtools.engine.position import Position, step_error, unchecked_position
+from bgtools.engine.resolve import (
+    can_move,
+    position_of,
+    resolve_written_play,
+    sides_after_plain_play,
+    step_is_legal,
+)
+from tests.helpers.strategies import dice, positions
+
+
+def _mat_style(steps: tuple[tuple[int, int], ...], marks: tuple[bool, ...]) -> str:
+    return " ".join(f"{s}/{d}{'*' if m else ''}" for (s, d), m in zip(steps, marks))
+
+
+def _texts(pos: Position, roll: tuple[int, int], rng: random.Random) -> list[str]:
+    """Plays as writers write them (shuffled, with right, missing and wrong hit marks),
+    merged paths, and plays of the right dice from anywhere."""
+    noise = [(rng.randint(1, 25), rng.randint(0, 6)) for _ in range(rng.randint(2, 4))]
+    texts = []
+    for play in pos.legal_plays(*roll):
+        steps = list(zip(play.steps, play.hits))
+        rng.shuffle(steps)
+        texts.append(_mat_style(tuple(s for s, _ in steps), tuple(h for _, h in steps)))
+        texts.append(_mat_style(tuple(s for s, _ in steps),
+                                tuple(rng.random() < 0.5 for _ in steps)))
+        texts.append(str(play))
+    texts.append(" ".join(f"{src}/{max(src - die, 0)}" for src, die in noise))
+    texts.append(" ".join(f"{src}/{max(src - roll[k % 2], 0)}*"
+                          for k, (src, _) in enumerate(noise)))
+    texts += ["", "Cannot Move", "????", "13/x", "26/20"]
+    return texts
+
+
+@settings(max_examples=400, deadline=None)
+@given(positions, dice, st.integers(0, 2**32 - 1))
+def test_plain_play_sides_equal_the_general_path(pos: Position, roll: tuple[int, int],
+                                                 seed: int) -> None:
+    for text in _texts(pos, roll, random.Random(seed)):
+        quick = sides_after_plain_play(pos.mover, pos.opponent, roll[0], roll[1], text)
+        if quick is None:
+            continue
+        general = resolve_written_play(pos, roll[0], roll[1], text)
+        assert general is not None, (pos.position_id, roll, text)
+        mover, opponent, _steps, _hits, problems = general
+        assert problems == (), (pos.position_id, roll, text, problems)
+        assert quick == (mover, opponent), (pos.position_id, roll, text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(positions, dice)
+def test_plain_play_sides_take_the_common_play(pos: Position, roll: tuple[int, int]) -> None:
+    # Every legal play of all its dice, written a die per step with its hits marked (bearing
+    # off or not), is the common play: the quick path must take it, not only decline.
+    full = 4 if roll[0] == roll[1] else 2
+    for result, play in pos.legal_results(*roll).items():
+        if len(play.steps) != full:
+            continue
+        text = _mat_style(play.steps, play.hits)
+        quick = sides_after_plain_play(pos.mover, pos.opponent, roll[0], roll[1], text)
+        assert quick == (result.mover, result.opponent), (pos.position_id, roll, text)
+
+
+def test_plain_play_sides_on_the_opening() -> None:
+    pos = Position.initial()
+    assert sides_after_plain_play(pos.mover, pos.opponent, 3, 1, "8/5 6/5") is not None
+    # A hit mark where nothing is hit, a merged path, a bear-off: the general path's.
+    for text in ["8/5* 6/5", "24/20", "24/21 0/0", "6/off 5/off"]:
+        assert sides_after_plain_play(pos.mover, pos.opponent, 3, 1, text) is None, text
+
+
+def test_plain_play_sides_bear_off_with_either_die() -> None:
+    pos = Position.from_points({4: 1, 3: 1, 1: 2}, {20: 2})
+    after = sides_after_plain_play(pos.mover, pos.opponent, 6, 5, "4/off 3/off")
+    assert after is not None and after[0][0] == 13 and not after[0][3] and not after[0][4]
+    # Written the other way round, 3/off cannot come first (a higher die bears off only from
+    # the highest point): the quick path declines, the general path plays 4/off first.
+    assert sides_after_plain_play(pos.mover, pos.opponent, 6, 5, "3/off 4/off") is None
+    general = resolve_written_play(pos, 6, 5, "3/off 4/off")
+    assert general is not None and general[:2] == after and general[4] == ()
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions, st.integers(1, 25), st.integers(1, 6))
+def test_step_is_legal_is_step_error_none(pos: Position, src: int, die: int) -> None:
+    assert step_is_legal(list(pos.mover), list(pos.opponent), src, die) == (
+        step_error(pos.mover, pos.opponent, src, max(src - die, 0), die) is None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions, dice)
+def test_can_move_is_a_legal_play_with_steps(pos: Position, roll: tuple[int, int]) -> None:
+    assert can_move(pos.mover, pos.opponent, *roll) == bool(pos.legal_plays(*roll)[0].steps)
+
+
+@settings(max_examples=50, deadline=None)
+@given(positions)
+def test_position_of_is_unchecked_position(pos: Position) -> None:
+    built = position_of(pos.mover, pos.opponent)
+    assert type(built) is Position and built == unchecked_position(pos.mover, pos.opponent)
+    assert built.mover is pos.mover and built.opponent is pos.opponent
+    assert hash(built) == hash(pos) and built.swapped() == pos.swapped()
