@@ -9,19 +9,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgtools.engine.position import Position, apply_step, step_error
+from bgtools.engine.resolve import step_is_legal
 from bgtools.read import spans
-from bgtools.read.spans import BoardTracker, move_checker, step_legal
+from bgtools.read.spans import BoardTracker, move_checker
 
 Step = tuple[int, int]
 
 sides_lists = st.lists(st.integers(0, 4), min_size=26, max_size=26)
 
 
-@given(sides_lists, sides_lists, st.integers(0, 26), st.integers(-6, 24), st.integers(1, 6))
-def test_step_legal_is_step_error_none(me: list[int], opp: list[int], src: int, dst: int,
-                                       die: int) -> None:
-    """``step_legal`` answers exactly as ``step_error`` on any sides and step."""
-    assert step_legal(me, opp, src, dst, die) == (step_error(me, opp, src, dst, die) is None)
+@given(sides_lists, sides_lists, st.integers(0, 26), st.integers(1, 6))
+def test_step_is_legal_is_step_error_none(me: list[int], opp: list[int], src: int,
+                                          die: int) -> None:
+    """The fast paths' single-step rule: ``step_is_legal`` answers exactly as
+    ``step_error`` for a step by ``die`` to ``src - die`` (or off), and off with a die
+    smaller than the distance is always illegal."""
+    legal = step_is_legal(me, opp, src, die)
+    assert legal == (step_error(me, opp, src, max(src - die, 0), die) is None)
+    if src > die:
+        assert step_error(me, opp, src, 0, die) is not None
 
 
 @given(sides_lists, sides_lists, st.integers(1, 25), st.integers(-1, 24))

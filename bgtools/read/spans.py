@@ -22,7 +22,7 @@ from itertools import permutations
 from bgtools.engine.position import apply_step, step_error
 from bgtools.engine.resolve import step_is_legal
 
-__all__ = ["BoardTracker", "START_SIDE", "move_checker", "moves_text", "step_legal"]
+__all__ = ["BoardTracker", "START_SIDE", "move_checker", "moves_text"]
 
 Step = tuple[int, int]
 
@@ -74,17 +74,6 @@ def moves_text(moves: list[Step]) -> str:
 Boards = tuple[list[int], list[int]]
 
 
-def step_legal(me: list[int], opp: list[int], src: int, dst: int, die: int) -> bool:
-    """Exactly ``step_error(me, opp, src, dst, die) is None``, by the compiled
-    :func:`~bgtools.engine.resolve.step_is_legal` for the steps the fast paths try (``dst``
-    is ``src - die``, or 0 bearing off; tests/test_spans.py proves it)."""
-    if dst == src - die or (dst == 0 and src <= die):
-        return step_is_legal(me, opp, src, die)
-    if dst == 0:
-        return False  # off with a die smaller than the distance: always a dice-mismatch
-    return step_error(me, opp, src, dst, die) is None
-
-
 def move_checker(me: list[int], opp: list[int], src: int, dst: int) -> bool:
     """Exactly :func:`~bgtools.engine.position.apply_step` (one checker from ``src`` to
     ``dst``, 0 off, a lone opposing checker hit; True when it hit), compiled here because
@@ -113,7 +102,8 @@ def _split(me: list[int], opp: list[int], dice: tuple[int, int], moves: list[Ste
         unused = [d1, d2] if d1 != d2 else [d1] * 4
         for src, dst in moves:
             die = src - dst
-            if not dst or die not in unused or not step_legal(m2, o2, src, dst, die):
+            # dst is src - die, so step_is_legal is exactly step_error(...) is None.
+            if not dst or die not in unused or not step_is_legal(m2, o2, src, die):
                 break
             unused.remove(die)
             move_checker(m2, o2, src, dst)
@@ -174,7 +164,9 @@ def _first_routes(me: list[int], opp: list[int], pool: list[int], moves: list[St
                         to = 0
                     elif to <= 0:
                         break
-                    if not step_legal(m2, o2, here, to, die):
+                    # ``to`` is here - die, or 0 forced: off with a smaller die is always a
+                    # dice-mismatch; else step_is_legal is exactly step_error(...) is None.
+                    if (to == 0 and here > die) or not step_is_legal(m2, o2, here, die):
                         break
                     if move_checker(m2, o2, here, to) and i < last:
                         hits += 1
