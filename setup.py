@@ -30,6 +30,7 @@ COMPILED = [
     "bgtools/read/mat.py",
     "bgtools/read/mat_lines.py",
     "bgtools/read/smile.py",
+    "bgtools/read/spans.py",
     "bgtools/read/bgf.py",
     "bgtools/read/xg.py",
     "bgtools/replay/game.py",

@@ -250,10 +250,11 @@ class _Reader:
                     break
                 played.append((a, b))
             steps = board.play(p, (red, green), played)
-            action = Action(kind="roll", player=p, dice=(red, green), steps=steps)
-            if steps is None:
-                action.play_text = moves_text(played)
-            self.add(action)
+            # Built once with its final fields (the dataclass's setters cost as much again).
+            game.actions.append(Action(
+                kind="roll", player=p, dice=(red, green), steps=steps,
+                play_text=moves_text(played) if steps is None else "",
+                move=len(game.actions) + 1))
             last = "roll"
             last_player = p
         self.result(g, game, score, after, last, last_player, pending, resigner)

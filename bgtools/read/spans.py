@@ -9,8 +9,10 @@ a hit on the way as two moves), then the larger die first. A play the dice canno
 (``14/10 13/12``, :func:`moves_text`), and the replayer reports it and carries on from the
 board it writes, exactly as for a ``.mat`` file.
 
-Only :func:`bgtools.engine.position.step_error` and :func:`~bgtools.engine.position.apply_step` (the
-rules of a single step) are used; no replay state.
+Only the rules of a single step are used (:func:`bgtools.engine.position.step_error`,
+:func:`~bgtools.engine.position.apply_step`; on the common paths their compiled twins
+:func:`bgtools.engine.resolve.step_is_legal` and :func:`move_checker`); no replay state.
+The module is compiled with the readers (setup.py), so the board is plain lists of ints.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from __future__ import annotations
 from itertools import permutations
 
 from bgtools.engine.position import apply_step, step_error
+from bgtools.engine.resolve import step_is_legal
 
-__all__ = ["BoardTracker", "START_SIDE", "moves_text"]
+__all__ = ["BoardTracker", "START_SIDE", "move_checker", "moves_text"]
 
 Step = tuple[int, int]
 
@@ -45,16 +48,18 @@ class BoardTracker:
             return ()
         me, opp = self.sides[player], self.sides[1 - player]
         found = None if self.lost else _split(me, opp, dice, moves)
-        if found is not None and found[1] is not None:
-            me[:], opp[:] = found[1]  # the boards the split played on
-            return found[0]
+        if found is not None:
+            after = found[1]
+            if after is not None:  # the boards the split played on
+                self.sides = after if player == 0 else (after[1], after[0])
+                return found[0]
         steps = None if found is None else found[0]
         for src, dst in moves if steps is None else steps:
             if not (1 <= src <= 25 and 0 <= dst <= 24) or me[src] <= 0 or (
                     dst > 0 and opp[25 - dst] >= 2):
                 self.lost = True
                 break
-            apply_step(me, opp, src, dst)
+            move_checker(me, opp, src, dst)
         return steps
 
 
@@ -69,6 +74,23 @@ def moves_text(moves: list[Step]) -> str:
 Boards = tuple[list[int], list[int]]
 
 
+def move_checker(me: list[int], opp: list[int], src: int, dst: int) -> bool:
+    """Exactly :func:`~bgtools.engine.position.apply_step` (one checker from ``src`` to
+    ``dst``, 0 off, a lone opposing checker hit; True when it hit), compiled here because
+    calling the pure-Python original costs more than the step."""
+    me[src] -= 1
+    if dst <= 0:
+        me[0] += 1
+        return False
+    me[dst] += 1
+    there = 25 - dst
+    if opp[there] == 1:
+        opp[there] = 0
+        opp[25] += 1
+        return True
+    return False
+
+
 def _split(me: list[int], opp: list[int], dice: tuple[int, int], moves: list[Step]
            ) -> tuple[tuple[Step, ...], Boards | None] | None:
     """The exact steps of ``moves``, with the boards after them when the fast paths played
@@ -80,10 +102,11 @@ def _split(me: list[int], opp: list[int], dice: tuple[int, int], moves: list[Ste
         unused = [d1, d2] if d1 != d2 else [d1] * 4
         for src, dst in moves:
             die = src - dst
-            if not dst or die not in unused or step_error(m2, o2, src, dst, die):
+            # dst is src - die, so step_is_legal is exactly step_error(...) is None.
+            if not dst or die not in unused or not step_is_legal(m2, o2, src, die):
                 break
             unused.remove(die)
-            apply_step(m2, o2, src, dst)
+            move_checker(m2, o2, src, dst)
         else:
             return tuple(moves), (m2, o2)
     pool = [d1] * 4 if d1 == d2 else sorted((d1, d2), reverse=True)
@@ -141,9 +164,11 @@ def _first_routes(me: list[int], opp: list[int], pool: list[int], moves: list[St
                         to = 0
                     elif to <= 0:
                         break
-                    if step_error(m2, o2, here, to, die) is not None:
+                    # ``to`` is here - die, or 0 forced: off with a smaller die is always a
+                    # dice-mismatch; else step_is_legal is exactly step_error(...) is None.
+                    if (to == 0 and here > die) or not step_is_legal(m2, o2, here, die):
                         break
-                    if apply_step(m2, o2, here, to) and i < last:
+                    if move_checker(m2, o2, here, to) and i < last:
                         hits += 1
                     route.append((here, to))
                     here = to

@@ -381,8 +381,8 @@ class _Reader:
         p = self.player(fields[0])
         if p is None:
             return
-        raw_moves = fields[1:9]
-        d1, d2 = fields[9], fields[10]
+        d1: int = fields[9]  # typed: the compiled build compares them as C ints
+        d2: int = fields[10]
         if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
             self.problem(f"the dice {d1} and {d2} are not two dice 1-6")
             self.board.lost = True
@@ -390,8 +390,9 @@ class _Reader:
         if self.version >= 24 and rec[2528] != 0:
             self.edited(rec, p)
         moves: list[tuple[int, int]] = []
-        for i in range(0, 8, 2):
-            src, dst = raw_moves[i], raw_moves[i + 1]
+        for i in range(1, 9, 2):
+            src: int = fields[i]
+            dst: int = fields[i + 1]
             if src == -1:
                 break
             if not (0 <= src <= 24 and -1 <= dst <= 23):
@@ -404,16 +405,20 @@ class _Reader:
         board = self.board
         before = board.sides[p].copy() if invalid and not board.lost else None
         steps = board.play(p, (d1, d2), moves)
-        action = Action(kind="roll", player=p, dice=(d1, d2), steps=steps)
-        if steps is None:  # the dice cannot explain it: replayed as text, like a .mat
-            action.play_text = moves_text(moves)
+        game = self.game
+        assert game is not None
+        # Built once with its final fields (the dataclass's setters cost as much again).
+        action = Action(kind="roll", player=p, dice=(d1, d2), steps=steps,
+                        # the dice cannot explain it: replayed as text, like a .mat
+                        play_text=moves_text(moves) if steps is None else "",
+                        move=len(game.actions) + 1)
         if before is not None:
             self.restate(rec, action, before, moves)
         if invalid:
             action.extra["xg_invalid"] = True
             self.problem("eXtreme Gammon marks this play as invalid", rule="illegal-play-line",
                          severity=Severity.WARNING)
-        self.add(action)
+        game.actions.append(action)
 
     def restate(self, rec: Record, action: Action, before: list[int],
                 moves: list[tuple[int, int]]) -> None:
@@ -511,7 +516,7 @@ def parse_xg(data: bytes, name: str = "<input>") -> list[MatchRecord]:
     view = memoryview(body)  # records are read in place, never copied
     for at in range(RECORD_SIZE, len(body), RECORD_SIZE):
         rec = view[at:at + RECORD_SIZE]
-        kind = rec[8]
+        kind = body[at + 8]  # bytes indexing compiles to C; the view's goes through Python
         if kind == 1:
             reader.game_header(rec)
         elif kind in (2, 3, 4):

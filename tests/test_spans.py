@@ -1,0 +1,93 @@
+"""The fast paths of ``read/spans.py`` (the binary readers' exact steps) against the
+general ones: the single-step rules against ``engine.position``'s, and
+``BoardTracker.play`` against the full depth-first search, on boards reached by legal
+play."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bgtools.engine.position import Position, apply_step, step_error
+from bgtools.engine.resolve import step_is_legal
+from bgtools.read import spans
+from bgtools.read.spans import BoardTracker, move_checker
+
+Step = tuple[int, int]
+
+sides_lists = st.lists(st.integers(0, 4), min_size=26, max_size=26)
+
+
+@given(sides_lists, sides_lists, st.integers(0, 26), st.integers(1, 6))
+def test_step_is_legal_is_step_error_none(me: list[int], opp: list[int], src: int,
+                                          die: int) -> None:
+    """The fast paths' single-step rule: ``step_is_legal`` answers exactly as
+    ``step_error`` for a step by ``die`` to ``src - die`` (or off), and off with a die
+    smaller than the distance is always illegal."""
+    legal = step_is_legal(me, opp, src, die)
+    assert legal == (step_error(me, opp, src, max(src - die, 0), die) is None)
+    if src > die:
+        assert step_error(me, opp, src, 0, die) is not None
+
+
+@given(sides_lists, sides_lists, st.integers(1, 25), st.integers(-1, 24))
+def test_move_checker_is_apply_step(me: list[int], opp: list[int], src: int, dst: int) -> None:
+    """``move_checker`` changes the sides and reports the hit exactly as ``apply_step``."""
+    me2, opp2 = list(me), list(opp)
+    assert move_checker(me, opp, src, dst) == apply_step(me2, opp2, src, dst)
+    assert (me, opp) == (me2, opp2)
+
+
+def _full_search(me: list[int], opp: list[int], dice: tuple[int, int],
+                 moves: list[Step]) -> tuple[Step, ...] | None:
+    """The general path: the depth-first search over the move orders, first answer."""
+    d1, d2 = dice
+    pool = [d1] * 4 if d1 == d2 else sorted((d1, d2), reverse=True)
+    for order in spans._orders(moves):  # noqa: SLF001 - the general path under test
+        found = spans._assign(list(me), list(opp), pool, order)  # noqa: SLF001
+        if found is not None:
+            return tuple(found)
+    return None
+
+
+def _checker_moves(steps: tuple[Step, ...], hits: tuple[bool, ...],
+                   merges: list[bool]) -> list[Step]:
+    """The steps as a file stores them: a checker's consecutive steps merged into one
+    move (when ``merges`` says so and it hit nothing on the way)."""
+    moves: list[Step] = []
+    joinable = False
+    for i, (src, dst) in enumerate(steps):
+        if moves and joinable and moves[-1][1] == src and merges[i % len(merges)]:
+            moves[-1] = (moves[-1][0], dst)
+        else:
+            moves.append((src, dst))
+        joinable = not hits[i]
+    return moves
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6), st.integers(0, 10_000),
+                          st.lists(st.booleans(), min_size=1, max_size=4)),
+                min_size=1, max_size=60))
+def test_play_is_the_full_search(turns: list[tuple[int, int, int, list[bool]]]) -> None:
+    """On a game of legal plays written as checker moves, ``BoardTracker.play`` gives the
+    full search's steps and the board those steps reach."""
+    tracker = BoardTracker()
+    position = Position.initial()
+    for number, (d1, d2, pick, merges) in enumerate(turns):
+        if position.is_game_over:
+            break
+        player = number % 2
+        play = position.legal_plays(d1, d2)
+        chosen = play[pick % len(play)]
+        _, hits = position.apply_steps(chosen.steps)
+        moves = _checker_moves(tuple(chosen.steps), hits, merges)
+        me, opp = list(tracker.sides[player]), list(tracker.sides[1 - player])
+        assert (tuple(me), tuple(opp)) == (position.mover, position.opponent)
+        expected = _full_search(me, opp, (d1, d2), moves) if moves else ()
+        assert expected is not None
+        for src, dst in expected:
+            apply_step(me, opp, src, dst)
+        assert tracker.play(player, (d1, d2), moves) == expected
+        assert (tracker.sides[player], tracker.sides[1 - player]) == (me, opp)
+        position = position.play(chosen)
