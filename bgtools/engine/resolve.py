@@ -35,13 +35,17 @@ __all__ = [
     "check_maximal",
     "every_die_as_written",
     "legal_results",
+    "move_checker",
     "play_steps",
     "position_of",
     "resolve_play",
     "resolve_written_play",
     "sides_after_plain_play",
+    "sides_after_steps",
     "step_is_legal",
+    "step_to_is_legal",
     "two_checkers_either_die",
+    "uses_most_dice",
 ]
 
 RULE_MESSAGES = {
@@ -471,10 +475,18 @@ def _search(
 
 def check_maximal(pos: Position, die1: int, die2: int, play: Play, result: Position) -> Resolution:
     """Prove a resolved play uses as many dice as possible, and the larger die when only
-    one can be played; generate legal plays only when dice were left unused."""
+    one can be played; generate legal plays only when dice were left unused and
+    :func:`uses_most_dice` cannot prove the play maximal (a problem to word, or a rare
+    bear-off that a longer play also reaches)."""
     full = 4 if die1 == die2 else 2
     if len(play.steps) == full:
         return Resolution(play, result)
+    me = list(pos.mover)
+    opp = list(pos.opponent)
+    if (_play_steps_quietly(me, opp, play.steps, die1, die2)
+            and tuple(me) == result.mover and tuple(opp) == result.opponent
+            and uses_most_dice(pos.mover, pos.opponent, die1, die2, play.steps)):
+        return Resolution(play, result)  # the legal plays would hold it: none generated
     legal = pos.legal_results(die1, die2)
     if result in legal:
         return Resolution(play, result)
@@ -588,6 +600,159 @@ def can_move(mover: tuple[int, ...], opponent: tuple[int, ...], die1: int, die2:
                         or (die2 != die1 and step_is_legal(me, opp, src, die2))):
             return True
     return False
+
+
+def move_checker(me: list[int], opp: list[int], src: int, dst: int) -> bool:
+    """Exactly :func:`~bgtools.engine.position.apply_step` (one checker from ``src`` to
+    ``dst``, 0 or less off, a lone opposing checker hit; True when it hit), for the compiled
+    paths: calling the pure-Python original costs them more than the step
+    (tests/test_resolve_steps.py proves the two equal)."""
+    me[src] -= 1
+    if dst <= 0:
+        me[0] += 1
+        return False
+    me[dst] += 1
+    there = 25 - dst
+    if opp[there] == 1:
+        opp[there] = 0
+        opp[25] += 1
+        return True
+    return False
+
+
+def step_to_is_legal(me: list[int], opp: list[int], src: int, dst: int, die: int) -> bool:
+    """Exactly ``step_error(me, opp, src, dst, die) is None``
+    (:func:`~bgtools.engine.position.step_error`: ``dst`` given, 0 or less meaning off),
+    compiled."""
+    if dst > 0:
+        if src - dst != die:
+            return False
+    elif src > die:
+        return False
+    return step_is_legal(me, opp, src, die)
+
+
+def _play_steps_quietly(me: list[int], opp: list[int], steps: Sequence[Step], die1: int,
+                        die2: int) -> bool:
+    """:func:`play_steps` (not ``in_order``) with the dice of the roll ``die1``/``die2``,
+    without its objects: each step takes the first unused die that makes it legal; False
+    when a step has none (the sides are then partly moved)."""
+    if die1 == die2:
+        if len(steps) > 4:
+            return False
+        for src, dst in steps:
+            if not step_to_is_legal(me, opp, src, dst, die1):
+                return False
+            move_checker(me, opp, src, dst)
+        return True
+    first_free = True
+    second_free = True
+    for src, dst in steps:
+        if first_free and step_to_is_legal(me, opp, src, dst, die1):
+            first_free = False
+        elif second_free and step_to_is_legal(me, opp, src, dst, die2):
+            second_free = False
+        else:
+            return False
+        move_checker(me, opp, src, dst)
+    return True
+
+
+def _any_step(me: list[int], opp: list[int], die: int) -> bool:
+    """Whether some checker of the mover can move with ``die``."""
+    if me[25]:
+        return step_is_legal(me, opp, 25, die)
+    for src in range(1, 25):  # noqa: SIM110 - a loop compiles to C; any(generator) does not
+        if me[src] and step_is_legal(me, opp, src, die):
+            return True
+    return False
+
+
+def _can_play_both(me: list[int], opp: list[int], die1: int, die2: int) -> bool:
+    """Whether both dice of a non-double can be played, in one order or the other."""
+    for first, second in ((die1, die2), (die2, die1)):
+        for src in range(25, 0, -1):
+            if me[src] and step_is_legal(me, opp, src, first):
+                me2 = me.copy()
+                opp2 = opp.copy()
+                move_checker(me2, opp2, src, src - first)
+                if _any_step(me2, opp2, second):
+                    return True
+    return False
+
+
+def _can_play_double(me: list[int], opp: list[int], die: int, count: int) -> bool:
+    """Whether ``count`` steps of ``die`` can be played one after another."""
+    if count <= 0:
+        return True
+    for src in range(25, 0, -1):
+        if me[src] and step_is_legal(me, opp, src, die):
+            me2 = me.copy()
+            opp2 = opp.copy()
+            move_checker(me2, opp2, src, src - die)
+            if count == 1 or _can_play_double(me2, opp2, die, count - 1):
+                return True
+    return False
+
+
+def _takes_die(me: list[int], opp: list[int], src: int, dst: int, die1: int,
+               die2: int) -> int:
+    """The die the move generator credits a one-step play with: ``die1`` when that die
+    makes the step legal (it tries ``die1`` first), else ``die2``."""
+    return die1 if step_to_is_legal(me, opp, src, dst, die1) else die2
+
+
+def _credits_larger_die(me: list[int], opp: list[int], die1: int, die2: int) -> bool:
+    """Whether some one-step play is credited (:func:`_takes_die`) with the larger die."""
+    high = max(die1, die2)
+    for src in range(25, 0, -1):
+        if me[src] and step_is_legal(me, opp, src, high):
+            dst = max(src - high, 0)
+            if _takes_die(me, opp, src, dst, die1, die2) == high:
+                return True
+    return False
+
+
+def uses_most_dice(mover: tuple[int, ...], opponent: tuple[int, ...], die1: int, die2: int,
+                   steps: Sequence[Step]) -> bool:
+    """Whether the legal play ``steps`` of ``die1``/``die2`` (legal one after another from
+    the sides ``mover``/``opponent``) leads to one of ``Position.legal_results`` (exactly:
+    tests/test_resolve_steps.py proves it): it uses every die, or no play uses more, and
+    when only one die of a non-double can be played, it is credited with the larger die
+    or no play is (the move generator's rule, :func:`_takes_die`). Compiled and without
+    generating the plays, which :func:`check_maximal` does only to word a problem."""
+    count = len(steps)
+    me = list(mover)
+    opp = list(opponent)
+    if die1 == die2:
+        return count >= 4 or not _can_play_double(me, opp, die1, count + 1)
+    if count >= 2:
+        return True
+    if count == 0:
+        return not (_any_step(me, opp, die1) or _any_step(me, opp, die2))
+    if _can_play_both(me, opp, die1, die2):
+        return False
+    src, dst = steps[0]
+    if _takes_die(me, opp, src, dst, die1, die2) == max(die1, die2):
+        return True
+    return not _credits_larger_die(me, opp, die1, die2)
+
+
+def sides_after_steps(mover: tuple[int, ...], opponent: tuple[int, ...], die1: int,
+                      die2: int, steps: Sequence[Step]
+                      ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """The replayer's per-roll path for exact steps (``.xg``, ``.bgf``, SGF): the sides
+    after ``steps`` when the general path (``Game.play_steps``: :func:`play_steps`, then
+    :func:`check_maximal`) finds no problem in them; None when it finds one, which it then
+    words (tests/test_resolve_steps.py proves the two equal)."""
+    me = list(mover)
+    opp = list(opponent)
+    if not _play_steps_quietly(me, opp, steps, die1, die2):
+        return None
+    if len(steps) < (4 if die1 == die2 else 2) and not uses_most_dice(
+            mover, opponent, die1, die2, steps):
+        return None
+    return tuple(me), tuple(opp)
 
 
 def _fits(src: int, dst: int, die: int) -> bool:

@@ -23,6 +23,7 @@ from bgtools.engine.resolve import (
     position_of,
     resolve_written_play,
     sides_after_plain_play,
+    sides_after_steps,
 )
 from bgtools.engine.results import result_name
 from bgtools.errors import NotationError
@@ -310,7 +311,16 @@ class Game:
             self.problem("opening-double", f"the opening roll {d1}{d2} is a double",
                          action.line, action.column, action)
         before = self.position
-        if self.synced and action.steps is None and not action.illegal:
+        steps = action.steps
+        if steps is not None and self.synced and self.on_event is None:
+            # Exact steps (.xg, .bgf, SGF) with no problem and no listener: only the sides
+            # after them matter; play_as_written words any problem.
+            sides = sides_after_steps(before.mover, before.opponent, d1, d2, steps)
+            if sides is not None and sides[0][0] != 15:
+                self.position = position_of(sides[1], sides[0])
+                self.on_roll = 1 - p
+                return
+        if self.synced and steps is None and not action.illegal:
             if self.on_event is None:
                 # The usual roll (no problem, no listener): only the sides after it matter.
                 sides = sides_after_plain_play(before.mover, before.opponent, d1, d2,
