@@ -382,3 +382,30 @@ def test_a_member_without_a_value_and_stray_ends_fail(tail: bytes) -> None:
         outcomes.add(str(_outcome(data, frozenset(), None)))
         assert len(outcomes) == 1, outcomes
         assert outcomes.pop().startswith("SmileError") == (tail not in closing)
+
+
+def _without(value: object, dropped: frozenset[str]) -> object:
+    """``value`` without the members named in ``dropped``, in every object."""
+    if isinstance(value, list):
+        return [_without(v, dropped) for v in value]
+    if isinstance(value, dict):
+        return {k: _without(v, dropped) for k, v in value.items() if k not in dropped}
+    return value
+
+
+@pytest.mark.parametrize("fillers", [0, 60, 70, 1020, 1021, 1022, 1023, 2046])
+def test_members_are_kept_by_name_across_a_table_reset(fillers: int) -> None:
+    """The document loop keeps its verdict (read or skip) for each name by its place in
+    the shared-name table: when the table fills up and starts again, a place holds
+    another name (with 1,022 fillers, ``zz`` at 0 where ``red`` was, ``red`` at 1 where
+    ``eq`` was), and each member is still kept or skipped by its own name, short and long
+    back references alike."""
+    document = [{"red": 1, "eq": 0}, {"red": 1, "eq": [0]},  # references: verdicts kept
+                {f"n{i}": i for i in range(fillers)},
+                {"zz": 9, "red": 2, "eq": [1, {"red": 3, "eq": 4}], "n5": 7},
+                {"red": 5, "eq": {"eq": 6, "red": 8}, "zz": [1], "n70": "x"}]
+    data = Encoder().document(document)
+    keep, skip = frozenset({"red"}), frozenset({"eq"})
+    for native in (True, False):
+        assert decode_smile(data, keep=keep, native=native) == _only(document, keep)
+        assert decode_smile(data, skip, native=native) == _without(document, skip)

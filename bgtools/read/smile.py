@@ -407,7 +407,8 @@ class SmileError(ValueError):
 
 class _Decoder:
     __slots__ = ("asked", "compiles", "data", "fast", "fast_after", "keep", "names",
-                 "native", "pos", "share_names", "share_values", "skip", "values", "worth")
+                 "native", "pos", "share_names", "share_values", "skip", "skipped", "values",
+                 "worth")
 
     def __init__(self, data: bytes, skip: frozenset[str] = frozenset(),
                  fast_after: int | None = FAST_AFTER,
@@ -425,6 +426,10 @@ class _Decoder:
         self.asked: dict[int, int] = {}  # table size -> skipped values read at that size
         self.pos = 0
         self.names: list[str] = []
+        # Whether the document loop skips a member of each name in the table, by index
+        # (filled as the loop meets the names; emptied whenever the table may change
+        # other than by growing).
+        self.skipped: list[bool] = []
         self.values: list[str] = []
         self.share_names = True
         self.share_values = False
@@ -488,6 +493,8 @@ class _Decoder:
     def remember(self, table: list[str], value: str) -> None:
         if len(table) >= _TABLE:
             table.clear()
+            if table is self.names:
+                self.skipped.clear()
         table.append(value)
 
     def key(self, b: int) -> str:
@@ -626,10 +633,13 @@ class _Decoder:
                 b = data[pos]
                 pos += 1
                 if top_dict is not None:  # b is a key, or the object's end
+                    index = -1  # the name's place in the table, for the verdict kept
                     if 0x40 <= b <= 0x7F and b - 0x40 < len(names):
-                        name = names[b - 0x40]
+                        index = b - 0x40
+                        name = names[index]
                     elif 0x30 <= b <= 0x33 and ((b & 0x03) << 8) | data[pos] < len(names):
-                        name = names[((b & 0x03) << 8) | data[pos]]
+                        index = ((b & 0x03) << 8) | data[pos]
+                        name = names[index]
                         pos += 1
                     elif b == 0xFB:
                         b = _END  # closed below, with the arrays
@@ -638,7 +648,14 @@ class _Decoder:
                         name = self.key(b)
                         pos = self.pos
                     if b != _END:
-                        if (name in chosen) is not wanted:
+                        if index < 0:
+                            read_past = (name in chosen) is not wanted
+                        else:
+                            skipped = self.skipped
+                            while len(skipped) <= index:
+                                skipped.append((names[len(skipped)] in chosen) is not wanted)
+                            read_past = skipped[index]
+                        if read_past:
                             if pos < end and sizes[data[pos]]:  # a literal or small int
                                 pos += 1
                             else:
@@ -732,6 +749,7 @@ class _Decoder:
                 except (IndexError, SmileError):
                     # Malformed: read again below as before, for the same error.
                     self.names[:] = defined
+                    self.skipped.clear()
                     self.pos = pos
             size, pattern = self.fast
             if size != names:
@@ -762,6 +780,7 @@ class _Decoder:
                 return self.skip_elements(data, pos)
             except (IndexError, SmileError):
                 self.names[:] = defined
+                self.skipped.clear()
                 self.pos = pos
         try:
             return self._skip(data, pos)
