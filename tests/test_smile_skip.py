@@ -336,3 +336,76 @@ def test_a_skipped_value_is_malformed_when_its_decode_is(value: bytes) -> None:
     for fast_after, native in ((1, True), (1, False), (None, False)):
         with pytest.raises(SmileError):
             decode_smile(data, frozenset({"eq"}), fast_after, native=native)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0x40, 0xBF), st.integers(0, 70), st.integers(0, 255),
+       st.integers(-3, 3))
+def test_every_string_token_skips_as_the_token_loop_reads_it(token: int, where: int,
+                                                             byte: int, short: int) -> None:
+    """Every string token 0x40-0xBF (the plain scan computes its length from the token
+    and or-s its content bytes, one test after them): content of the right length, of a few
+    bytes more or less, with any byte at any place, read alike whichever way, value or
+    error (a high byte in the content, not UTF-8, or the data ends early)."""
+    size = (token & 0x1F) + (1, 33, 2, 34)[(token - 0x40) >> 5]
+    content = bytearray(b"7" * max(size + short, 0))
+    if content:
+        content[where % len(content)] = byte
+    value = bytes([token]) + bytes(content)
+    encoder = Encoder()
+    head = encoder.document([{"red": 1}])[:-1]  # open: ...}
+    data = head + b"\xfa" + encoder.key("eq") + value + encoder.key("red") + b"\xc2\xfb\xf9"
+    _all_alike(data, frozenset({"eq"}))
+
+
+@pytest.mark.parametrize("tail", [b"\xfb", b"\xfb\xfb", b"\xf9", b"\xf9\xf9", b"\xfb\xf9",
+                                  b"\xf9\xfb", b"", b"\xff", b"\xfb\xf9\xff", b"\xfb\xf9\xf9"])
+def test_a_member_without_a_value_and_stray_ends_fail(tail: bytes) -> None:
+    """The document loop closes an object (0xFB in a key's place) and an array (0xF9 in a
+    value's place) in one block: only the right ends make a document; an end in the wrong
+    place (0xFB for a value, 0xF9 for a key, one too many, none) is an error, the same
+    whichever way the document is read."""
+    encoder = Encoder()
+    head = encoder.document([{"red": 1}])[:-1]  # the root array left open
+    cases = ((b"\xfa" + encoder.key("red"), ()),  # a key without its value
+             (b"\xfa" + encoder.key("red") + b"\xc2", (b"\xfb\xf9", b"\xfb\xf9\xff")),
+             (b"\xf8\xc2", (b"\xf9\xf9",)))
+    for body, closing in cases:
+        data = head + body + tail
+        outcomes = set()
+        for keep in (None, frozenset({"red"})):
+            for native in (True, False):
+                try:
+                    outcomes.add(repr(decode_smile(data, keep=keep, native=native)))
+                except SmileError as exc:
+                    outcomes.add(f"SmileError: {exc}")
+        outcomes.add(str(_outcome(data, frozenset(), None)))
+        assert len(outcomes) == 1, outcomes
+        assert outcomes.pop().startswith("SmileError") == (tail not in closing)
+
+
+def _without(value: object, dropped: frozenset[str]) -> object:
+    """``value`` without the members named in ``dropped``, in every object."""
+    if isinstance(value, list):
+        return [_without(v, dropped) for v in value]
+    if isinstance(value, dict):
+        return {k: _without(v, dropped) for k, v in value.items() if k not in dropped}
+    return value
+
+
+@pytest.mark.parametrize("fillers", [0, 60, 70, 1020, 1021, 1022, 1023, 2046])
+def test_members_are_kept_by_name_across_a_table_reset(fillers: int) -> None:
+    """The document loop keeps its verdict (read or skip) for each name by its place in
+    the shared-name table: when the table fills up and starts again, a place holds
+    another name (with 1,022 fillers, ``zz`` at 0 where ``red`` was, ``red`` at 1 where
+    ``eq`` was), and each member is still kept or skipped by its own name, short and long
+    back references alike."""
+    document = [{"red": 1, "eq": 0}, {"red": 1, "eq": [0]},  # references: verdicts kept
+                {f"n{i}": i for i in range(fillers)},
+                {"zz": 9, "red": 2, "eq": [1, {"red": 3, "eq": 4}], "n5": 7},
+                {"red": 5, "eq": {"eq": 6, "red": 8}, "zz": [1], "n70": "x"}]
+    data = Encoder().document(document)
+    keep, skip = frozenset({"red"}), frozenset({"eq"})
+    for native in (True, False):
+        assert decode_smile(data, keep=keep, native=native) == _only(document, keep)
+        assert decode_smile(data, skip, native=native) == _without(document, skip)

@@ -240,7 +240,10 @@ class _Reader:
                 board.lost = True
                 continue
             played: list[tuple[int, int]] = []
-            for a, b in zip(src, dst):
+            for index in range(len(src)):
+                # Typed: ints compared in C (every entry is an int, checked above).
+                a: int = src[index]
+                b: int = dst[index]
                 if a == -1:
                     break
                 if not (1 <= a <= 25 and 0 <= b <= 24):
@@ -250,11 +253,14 @@ class _Reader:
                     break
                 played.append((a, b))
             steps = board.play(p, (red, green), played)
-            # Built once with its final fields (the dataclass's setters cost as much again).
+            # Built once with its final fields (the dataclass's setters cost as much again),
+            # by position, the quickest call (as read/mat.py does): kind, player, line,
+            # column, dice, play_text, play_column, steps, cube, points, and_the_match,
+            # cannot_move, resign_marker, illegal, move.
             game.actions.append(Action(
-                kind="roll", player=p, dice=(red, green), steps=steps,
-                play_text=moves_text(played) if steps is None else "",
-                move=len(game.actions) + 1))
+                "roll", p, None, None, (red, green),
+                moves_text(played) if steps is None else "", None, steps, None, None,
+                False, False, False, False, len(game.actions) + 1))
             last = "roll"
             last_player = p
         self.result(g, game, score, after, last, last_player, pending, resigner)

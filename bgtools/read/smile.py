@@ -291,6 +291,7 @@ _NATIVE = not __file__.endswith(".py")
 loop of C loads, cheaper than the layouts' slice, translate and hash (and slower in pure
 Python, where the layouts stay)."""
 
+_END: Final = 0x100  # the document loop's mark for an object's end met in a key's place
 _PLAIN_DEPTH: Final = 40  # the deepest nesting a plain skip reads (deeper: the token loop)
 
 
@@ -300,11 +301,11 @@ def _plain_string_end(data: bytes, pos: i64, size: i64) -> i64:
     stop: i64 = pos + size
     if stop > len(data):
         return -1
+    high: i64 = 0  # the bytes or-ed: one test after the loop, none a byte
     while pos < stop:
-        if data[pos] >= 0x80:
-            return -1
+        high |= data[pos]
         pos += 1
-    return stop
+    return stop if high < 0x80 else -1
 
 
 # Complexity kept: one branch per token class a plain value may hold (for speed).
@@ -317,18 +318,23 @@ def _plain_end(data: bytes, pos: i64, known: i64) -> i64:  # noqa: C901
     to ``_PLAIN_DEPTH``. Anything else (a name defined, a reference beyond the table,
     another token, non-ASCII content, data cut short) gives -1: the caller reads the
     value with the token loop, with its checks and errors. One pass over the bytes,
-    each an integer load once compiled."""
+    each an integer load once compiled; the commonest tokens (short back references,
+    strings) tested first."""
     end: i64 = len(data)
     kinds: i64 = 0  # one bit per open container, the innermost lowest: 1 for an object
     depth: i64 = 0
     in_object = False
     b: i64
-    size: i64
     last: i64
+    high: i64
     while pos < end:
         b = data[pos]
         if in_object:
-            if b == 0xFB:
+            if 0x40 <= b <= 0x7F:
+                if b - 0x40 >= known:
+                    return -1
+                pos += 1
+            elif b == 0xFB:
                 pos += 1
                 kinds >>= 1
                 depth -= 1
@@ -336,10 +342,6 @@ def _plain_end(data: bytes, pos: i64, known: i64) -> i64:  # noqa: C901
                     return pos
                 in_object = kinds & 1 == 1
                 continue
-            if 0x40 <= b <= 0x7F:
-                if b - 0x40 >= known:
-                    return -1
-                pos += 1
             elif 0x30 <= b <= 0x33:
                 if pos + 1 >= end or ((b & 0x03) << 8) | data[pos + 1] >= known:
                     return -1
@@ -351,25 +353,19 @@ def _plain_end(data: bytes, pos: i64, known: i64) -> i64:  # noqa: C901
             if pos >= end:
                 return -1
             b = data[pos]
-        if 0xC0 <= b <= 0xDF or 0x20 <= b <= 0x23:
-            pos += 1
-        elif 0x40 <= b <= 0xBF:  # a string, 1-65 bytes
-            if b < 0x60:
-                size = (b & 0x1F) + 1
-            elif b < 0x80:
-                size = (b & 0x1F) + 33
-            elif b < 0xA0:
-                size = (b & 0x1F) + 2
-            else:
-                size = (b & 0x1F) + 34
-            last = pos + 1 + size
+        if 0x40 <= b <= 0xBF:  # a string of 1-65 bytes (0x40 + 1, 0x60 + 33, 0x80 + 2, 0xA0 + 34)
+            last = pos + 2 + (b & 0x3F) + (b >> 7)
             if last > end:
                 return -1
             pos += 1
-            while pos < last:  # the content: ASCII, so UTF-8
-                if data[pos] >= 0x80:
-                    return -1
+            high = 0  # the content or-ed: ASCII (so UTF-8) when below 0x80
+            while pos < last:
+                high |= data[pos]
                 pos += 1
+            if high >= 0x80:
+                return -1
+        elif 0xC0 <= b <= 0xDF or 0x20 <= b <= 0x23:
+            pos += 1
         elif 0x28 <= b <= 0x29:  # a float or a double: 7-bit groups
             pos = _plain_string_end(data, pos + 1, 5 if b == 0x28 else 10)
             if pos < 0:
@@ -411,7 +407,8 @@ class SmileError(ValueError):
 
 class _Decoder:
     __slots__ = ("asked", "compiles", "data", "fast", "fast_after", "keep", "names",
-                 "native", "pos", "share_names", "share_values", "skip", "values", "worth")
+                 "native", "pos", "share_names", "share_values", "skip", "skipped", "values",
+                 "worth")
 
     def __init__(self, data: bytes, skip: frozenset[str] = frozenset(),
                  fast_after: int | None = FAST_AFTER,
@@ -429,6 +426,10 @@ class _Decoder:
         self.asked: dict[int, int] = {}  # table size -> skipped values read at that size
         self.pos = 0
         self.names: list[str] = []
+        # Whether the document loop skips a member of each name in the table, by index
+        # (filled as the loop meets the names; emptied whenever the table may change
+        # other than by growing).
+        self.skipped: list[bool] = []
         self.values: list[str] = []
         self.share_names = True
         self.share_values = False
@@ -492,6 +493,8 @@ class _Decoder:
     def remember(self, table: list[str], value: str) -> None:
         if len(table) >= _TABLE:
             table.clear()
+            if table is self.names:
+                self.skipped.clear()
         table.append(value)
 
     def key(self, b: int) -> str:
@@ -627,37 +630,44 @@ class _Decoder:
         value: object
         try:
             while True:
-                if top_dict is not None:
-                    b = data[pos]
-                    pos += 1
+                b = data[pos]
+                pos += 1
+                if top_dict is not None:  # b is a key, or the object's end
+                    index = -1  # the name's place in the table, for the verdict kept
                     if 0x40 <= b <= 0x7F and b - 0x40 < len(names):
-                        name = names[b - 0x40]
+                        index = b - 0x40
+                        name = names[index]
                     elif 0x30 <= b <= 0x33 and ((b & 0x03) << 8) | data[pos] < len(names):
-                        name = names[((b & 0x03) << 8) | data[pos]]
+                        index = ((b & 0x03) << 8) | data[pos]
+                        name = names[index]
                         pos += 1
                     elif b == 0xFB:
-                        stack.pop()
-                        if len(stack) == 1:
-                            break
-                        top_list, top_dict = _innermost(stack[-1], root)
-                        continue
+                        b = _END  # closed below, with the arrays
                     else:
                         self.pos = pos
                         name = self.key(b)
                         pos = self.pos
-                    if (name in chosen) is not wanted:
-                        if pos < end and sizes[data[pos]]:  # a literal or small int
-                            pos += 1
+                    if b != _END:
+                        if index < 0:
+                            read_past = (name in chosen) is not wanted
                         else:
-                            self.pos = pos
-                            if plain:
-                                pos = self.skip_plain(data, pos)
+                            skipped = self.skipped
+                            while len(skipped) <= index:
+                                skipped.append((names[len(skipped)] in chosen) is not wanted)
+                            read_past = skipped[index]
+                        if read_past:
+                            if pos < end and sizes[data[pos]]:  # a literal or small int
+                                pos += 1
                             else:
-                                self.skip_value()
-                                pos = self.pos
-                        continue
-                b = data[pos]
-                pos += 1
+                                self.pos = pos
+                                if plain:
+                                    pos = self.skip_plain(data, pos)
+                                else:
+                                    self.skip_value()
+                                    pos = self.pos
+                            continue
+                        b = data[pos]  # the member's value
+                        pos += 1
                 if 0xC0 <= b <= 0xDF:
                     value = small[b & 0x1F]
                 elif 0x40 <= b <= 0x5F:  # a short ASCII string
@@ -682,7 +692,7 @@ class _Decoder:
                     stack.append(child)
                     top_list, top_dict = _innermost(child, root)
                     continue
-                elif b == 0xF9 and top_dict is None and len(stack) > 1:
+                elif b == _END or (b == 0xF9 and top_dict is None and len(stack) > 1):
                     stack.pop()
                     if len(stack) == 1:
                         break
@@ -739,6 +749,7 @@ class _Decoder:
                 except (IndexError, SmileError):
                     # Malformed: read again below as before, for the same error.
                     self.names[:] = defined
+                    self.skipped.clear()
                     self.pos = pos
             size, pattern = self.fast
             if size != names:
@@ -769,6 +780,7 @@ class _Decoder:
                 return self.skip_elements(data, pos)
             except (IndexError, SmileError):
                 self.names[:] = defined
+                self.skipped.clear()
                 self.pos = pos
         try:
             return self._skip(data, pos)
