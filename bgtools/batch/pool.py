@@ -9,6 +9,7 @@ here knows what the job does.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import signal
 import sys
@@ -45,18 +46,41 @@ class Outcome(Generic[T, R]):
     seconds: float
 
 
+@contextlib.contextmanager
+def _frozen_start_up() -> Iterator[None]:
+    """Run a batch with the objects made so far (modules, grammars, the warm-up's caches)
+    frozen (:func:`gc.freeze`): the cyclic collector's oldest generation, which would walk
+    them all again and again, no longer sees them, nor does a forked worker copy their
+    pages by touching them. They are given back to the collector on exit."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def _describe(exc: BaseException) -> str:
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def _run_one(job: Callable[[T], R], item: T) -> tuple[R | None, str | None, float]:
+    """Run ``job`` on ``item`` with the cyclic collector off: what one job makes (a record
+    and its replay: many small objects, nearly no reference cycles) is freed by reference
+    counting when it ends, whereas a collection during the job walks all of it, and one
+    soon after it walks only what is left (about 5 % of the instructions of a one-job
+    ``validate`` of 286 matches went to collections started inside the job)."""
+    collecting = gc.isenabled()
+    gc.disable()
     start = time.perf_counter()
     try:
         value: R | None = job(item)
         failure = None
     except Exception as exc:  # noqa: BLE001 - a bug in a job must not stop the batch
         value, failure = None, _describe(exc)
+    finally:
+        if collecting:
+            gc.enable()
     return value, failure, time.perf_counter() - start
 
 
@@ -64,6 +88,7 @@ def _worker_main(conn: Connection, job: Callable[[Any], Any]) -> None:
     """Loop of a worker process: receive ``(index, item)``, send back the outcome."""
     # Ctrl-C at a terminal reaches the whole process group: the parent alone decides.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    gc.freeze()  # the parent's objects: see _frozen_start_up
     try:
         while True:
             try:
@@ -197,9 +222,10 @@ class Batch(Generic[T, R]):
     def map(self, items: Iterable[T]) -> Iterator[Outcome[T, R]]:
         """The outcome of the job on every item, in the order of ``items``."""
         if self.jobs == 1:
-            for index, item in enumerate(items):
-                value, failure, seconds = _run_one(self.job, item)
-                yield Outcome(index, item, value, failure, seconds)
+            with _frozen_start_up():
+                for index, item in enumerate(items):
+                    value, failure, seconds = _run_one(self.job, item)
+                    yield Outcome(index, item, value, failure, seconds)
             return
         yield from self._map_parallel(iter(items))
 

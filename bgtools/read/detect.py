@@ -109,11 +109,20 @@ def _too_big(name: str, size: int | str) -> LimitExceededError:
     )
 
 
-def _check_length_lines(text: str, name: str) -> None:
-    for match in _ANY_LENGTH_LINE_RE.finditer(text):
+def _check_length_lines(text: str, suspects: tuple[int, ...], name: str) -> None:
+    """Refuse the first ``N point match`` line of ``text`` whose N is beyond
+    MAX_MATCH_LENGTH. Only the lines numbered ``suspects`` (the .mat reader's
+    :attr:`~bgtools.read.mat.MatReading.length_suspects`, which include every such line)
+    are looked at, not the whole text."""
+    if not suspects:
+        return
+    lines = text.split("\n")
+    for line in suspects:
+        match = _ANY_LENGTH_LINE_RE.fullmatch(lines[line - 1])
+        if match is None:
+            continue
         digits = match.group(1).lstrip("0")
         if len(digits) > 9 or (digits and int(digits) > MAX_MATCH_LENGTH):
-            line = text.count("\n", 0, match.start()) + 1
             shown = format_count(int(digits)) if len(digits) <= 30 else \
                 f"{format_count(len(digits))}-digit number of"
             raise LimitExceededError(
@@ -173,10 +182,11 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
     decoded = decode_text(data)
     fmt = detect_format(decoded.text)
     if fmt == "mat":
-        from bgtools.read.mat import parse_mat
+        from bgtools.read.mat import read_mat
 
-        _check_length_lines(decoded.text, name)
-        records = parse_mat(decoded.text)
+        reading = read_mat(decoded.text)
+        _check_length_lines(decoded.text, reading.length_suspects, name)
+        records = reading.records
     elif fmt == "sgf":
         from bgtools.read.sgf import parse_sgf
 

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 
 from bgtools.build import is_compiled
 from bgtools.grammars import MAT_LINE, Terminal, terminals
-from bgtools.limits import MAX_LINE_CHARS, MAX_PROBLEMS
+from bgtools.limits import MAX_LINE_CHARS, MAX_MATCH_LENGTH, MAX_PROBLEMS
 from bgtools.read.mat_grammar import scan_line_lark
 from bgtools.read.mat_lines import LineCell, ScanError, ScannedLine
 from bgtools.read.source import normalise_newlines
@@ -50,7 +50,9 @@ if TYPE_CHECKING:  # pragma: no cover
     pass
 
 __all__ = [
+    "MatReading",
     "parse_mat",
+    "read_mat",
     "looks_like_mat",
     "scan_line",
     "scan_line_lark",
@@ -581,6 +583,7 @@ class _Reader:
         self.records: list[MatchRecord] = [MatchRecord(format="mat")]
         self.state: _GameState | None = None
         self.pending: list[tuple[int, str]] = []  # comment lines after games, owner not known yet
+        self.length_suspects: list[int] = []
 
     @property
     def record(self) -> MatchRecord:
@@ -632,6 +635,8 @@ class _Reader:
 
     # -- structure lines --------------------------------------------------------------------
     def length_line(self, lineno: int, length: int) -> None:
+        if length > MAX_MATCH_LENGTH:
+            self.length_suspects.append(lineno)
         if self.record.games:
             self.records.append(MatchRecord(format="mat"))
             self.state = None
@@ -768,6 +773,7 @@ class _Reader:
         if not line or line.isspace():
             return
         if len(line) > MAX_LINE_LENGTH:
+            self.length_suspects.append(lineno)
             self.problem(f"line {lineno} is {len(line):,} characters long; the limit "
                          f"MAX_LINE_CHARS is {MAX_LINE_LENGTH:,}; line skipped", lineno, 1)
             return
@@ -783,7 +789,11 @@ class _Reader:
                 self.problem("expected a score line 'name : score   name : score' after the "
                              "game header", lineno, len(line) - len(stripped) + 1)
         fast = (_scan_words(line) or _scan_regex(line)) if _WORDS_FIRST else _scan_regex(line)
-        scanned = fast or scan_line_lark(line)
+        if fast is None:
+            self.length_suspects.append(lineno)
+            scanned: ScannedLine | ScanError = scan_line_lark(line)
+        else:
+            scanned = fast
         if isinstance(scanned, ScanError):
             if not self.capped:
                 self.problem(_describe_error(line, scanned), lineno, scanned.offset + 1)
@@ -813,16 +823,33 @@ class _Reader:
         return self.records
 
 
-def parse_mat(text: str) -> list[MatchRecord]:
-    """Read a ``.mat`` text into match records (usually one; one per ``N point match`` line
-    that follows games). Never raises on bad text: problems go to ``MatchRecord.problems``."""
+class MatReading(NamedTuple):
+    """What :func:`read_mat` gives: the records, and the lines that may be match length
+    lines beyond MAX_MATCH_LENGTH."""
+
+    records: list[MatchRecord]
+    length_suspects: tuple[int, ...]
+    """The 1-based numbers, in order, of the lines read as a match length above
+    MAX_MATCH_LENGTH, skipped as too long, or left by the fast paths to the grammar: every
+    ``N point match`` line whose N is beyond the limit (or has more than 9 digits) is one
+    of them, so the input limits need to look at these lines only."""
+
+
+def read_mat(text: str) -> MatReading:
+    """:func:`parse_mat`, with the lines the input limits need to look at."""
     text = text.removeprefix("\ufeff")
     lines = normalise_newlines(text).split("\n")
     reader = _Reader()
     feed = reader.feed
     for lineno, line in enumerate(lines, 1):
         feed(lineno, line)
-    return reader.finish(len(lines))
+    return MatReading(reader.finish(len(lines)), tuple(reader.length_suspects))
+
+
+def parse_mat(text: str) -> list[MatchRecord]:
+    """Read a ``.mat`` text into match records (usually one; one per ``N point match`` line
+    that follows games). Never raises on bad text: problems go to ``MatchRecord.problems``."""
+    return read_mat(text).records
 
 
 def looks_like_mat(text: str) -> bool:
