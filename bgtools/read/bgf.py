@@ -240,10 +240,9 @@ class _Reader:
                 board.lost = True
                 continue
             played: list[tuple[int, int]] = []
-            for index in range(len(src)):
-                # Typed: ints compared in C (every entry is an int, checked above).
-                a: int = src[index]
-                b: int = dst[index]
+            a: int  # typed: compared in C once compiled (every entry is an int, checked above)
+            b: int
+            for a, b in zip(src, dst):
                 if a == -1:
                     break
                 if not (1 <= a <= 25 and 0 <= b <= 24):

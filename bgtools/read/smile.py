@@ -626,6 +626,9 @@ class _Decoder:
         share_values = self.share_values
         # The compiled build's skip (skip_value's ways are the pure build's).
         plain = self.native and self.fast_after is not None and not share_values
+        # The verdicts by table place pay once compiled (a set lookup costs ~130
+        # instructions there); in pure Python the set is the quicker.
+        by_place = self.native
         pos = self.pos
         value: object
         try:
@@ -633,9 +636,8 @@ class _Decoder:
                 b = data[pos]
                 pos += 1
                 if top_dict is not None:  # b is a key, or the object's end
-                    index = -1  # the name's place in the table, for the verdict kept
                     if 0x40 <= b <= 0x7F and b - 0x40 < len(names):
-                        index = b - 0x40
+                        index = b - 0x40  # the name's place in the table, for its verdict
                         name = names[index]
                     elif 0x30 <= b <= 0x33 and ((b & 0x03) << 8) | data[pos] < len(names):
                         index = ((b & 0x03) << 8) | data[pos]
@@ -647,14 +649,15 @@ class _Decoder:
                         self.pos = pos
                         name = self.key(b)
                         pos = self.pos
+                        index = -1  # a name defined here: asked of the set
                     if b != _END:
-                        if index < 0:
-                            read_past = (name in chosen) is not wanted
-                        else:
+                        if by_place and index >= 0:
                             skipped = self.skipped
                             while len(skipped) <= index:
                                 skipped.append((names[len(skipped)] in chosen) is not wanted)
                             read_past = skipped[index]
+                        else:
+                            read_past = (name in chosen) is not wanted
                         if read_past:
                             if pos < end and sizes[data[pos]]:  # a literal or small int
                                 pos += 1
@@ -680,7 +683,7 @@ class _Decoder:
                     if share_values:
                         self.remember(self.values, value)
                     pos = stop
-                elif b in {0xF8, 0xFA}:
+                elif b & 0xFD == 0xF8:  # 0xF8 or 0xFA in one test (`in {...}` boxes b, compiled)
                     if len(stack) > MAX_DEPTH:
                         self.pos = pos
                         raise self.fail(f"nesting deeper than {MAX_DEPTH}")
@@ -915,7 +918,7 @@ class _Decoder:
                     return pos
                 continue
             pos += 1
-            if b in {0xF8, 0xFA}:
+            if b & 0xFD == 0xF8:  # 0xF8 or 0xFA
                 in_object = b == 0xFA
                 kinds.append(in_object)
                 if len(kinds) + outer > MAX_DEPTH:
