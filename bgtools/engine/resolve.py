@@ -402,23 +402,23 @@ def play_steps(me: list[int], opp: list[int], steps: Sequence[Step], dice: Seque
     Return the hits of the steps, or the first step that cannot be played (the sides are
     then left as they were after the steps before it).
     """
+    # step_to_is_legal is step_error(...) is None, compiled: the rule id is asked for only
+    # when a step is illegal.
     hits: list[bool] = []
     if in_order:
         for (src, dst), die in zip(steps, dice):
-            error = step_error(me, opp, src, dst, die)
-            if error is not None:
-                return IllegalStep((src, dst), error)
+            if not step_to_is_legal(me, opp, src, dst, die):
+                return IllegalStep((src, dst), step_error(me, opp, src, dst, die))
             hits.append(move_checker(me, opp, src, dst))
         return tuple(hits)
     pool = list(dice)
     for src, dst in steps:
         first_error: str | None = None
         for die in dict.fromkeys(pool):
-            error = step_error(me, opp, src, dst, die)
-            if error is None:
+            if step_to_is_legal(me, opp, src, dst, die):
                 pool.remove(die)
                 break
-            first_error = first_error or error
+            first_error = first_error or step_error(me, opp, src, dst, die)
         else:
             return IllegalStep((src, dst), first_error)
         hits.append(move_checker(me, opp, src, dst))
@@ -442,10 +442,10 @@ def _search(
             continue
         done = False
         src, dst, die = chain[i]
-        error = step_error(me, opp, src, dst, die)
-        if error is not None:
+        if not step_to_is_legal(me, opp, src, dst, die):
             if len(steps) > int(deepest[0]):  # type: ignore[call-overload]
-                deepest[0], deepest[1], deepest[2] = len(steps), error, (src, dst)
+                deepest[0], deepest[1] = len(steps), step_error(me, opp, src, dst, die)
+                deepest[2] = (src, dst)
             continue
         me2, opp2 = me[:], opp[:]
         hit = move_checker(me2, opp2, src, dst)
