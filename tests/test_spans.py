@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from bgtools.engine.position import Position, apply_step, step_error
 from bgtools.engine.resolve import step_is_legal
 from bgtools.read import spans
-from bgtools.read.spans import BoardTracker, move_checker
+from bgtools.read.spans import BoardTracker
 
 Step = tuple[int, int]
 
@@ -28,14 +28,6 @@ def test_step_is_legal_is_step_error_none(me: list[int], opp: list[int], src: in
     assert legal == (step_error(me, opp, src, max(src - die, 0), die) is None)
     if src > die:
         assert step_error(me, opp, src, 0, die) is not None
-
-
-@given(sides_lists, sides_lists, st.integers(1, 25), st.integers(-1, 24))
-def test_move_checker_is_apply_step(me: list[int], opp: list[int], src: int, dst: int) -> None:
-    """``move_checker`` changes the sides and reports the hit exactly as ``apply_step``."""
-    me2, opp2 = list(me), list(opp)
-    assert move_checker(me, opp, src, dst) == apply_step(me2, opp2, src, dst)
-    assert (me, opp) == (me2, opp2)
 
 
 def _full_search(me: list[int], opp: list[int], dice: tuple[int, int],

@@ -20,7 +20,6 @@ from bgtools.engine.position import (
     Play,
     Position,
     Step,
-    apply_step,
     step_error,
     unchecked_position,
 )
@@ -277,19 +276,9 @@ def every_die_as_written(
     for src, dst, _ in segments:
         # Every dst > 0 and src - dst is the die, so src is 2..25 at most when the notation
         # read it (points are 0..25); the bound check stays for any other caller.
-        if src > 25 or not me[src] or (me[25] and src != 25):
+        if src > 25 or not me[src] or (me[25] and src != 25) or opp[25 - dst] >= 2:
             return None
-        there = 25 - dst
-        if opp[there] >= 2:
-            return None
-        me[src] -= 1
-        me[dst] += 1
-        if opp[there] == 1:
-            opp[there] = 0
-            opp[25] += 1
-            hits.append(True)
-        else:
-            hits.append(False)
+        hits.append(move_checker(me, opp, src, dst))
         steps.append((src, dst))
     return tuple(me), tuple(opp), tuple(steps), tuple(hits)
 
@@ -309,12 +298,12 @@ def _one_checker_both_dice(
         mid = src - first
         me = list(pos.mover)
         opp = list(pos.opponent)
-        if step_error(me, opp, src, mid, first) is not None:
+        if not step_to_is_legal(me, opp, src, mid, first):
             continue
-        hit1 = apply_step(me, opp, src, mid)
-        if step_error(me, opp, mid, dst, second) is not None:
+        hit1 = move_checker(me, opp, src, mid)
+        if not step_to_is_legal(me, opp, mid, dst, second):
             continue
-        hit2 = apply_step(me, opp, mid, dst)
+        hit2 = move_checker(me, opp, mid, dst)
         result = unchecked_position(tuple(me), tuple(opp))
         if found is None:
             found = (Play(((src, mid), (mid, dst)), (hit1, hit2)), result)
@@ -413,26 +402,26 @@ def play_steps(me: list[int], opp: list[int], steps: Sequence[Step], dice: Seque
     Return the hits of the steps, or the first step that cannot be played (the sides are
     then left as they were after the steps before it).
     """
+    # step_to_is_legal is step_error(...) is None, compiled: the rule id is asked for only
+    # when a step is illegal.
     hits: list[bool] = []
     if in_order:
         for (src, dst), die in zip(steps, dice):
-            error = step_error(me, opp, src, dst, die)
-            if error is not None:
-                return IllegalStep((src, dst), error)
-            hits.append(apply_step(me, opp, src, dst))
+            if not step_to_is_legal(me, opp, src, dst, die):
+                return IllegalStep((src, dst), step_error(me, opp, src, dst, die))
+            hits.append(move_checker(me, opp, src, dst))
         return tuple(hits)
     pool = list(dice)
     for src, dst in steps:
         first_error: str | None = None
         for die in dict.fromkeys(pool):
-            error = step_error(me, opp, src, dst, die)
-            if error is None:
+            if step_to_is_legal(me, opp, src, dst, die):
                 pool.remove(die)
                 break
-            first_error = first_error or error
+            first_error = first_error or step_error(me, opp, src, dst, die)
         else:
             return IllegalStep((src, dst), first_error)
-        hits.append(apply_step(me, opp, src, dst))
+        hits.append(move_checker(me, opp, src, dst))
     return tuple(hits)
 
 
@@ -453,13 +442,13 @@ def _search(
             continue
         done = False
         src, dst, die = chain[i]
-        error = step_error(me, opp, src, dst, die)
-        if error is not None:
+        if not step_to_is_legal(me, opp, src, dst, die):
             if len(steps) > int(deepest[0]):  # type: ignore[call-overload]
-                deepest[0], deepest[1], deepest[2] = len(steps), error, (src, dst)
+                deepest[0], deepest[1] = len(steps), step_error(me, opp, src, dst, die)
+                deepest[2] = (src, dst)
             continue
         me2, opp2 = me[:], opp[:]
-        hit = apply_step(me2, opp2, src, dst)
+        hit = move_checker(me2, opp2, src, dst)
         index[c] += 1
         steps.append((src, dst))
         hits.append(hit)
@@ -774,17 +763,7 @@ def _play_segments(mover: tuple[int, ...], opponent: tuple[int, ...],
         if not step_is_legal(me, opp, src, die):
             return None
         die = other_die
-        me[src] = me[src] - 1
-        if dst > 0:
-            me[dst] = me[dst] + 1
-            there = 25 - dst
-            if opp[there] == 1:
-                opp[there] = 0
-                opp[25] = opp[25] + 1
-                continue
-        else:
-            me[0] = me[0] + 1
-        if mark:
+        if not move_checker(me, opp, src, dst) and mark:
             return None  # a hit-mark problem: resolve_written_play words it
     return tuple(me), tuple(opp)
 
@@ -894,7 +873,7 @@ def _literal(pos: Position, segments: Sequence[tuple[int, int, bool]]) -> Positi
             return None
         if dst > 0 and opp[25 - dst] >= 2:
             return None
-        apply_step(me, opp, src, dst)
+        move_checker(me, opp, src, dst)
     return unchecked_position(tuple(me), tuple(opp))
 
 

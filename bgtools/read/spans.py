@@ -9,9 +9,10 @@ a hit on the way as two moves), then the larger die first. A play the dice canno
 (``14/10 13/12``, :func:`moves_text`), and the replayer reports it and carries on from the
 board it writes, exactly as for a ``.mat`` file.
 
-Only the rules of a single step are used (:func:`bgtools.engine.position.step_error`,
-:func:`~bgtools.engine.position.apply_step`; on the common paths their compiled twins
-:func:`bgtools.engine.resolve.step_is_legal` and :func:`move_checker`); no replay state.
+Only the rules of a single step are used, through the engine's compiled twins of
+``position.step_error`` and ``position.apply_step`` (:func:`bgtools.engine.resolve.step_is_legal`,
+:func:`~bgtools.engine.resolve.step_to_is_legal`, :func:`~bgtools.engine.resolve.move_checker`);
+no replay state.
 The module is compiled with the readers (setup.py), so the board is plain lists of ints.
 """
 
@@ -19,10 +20,9 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from bgtools.engine.position import apply_step, step_error
-from bgtools.engine.resolve import step_is_legal
+from bgtools.engine.resolve import move_checker, step_is_legal, step_to_is_legal
 
-__all__ = ["BoardTracker", "START_SIDE", "move_checker", "moves_text"]
+__all__ = ["BoardTracker", "START_SIDE", "moves_text"]
 
 Step = tuple[int, int]
 
@@ -72,23 +72,6 @@ def moves_text(moves: list[Step]) -> str:
 
 
 Boards = tuple[list[int], list[int]]
-
-
-def move_checker(me: list[int], opp: list[int], src: int, dst: int) -> bool:
-    """Exactly :func:`~bgtools.engine.position.apply_step` (one checker from ``src`` to
-    ``dst``, 0 off, a lone opposing checker hit; True when it hit), compiled here because
-    calling the pure-Python original costs more than the step."""
-    me[src] -= 1
-    if dst <= 0:
-        me[0] += 1
-        return False
-    me[dst] += 1
-    there = 25 - dst
-    if opp[there] == 1:
-        opp[there] = 0
-        opp[25] += 1
-        return True
-    return False
 
 
 def _split(me: list[int], opp: list[int], dice: tuple[int, int], moves: list[Step]
@@ -207,7 +190,7 @@ def _assign(me: list[int], opp: list[int], pool: list[int],
     for route, used in _routes(me, opp, pool, src, dst):
         m2, o2 = list(me), list(opp)
         for a, b in route:
-            apply_step(m2, o2, a, b)
+            move_checker(m2, o2, a, b)
         rest = list(pool)
         for die in used:
             rest.remove(die)
@@ -251,9 +234,9 @@ def _walk(me: list[int], opp: list[int], dice: tuple[int, ...], src: int,
             to = 0
         elif last and to != dst:
             return None
-        if step_error(m2, o2, here, to, die) is not None:
+        if not step_to_is_legal(m2, o2, here, to, die):
             return None
-        if apply_step(m2, o2, here, to) and not last:
+        if move_checker(m2, o2, here, to) and not last:
             hits += 1
         steps.append((here, to))
         here = to
