@@ -293,5 +293,15 @@ def profile_for(record: MatchRecord, name: str = "auto") -> RuleProfile:
     if tag is not None:
         beavers = tag.strip().lower() == "on"
     session = base.money_sessions and is_money_session(record)
-    return replace(base, crawford=crawford, cube=cube, jacoby=jacoby, beavers=beavers,
-                   money_session=session)
+    key = (name, crawford, cube, jacoby, beavers, session)
+    refined = _REFINED.get(key)
+    if refined is None:
+        refined = replace(base, crawford=crawford, cube=cube, jacoby=jacoby,
+                          beavers=beavers, money_session=session)
+        _REFINED[key] = refined
+    return refined
+
+
+_REFINED: dict[tuple[str, bool, CubeRule, bool | None, bool, bool], RuleProfile] = {}
+"""The profiles :func:`profile_for` made, by what refined them (a few dozen at most:
+``dataclasses.replace`` costs more than the rest of choosing a file's profile)."""
