@@ -164,6 +164,27 @@ def test_directories_are_walked_recursively_in_sorted_order(tree: Path) -> None:
                                    ["a.mat", "b/a.mat", "b/deep/z.mat", "c/x.txt", "c/y.sgf"]]
 
 
+WALKED = ["a.mat", "b/a.mat", "b/deep/z.mat", "c/x.txt", "c/y.sgf"]
+"""The record files of ``tree``, in the order of its walk."""
+
+
+@pytest.mark.parametrize("cwd, spelling", [
+    ("root", "."), ("root", "./"), ("root", "./."), ("root", ".//"), (".", "root"),
+    (".", "./root/"), (".", "root//."), ("root/b", "../../root"), ("root/b", ".."),
+    (".", "ABSOLUTE/")])
+def test_a_walked_file_is_shown_and_read_as_its_path_prints(
+        tree: Path, cwd: str, spelling: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The walk joins strings instead of building a Path per file: each file must still be
+    # shown as str(Path) prints it, however the directory argument is spelt.
+    monkeypatch.chdir(tree.parent / cwd)
+    arg = spelling.replace("ABSOLUTE", str(tree))
+    walked = list(expand_paths([arg]))
+    expected = [str(Path(arg) / rel) for rel in WALKED]
+    assert [display for display, _, _ in walked] == expected
+    assert [str(path) for _, path, _ in walked] == expected
+    assert all(os.path.samefile(str(path), tree / rel) for (_, path, _), rel in zip(walked, WALKED))
+
+
 def test_globs_expand_sorted_and_recursively(tree: Path) -> None:
     assert _files([f"{tree}/**/*.mat"]) == [str(tree / p) for p in
                                             ["a.mat", "b/a.mat", "b/deep/z.mat"]]

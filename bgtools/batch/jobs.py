@@ -252,7 +252,7 @@ def convert_report(item: Input, fmt: TargetFormat, plan: Mapping[str, PlannedOut
         if make_directories:
             target.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(target, conversion.text, overwrite=force,
-                         protect=source if isinstance(source, Path) else None)
+                         protect=Path(source) if isinstance(source, (str, Path)) else None)
     except OSError as exc:
         return FileReport(display, error=f"cannot write {target}: {exc.strerror or exc}")
     except BgtoolsError as exc:

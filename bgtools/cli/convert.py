@@ -100,8 +100,8 @@ def _convert_one(sources: list[str], output: str, fmt: TargetFormat, force: bool
     display, source, _ = item
     target = None if output == "-" else Path(output)
     refusal = None
-    if target is not None and isinstance(source, Path) and target.exists():
-        if source.resolve() == target.resolve():
+    if target is not None and isinstance(source, (str, Path)) and target.exists():
+        if Path(source).resolve() == target.resolve():
             refusal = f"{output} is the input file; bgtools never overwrites its input"
         elif not force:
             refusal = f"{output} exists; use --force to replace it"

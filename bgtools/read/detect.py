@@ -73,8 +73,9 @@ class StdinInput:
     data: bytes
 
 
-InputSource = Path | StdinInput
-"""Where an input's bytes come from: a path to read, or standard input already read."""
+InputSource = str | Path | StdinInput
+"""Where an input's bytes come from: a path to read (a ``str``, as the directory walk gives
+it, or a ``Path``), or standard input already read."""
 
 
 @dataclass(slots=True)
@@ -238,7 +239,7 @@ def _read_binary(data: bytes, name: str) -> LoadedRecords | None:
     return None
 
 
-def read_input_bytes(path: Path, name: str | None = None) -> bytes:
+def read_input_bytes(path: str | Path, name: str | None = None) -> bytes:
     """The bytes of the input ``path``, never modifying it and never blocking on a FIFO.
 
     A regular file is measured before it is read; a FIFO or character device (``<(cmd)``,

@@ -228,8 +228,9 @@ def plan_directory(args: Sequence[str], directory: Path, fmt: TargetFormat, *,
     found: list[tuple[str, Path, Path]] = []  # display, input, name under the directory
     inputs: list[tuple[str, Path | None, str | None]] = []
     for arg in args:
-        for display, path, error in expand_paths([arg]):
-            if isinstance(path, Path):
+        for display, source, error in expand_paths([arg]):
+            if isinstance(source, (str, Path)):
+                path = Path(source)
                 found.append((display, path, _relative_name(arg, path)))
                 inputs.append((display, path, error))
             else:

