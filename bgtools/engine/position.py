@@ -330,40 +330,47 @@ def _no_step(me: list[int], opp: list[int], die1: int, die2: int) -> bool:
 
 
 # Complexity kept: the move generator's hot loop: inlined on purpose (bench_legal_plays).
-def _generate(pos: Position, die1: int, die2: int) -> list[tuple[Play, Position]]:  # noqa: C901
-    """Generate (play, mover's-view result) pairs, one per distinct result."""
-    me0 = list(pos.mover)
-    opp0 = list(pos.opponent)
-    if _no_step(me0, opp0, die1, die2):
-        # The roll cannot be played at all (often: on the bar against a closed board).
-        return [(Play(), unchecked_position(pos.mover, pos.opponent))]
-    found: dict[tuple[tuple[int, ...], tuple[int, ...]],
-                tuple[int, tuple[Step, ...], tuple[bool, ...], int]] = {}
-    best = 0
-    seen: set[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = set()
+_Found = dict[tuple[tuple[int, ...], tuple[int, ...]],
+              tuple[int, tuple[Step, ...], tuple[bool, ...], int]]
+"""The plays found so far, by result: (steps taken, steps, hits, first die)."""
 
-    def record(me: list[int], opp: list[int], steps: list[Step], hits: list[bool],
+
+class _PlaySearch:
+    """The state of one move generation: the longest plays found, by result, and the
+    states already walked. A class, not closures over the generator's locals: a recursive
+    inner function is a reference cycle, left for the cyclic collector (which a batch turns
+    off while it replays a file)."""
+
+    __slots__ = ("best", "found", "seen")
+
+    def __init__(self) -> None:
+        self.best = 0
+        self.found: _Found = {}
+        self.seen: set[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = set()
+
+    def record(self, me: list[int], opp: list[int], steps: list[Step], hits: list[bool],
                first_die: int) -> None:
-        nonlocal best
+        """Keep a finished play if it is as long as the longest found."""
         n = len(steps)
-        if n < best:
+        if n < self.best:
             return
-        if n > best:
-            best = n
-            found.clear()
+        if n > self.best:
+            self.best = n
+            self.found.clear()
         key = (tuple(me), tuple(opp))
-        if key not in found:
-            found[key] = (n, tuple(steps), tuple(hits), first_die)
+        if key not in self.found:
+            self.found[key] = (n, tuple(steps), tuple(hits), first_die)
 
-    def walk(me: list[int], opp: list[int], dice: tuple[int, ...], steps: list[Step],
+    def walk(self, me: list[int], opp: list[int], dice: tuple[int, ...], steps: list[Step],
              hits: list[bool], first_die: int) -> None:
+        """Play each distinct die of ``dice`` every legal way, depth first."""
         if not dice:
-            record(me, opp, steps, hits, first_die)
+            self.record(me, opp, steps, hits, first_die)
             return
         state = (dice, tuple(me), tuple(opp))
-        if state in seen:
+        if state in self.seen:
             return
-        seen.add(state)
+        self.seen.add(state)
         moved = False
         tried: set[int] = set()
         for i, die in enumerate(dice):
@@ -378,17 +385,26 @@ def _generate(pos: Position, die1: int, die2: int) -> list[tuple[Play, Position]
                 hit = apply_step(me2, opp2, src, dst)
                 steps.append((src, dst))
                 hits.append(hit)
-                walk(me2, opp2, rest, steps, hits, first_die or die)
+                self.walk(me2, opp2, rest, steps, hits, first_die or die)
                 steps.pop()
                 hits.pop()
         if not moved:
-            record(me, opp, steps, hits, first_die)
+            self.record(me, opp, steps, hits, first_die)
 
+
+def _generate(pos: Position, die1: int, die2: int) -> list[tuple[Play, Position]]:
+    """Generate (play, mover's-view result) pairs, one per distinct result."""
+    me0 = list(pos.mover)
+    opp0 = list(pos.opponent)
+    if _no_step(me0, opp0, die1, die2):
+        # The roll cannot be played at all (often: on the bar against a closed board).
+        return [(Play(), unchecked_position(pos.mover, pos.opponent))]
+    search = _PlaySearch()
     dice = (die1,) * 4 if die1 == die2 else (die1, die2)
-    walk(me0, opp0, dice, [], [], 0)
+    search.walk(me0, opp0, dice, [], [], 0)
 
-    items = list(found.items())
-    if best == 1 and die1 != die2:
+    items = list(search.found.items())
+    if search.best == 1 and die1 != die2:
         # Only one die can be played: the larger one when it can be.
         high = max(die1, die2)
         larger = [item for item in items if item[1][3] == high]
