@@ -200,7 +200,9 @@ def normalise_match(record: MatchRecord, replay: MatchReplay | None = None,
 
 def _game_moves(summary: GameSummary, events: list[Event], last_game: bool) -> list[ScriptMove]:
     moves: list[ScriptMove] = []
-    cube = 1
+    # The cube the game starts with: 1, or as set up before its first action (automatic
+    # doubles).
+    cube = events[0].state_before.cube_value if events else 1
     last_move = max((i for i, e in enumerate(events) if e.action == "move"), default=-1)
     for i, event in enumerate(events):
         source = event.source
