@@ -27,7 +27,7 @@ from bgtools.read.spans import BoardTracker, moves_text
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, SetUp, Severity
 
 __all__ = ["XG_MAGIC", "RECORD_SIZE", "Sides", "board_setup", "looks_like_xg", "parse_xg",
-           "read_game_file", "read_position_file"]
+           "position_dice", "read_game_file", "read_position_file"]
 
 XG_MAGIC = b"RGMH"
 """The first four bytes of an ``.xg`` (and ``.xgp``) file."""
@@ -566,6 +566,17 @@ def parse_xg(data: bytes, name: str = "<input>") -> list[MatchRecord]:
     return [reader.record]
 
 
+def position_dice(record: MatchRecord) -> tuple[int, int] | None:
+    """The dice to play of a record read from an XG position file (``.xgp``) of a checker
+    decision, else None (a cube decision, no dice, or any other record)."""
+    info = record.extra.get("xg_position")
+    dice = info.get("dice") if isinstance(info, dict) else None
+    if isinstance(dice, list) and len(dice) == 2 and all(
+            isinstance(d, int) and 1 <= d <= 6 for d in dice):
+        return dice[0], dice[1]
+    return None
+
+
 def read_position_file(data: bytes, name: str = "<input>"
                        ) -> tuple[Position, tuple[int, int] | None]:
     """The position of an XG position file (``.xgp``), seen from the player on roll, and
@@ -589,6 +600,4 @@ def read_position_file(data: bytes, name: str = "<input>"
         position = Position(tuple(mover), tuple(opponent))
     except PositionError as exc:
         raise UnsupportedFormatError(f"{name}: the position is not valid ({exc})") from None
-    dice = info.get("dice")
-    roll = (dice[0], dice[1]) if isinstance(dice, list) and len(dice) == 2 else None
-    return position, roll
+    return position, position_dice(record)
