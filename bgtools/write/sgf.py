@@ -92,6 +92,11 @@ def _rules(script: MatchScript, game: ScriptGame) -> list[str]:
             rules.append("CrawfordGame")
     if script.jacoby:
         rules.append("Jacoby")
+    beaver = script.record.tag("Beaver") if not script.length else None
+    if beaver is not None:
+        # Not gnubg's (it has no beaver rule per match and skips names it does not know):
+        # the money session's stated rule, read back by our reader.
+        rules.append("Beaver" if beaver.strip().lower() == "on" else "NoBeaver")
     return rules
 
 
