@@ -55,3 +55,39 @@ def test_a_game_set_up_in_bgblitz_replays_from_its_position(tmp_path: Path) -> N
     result = analyse_file(str(changed), changed)
     problems = [(p.rule, p.severity, p.game) for r in result.replays for p in r.problems]
     assert problems == [("set-position", "warning", 1)]
+
+
+def test_the_set_up_cube_keeps_its_owner(tmp_path: Path) -> None:
+    """A game cut to start after a take, with the board, cube and owner the replay has
+    there as ``initial``: ``cubeOwner`` is coded as a move's player (-1 green, 1 red), so
+    the replay goes on with the cube owned as in the whole game (a double by the owner's
+    opponent only)."""
+    _, document = read_bgf_document(SAMPLE.read_bytes())
+    assert isinstance(document, dict)
+    events: list[Event] = []
+    analyse_file(str(SAMPLE), SAMPLE, on_event=events.append)
+    index, event = next((i, e) for i, e in enumerate(events)
+                        if e.action == "move" and e.state_before.cube_owner is not None)
+    game = event.game
+    rolls = [e for e in events if e.game == game and e.action == "move"]
+    cut = rolls.index(event)
+    moves = document["games"][game - 1]["moves"]
+    entries = [i for i, m in enumerate(moves) if m["green"] != 7 or m["red"] == 5]
+    assert len(entries) == len(rolls)
+    document["games"][game - 1]["moves"] = moves[entries[cut]:]
+    owner = event.state_before.cube_owner
+    document["games"][game - 1]["initial"].update(
+        points=_points(event), cube=event.state_before.cube_value,
+        cubeOwner=-1 if owner == 0 else 1)
+    changed = tmp_path / "owned.bgf"
+    changed.write_bytes(build_bgf(json.dumps(document, default=str).encode(), smile=False))
+    before = [e for e in _events(SAMPLE)[0] if e[0] == game]
+    after = [e for e in _events(changed)[0] if e[0] == game]
+    assert after == before[-len(after):] and after[0][6:8] == (event.state_before.cube_value,
+                                                                owner)
+    assert _events(changed)[1] == _events(SAMPLE)[1]
+    result = analyse_file(str(changed), changed)
+    problems = [(p.rule, p.severity, p.game) for r in result.replays for p in r.problems]
+    assert problems == [("set-position", "warning", game)]
+    assert "owner" not in result.replays[0].problems[0].message
+    assert index > 0

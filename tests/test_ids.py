@@ -93,6 +93,30 @@ def test_bad_ids_raise_position_error(bad: str) -> None:
         parse_id(bad)
 
 
+_START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:63:0:0:0:3:10"
+
+
+@pytest.mark.parametrize("xgid, why", [
+    (_START_XGID.rsplit(":", 1)[0], "has 9 fields; expected 10"),  # no maximum cube
+    (_START_XGID + ":0", "has 11 fields; expected 10"),
+    (_START_XGID.split(":", 1)[0], "has 1 fields; expected 10"),
+    (_START_XGID[:-2] + "x", "non-numeric"),
+    (_START_XGID[:-2] + "-1", "negative maximum cube"),
+])
+def test_an_xgid_has_exactly_ten_fields(xgid: str, why: str) -> None:
+    """XG and gnubg write ten fields (FORMATS.md 5.1); gnubg's reader takes the last nine
+    after the position, so a 9-field XGID would be read shifted: it is refused, clearly."""
+    with pytest.raises(IdError, match=why):
+        decode_xgid(xgid)
+    with pytest.raises(PositionError):
+        parse_id(xgid)
+
+
+@pytest.mark.parametrize("max_cube", ["0", "6", "10", "12"])
+def test_the_maximum_cube_is_read_and_not_used(max_cube: str) -> None:
+    assert decode_xgid(_START_XGID[:-2] + max_cube) == decode_xgid(_START_XGID)
+
+
 def test_position_id_with_too_many_checkers_rejected() -> None:
     with pytest.raises(IdError):
         decode_position_id("//////////////")

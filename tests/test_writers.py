@@ -23,14 +23,16 @@ from bgtools.errors import BgtoolsError
 from bgtools.read.detect import load_file, read_records
 from bgtools.read.mat import parse_mat
 from bgtools.read.sgf import parse_collection, parse_sgf
+from bgtools.read.xg import RECORD_SIZE, read_game_file
 from bgtools.record import MatchRecord
-from bgtools.replay import Event, MatchReplay, replay_match
+from bgtools.replay import Event, MatchReplay, profile_for, replay_match
 from bgtools.write.mat import UnwritableRecordError, normalise_match, write_mat
 from bgtools.write.sgf import APPLICATION, write_sgf
 from tests.helpers.paths import CORPUS_IN_USE, at_least
 from tests.helpers.selfplay import DATA as SELFPLAY
 
 DEBIAN_GNUBG = Path("/usr/games/gnubg")
+DATA = Path(__file__).resolve().parent / "data"
 
 
 def _selfplay(suffix: str) -> list[Path]:
@@ -374,3 +376,76 @@ def test_corpus_gnubg_sgf_byte_for_byte(full_corpus: Path) -> None:
         assert write_mat(_record(pair.with_suffix(".sgf"))) == expected
         assert write_mat(_record(pair.with_suffix(".mat"))) == expected
     assert len(files) >= 6
+
+
+# --- the money session's rules: Jacoby and beavers ----------------------------------------------
+
+
+def _rules(record: MatchRecord) -> tuple[str | None, str | None, bool | None, bool]:
+    profile = profile_for(record)
+    return record.tag("Jacoby"), record.tag("Beaver"), profile.jacoby, profile.beavers
+
+
+def _session(jacoby: str, beaver: str) -> MatchRecord:
+    """``tests/data/money_raccoons.mat`` (a beaver and a raccoon) under the rules given."""
+    text = (DATA / "money_raccoons.mat").read_text(encoding="utf-8")
+    text = text.replace('; [Beaver "On"]\n', f'; [Jacoby "{jacoby}"]\n; [Beaver "{beaver}"]\n')
+    return parse_mat(text)[0]
+
+
+def _verdict(record: MatchRecord) -> list[str]:
+    return sorted(p.rule for p in replay_match(record).problems)
+
+
+@pytest.mark.parametrize("jacoby", ["On", "Off"])
+@pytest.mark.parametrize("beaver", ["On", "Off"])
+def test_jacoby_and_beaver_survive_mat_and_sgf(jacoby: str, beaver: str) -> None:
+    """Both rules come back from our .mat (XG's header tags) and our SGF (``RU``: gnubg's
+    ``Jacoby``; ``Beaver``/``NoBeaver``, bgtools' names, which gnubg skips), and so does the
+    verdict: with beavers off the beaver is an error in every form."""
+    record = _session(jacoby, beaver)
+    assert _rules(record)[:2] == (jacoby, beaver)
+    mat = write_mat(record)
+    assert f'; [Jacoby "{jacoby}"]\n; [Beaver "{beaver}"]\n' in mat
+    sgf = write_sgf(record)
+    ru = sgf.split("RU[", 1)[1].split("]", 1)[0].split(":")
+    assert ("Jacoby" in ru) == (jacoby == "On")
+    assert ru[-1] == ("Beaver" if beaver == "On" else "NoBeaver")
+    expected = _verdict(record)
+    assert ("beaver-not-allowed" in expected) == (beaver == "Off")
+    for back in (parse_mat(mat)[0], parse_sgf(sgf)[0], parse_mat(write_mat(parse_sgf(sgf)[0]))[0],
+                 parse_sgf(write_sgf(parse_mat(mat)[0]))[0]):
+        assert _rules(back) == _rules(record)
+        assert _verdict(back) == expected
+
+
+def test_an_sgf_without_a_beaver_rule_states_none() -> None:
+    """gnubg writes no beaver rule: its files leave it to the profile (beavers allowed)."""
+    record = parse_mat((DATA / "money_raccoons.mat").read_text(encoding="utf-8").replace(
+        '; [Beaver "On"]\n', ""))[0]
+    back = parse_sgf(write_sgf(record))[0]
+    assert back.tag("Beaver") is None and profile_for(back).beavers
+    assert "Beaver" not in write_sgf(record)
+
+
+def test_xg_session_rules_survive_conversion() -> None:
+    """XG's match header (Jacoby on, beavers off, ``tests/data/xg``) through .mat and SGF."""
+    path = DATA / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.xg"
+    header = read_game_file(path.read_bytes())[:RECORD_SIZE]
+    xg = load_file(path).records[0]
+    assert _rules(xg)[:2] == tuple("On" if header[at] else "Off" for at in (101, 102))
+    for text in (write_mat(xg), write_sgf(xg)):
+        assert _rules(read_records(text.encode()).records[0]) == _rules(xg)
+
+
+def test_debian_gnubg_loads_our_sgf_with_beaver_rules(debian_gnubg: Path,
+                                                      tmp_path: Path) -> None:
+    """gnubg skips the rule names it does not know: our SGF with ``NoBeaver`` and with
+    ``Beaver`` loads to the same match as our .mat says."""
+    xg = load_file(DATA / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.xg").records[0]
+    texts = [write_sgf(xg), write_sgf(xg).replace(":NoBeaver]", ":Beaver]")]
+    assert all("Beaver]" in text for text in texts)
+    expected = _fingerprint(xg)[1]
+    for mat in _debian_gnubg_export(tmp_path, texts):
+        assert mat is not None, "gnubg did not load our SGF"
+        assert _fingerprint(read_records(mat.read_bytes()).records[0])[1] == expected

@@ -132,3 +132,40 @@ def test_plays_of_a_match_file_is_a_clean_error() -> None:
     assert "not an eXtreme Gammon position file" in out.stderr
     with pytest.raises(UnsupportedFormatError):
         read_position_file(MATCH.read_bytes())
+
+
+@pytest.mark.parametrize("index", [0, 5, 11])
+def test_a_checker_decision_has_the_dice_to_play(tmp_path: Path, index: int) -> None:
+    """``status`` and ``show`` of a position file give its dice as for an XGID with dice:
+    its XGID and Match ID are the match's own before that play (dice included)."""
+    record, event = _decisions("move")[index]
+    path = _position_file(tmp_path, record)
+    move = _game_one_events().index(event) + 1
+    out = CliRunner().invoke(app, ["status", "--json", str(MATCH), "--game", "1", "--move",
+                                   str(move)])
+    assert out.exit_code == 0, out.output
+    in_match = json.loads(out.stdout)
+    status = _status(path)
+    assert (status["xgid"], status["match_id"]) == (in_match["xgid"], in_match["match_id"])
+    d1, d2 = event.dice or (0, 0)
+    assert f":{max(d1, d2)}{min(d1, d2)}:" in str(status["xgid"]) or \
+        f":{d1}{d2}:" in str(status["xgid"])
+    text = CliRunner().invoke(app, ["status", str(path)])
+    assert text.exit_code == 0
+    assert any(line.split()[:1] == ["dice"] for line in text.stdout.splitlines())
+    shown = CliRunner().invoke(app, ["show", "--ascii", str(path)])
+    by_id = CliRunner().invoke(app, ["show", "--ascii", str(status["xgid"])])
+    assert shown.exit_code == by_id.exit_code == 0
+    assert f"Rolled {d1}{d2}" in shown.stdout or f"Rolled {d2}{d1}" in shown.stdout
+    assert _board_lines(shown.stdout) == _board_lines(by_id.stdout)
+
+
+def _board_lines(text: str) -> list[str]:
+    """The rows of an ASCII board between its frame lines, without the names beside it."""
+    return [line[:44] for line in text.splitlines() if line.startswith(" |")]
+
+
+def test_a_cube_decision_has_no_dice(tmp_path: Path) -> None:
+    record, _ = _decisions("double")[0]
+    status = _status(_position_file(tmp_path, record))
+    assert str(status["xgid"]).split(":")[4] == "00"

@@ -291,17 +291,26 @@ def encode_xgid(sides: tuple[Sequence[int], Sequence[int]], state: MatchState) -
 
 
 # Complexity kept: one check per XGID field, in the field order of the format.
+_XGID_FIELDS = ("position", "cube", "cube position", "turn", "dice", "score bottom",
+                "score top", "Crawford/Jacoby", "match length", "maximum cube")
+
+
 def decode_xgid(text: str) -> tuple[tuple[Side, Side], MatchState]:  # noqa: C901
     """Decode an XGID into ``((player 0 side, player 1 side), match state)``.
 
-    The mapping is GNU Backgammon's own (FORMATS.md 5.3): the top player is player 0.
+    The mapping is GNU Backgammon's own (FORMATS.md 5.3): the top player is player 0. An
+    XGID has exactly ten fields (FORMATS.md 5.1, as XG and gnubg write it); the last, the
+    maximum cube, must be a number and is otherwise not used (as in gnubg).
     """
     body = text.strip()
     if body.upper().startswith("XGID="):
         body = body[5:]
     fields = body.split(":")
-    if len(fields) < 9:
-        raise IdError(f"XGID {text!r} has {len(fields)} fields; expected 10")
+    if len(fields) != len(_XGID_FIELDS):
+        # XG and gnubg write all ten; gnubg's reader takes the last nine after the position,
+        # so a shorter or longer one would be read with its fields shifted.
+        raise IdError(f"XGID {text!r} has {len(fields)} fields; expected "
+                      f"{len(_XGID_FIELDS)}: {', '.join(_XGID_FIELDS)}")
     board = fields[0]
     if len(board) != 26:
         raise IdError(f"XGID {text!r}: the position has {len(board)} characters, expected 26")
@@ -337,8 +346,11 @@ def decode_xgid(text: str) -> tuple[tuple[Side, Side], MatchState]:  # noqa: C90
         score_top = int(fields[6])
         flag = int(fields[7])
         length = int(fields[8])
+        max_cube = int(fields[9])
     except ValueError as exc:
         raise IdError(f"XGID {text!r} has a non-numeric field") from exc
+    if max_cube < 0:
+        raise IdError(f"XGID {text!r} has a negative maximum cube {max_cube}")
     if not 0 <= cube_log <= 12 or cube_pos not in (-1, 0, 1) or turn not in (-1, 1):
         raise IdError(f"XGID {text!r} has an invalid cube or turn field")
     if not 0 <= length <= 64 or score_bottom < 0 or score_top < 0:

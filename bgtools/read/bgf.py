@@ -281,9 +281,13 @@ class _Reader:
         value = _int(cube)
         setup_cube = value if value is not None and value > 0 and not value & (value - 1) \
             else None
-        game.setups = (board_setup(0, sides, cube=setup_cube),)
+        # The owner is coded as a move's player: -1 green (player 0), 1 red, 0 centred.
+        code = _int(owner)
+        holder = None if code not in (-1, 1) else 0 if code == -1 else 1
+        game.setups = (board_setup(0, sides, cube=setup_cube, owner=holder,
+                                   centred=code == 0),)
         board.sides = sides
-        unread = "" if owner == 0 else "; the cube's owner is not read"
+        unread = "" if code in (-1, 0, 1) else f"; the cube's owner {owner!r} is not -1, 0 or 1"
         self.problem("the game starts from a position set up in BGBlitz, not the starting "
                      f"position; the replay starts from it{unread}", rule="set-position",
                      severity=Severity.WARNING)

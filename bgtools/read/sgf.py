@@ -369,6 +369,9 @@ class _Reader:
             record.tags.append(("Crawford", "On" if "Crawford" in rules else "Off"))
         elif length == 0:
             record.tags.append(("Jacoby", "On" if "Jacoby" in rules else "Off"))
+            # bgtools' own names (gnubg writes neither): unstated, the profile decides.
+            if "Beaver" in rules or "NoBeaver" in rules:
+                record.tags.append(("Beaver", "On" if "Beaver" in rules else "Off"))
         if "NoCube" in rules:
             record.tags.append(("CubeLimit", "1"))
         app = root.get("AP")

@@ -27,7 +27,7 @@ from bgtools.read.spans import BoardTracker, moves_text
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, SetUp, Severity
 
 __all__ = ["XG_MAGIC", "RECORD_SIZE", "Sides", "board_setup", "looks_like_xg", "parse_xg",
-           "read_game_file", "read_position_file"]
+           "position_dice", "read_game_file", "read_position_file"]
 
 XG_MAGIC = b"RGMH"
 """The first four bytes of an ``.xg`` (and ``.xgp``) file."""
@@ -49,6 +49,7 @@ _MOVE = struct.Struct("<i8i2ii")  # active, moves, dice, cube, at 64
 _GAME = struct.Struct("<iiB")  # scores, Crawford, at 12
 _FOOTER = struct.Struct("<iiBxxxiii")  # scores, Crawford next, winner, points, termination
 _DELPHI_EPOCH = datetime(1899, 12, 30)
+_MAX_AUTO_DOUBLES = 15  # a cube of 2^15, the largest a set-up (SGF CV) takes
 _VARIATIONS = {1: "Nackgammon", 2: "Hypergammon", 3: "Longgammon"}
 
 
@@ -225,6 +226,7 @@ class _Reader:
         self.game: GameRecord | None = None
         self.board = BoardTracker()
         self.cube = 1
+        self.auto_doubles = 0  # the current game's automatic doubles (v26+)
         self.version = 0
 
     def problem(self, message: str, rule: str = "syntax",
@@ -299,15 +301,32 @@ class _Reader:
         self.game = game
         game.extra["crawford_game"] = bool(crawford)
         self.board = BoardTracker()
-        self.cube = 1
         if s1 < 0 or s2 < 0:
             self.problem(f"the game's score {s1}-{s2} is negative")
+        self.start_cube(_INT.unpack_from(rec, 64)[0] if self.version >= 26 else 0)
         initial = _POSITION.unpack_from(rec, 21)
         if initial != _START and not position_file:
             self.set_board(_sides(initial))
             self.problem("the game starts from a position set up in eXtreme Gammon, not the "
                          "starting position; the replay starts from it", rule="set-position",
                          severity=Severity.WARNING)
+
+    def start_cube(self, auto_doubles: int) -> None:
+        """The cube at the start of a game: 2^n after n automatic doubles (money play,
+        the game header's ``NumberOfAutoDoubles``, v26+). XG's cube records still count
+        from 1 in such a game, so the reader scales them by 2^n; the replay starts from a
+        set-up of the cube alone (centred, as SGF's root ``CV``)."""
+        if not 0 <= auto_doubles <= _MAX_AUTO_DOUBLES:
+            self.problem(f"the number of automatic doubles {auto_doubles} is out of range "
+                         f"(0-{_MAX_AUTO_DOUBLES})")
+            auto_doubles = 0
+        self.auto_doubles = auto_doubles
+        self.cube = 1 << auto_doubles
+        game = self.game
+        if auto_doubles and game is not None:
+            game.extra["xg_auto_doubles"] = auto_doubles
+            game.setups = (*game.setups, SetUp.from_sgf(
+                (("CV", (str(self.cube),)),), before=0, node=0))
 
     def set_board(self, board: Sides, turn: int | None = None) -> None:
         """Set the board by hand before the game's next action (a set-up the replay
@@ -339,7 +358,8 @@ class _Reader:
                 self.problem(f"the dice {d1} and {d2} are not two dice 1-6")
         game = self.game
         assert game is not None
-        game.setups = (board_setup(0, board, turn, 1 << abs(code), owner, centred=code == 0),)
+        cube = 1 << (abs(code) + self.auto_doubles)
+        game.setups = (board_setup(0, board, turn, cube, owner, centred=code == 0),)
         self.record.extra["xg_position"] = {
             "decision": "cube" if cube_record else "checker", "dice": dice}
 
@@ -359,7 +379,7 @@ class _Reader:
         if not -15 <= cube_b <= 15:
             self.problem(f"the cube value code {cube_b} is out of range")
             return
-        self.cube = 1 << abs(cube_b)
+        self.cube = 1 << (abs(cube_b) + self.auto_doubles)
         self.add(Action(kind="double", player=p, cube=2 * self.cube))
         if take == 1:
             self.add(Action(kind="take", player=1 - p))
@@ -462,6 +482,12 @@ class _Reader:
         if not 0 <= points <= 1 << 20:
             self.problem(f"the game is worth {points} points")
             return
+        score = game.score
+        if self.auto_doubles and score is not None and points and \
+                (s1, s2)[w] - score[w] == points << self.auto_doubles:
+            # Undocumented: the footer's points may count the cube from 1, as the cube
+            # records do; its scores then say the game was worth 2^n times that.
+            points <<= self.auto_doubles
         if 100 <= termination < 200 or termination >= 1000:
             resign = Action(kind="resign", player=1 - w)
             if termination >= 1000:
@@ -540,6 +566,17 @@ def parse_xg(data: bytes, name: str = "<input>") -> list[MatchRecord]:
     return [reader.record]
 
 
+def position_dice(record: MatchRecord) -> tuple[int, int] | None:
+    """The dice to play of a record read from an XG position file (``.xgp``) of a checker
+    decision, else None (a cube decision, no dice, or any other record)."""
+    info = record.extra.get("xg_position")
+    dice = info.get("dice") if isinstance(info, dict) else None
+    if isinstance(dice, list) and len(dice) == 2 and all(
+            isinstance(d, int) and 1 <= d <= 6 for d in dice):
+        return dice[0], dice[1]
+    return None
+
+
 def read_position_file(data: bytes, name: str = "<input>"
                        ) -> tuple[Position, tuple[int, int] | None]:
     """The position of an XG position file (``.xgp``), seen from the player on roll, and
@@ -563,6 +600,4 @@ def read_position_file(data: bytes, name: str = "<input>"
         position = Position(tuple(mover), tuple(opponent))
     except PositionError as exc:
         raise UnsupportedFormatError(f"{name}: the position is not valid ({exc})") from None
-    dice = info.get("dice")
-    roll = (dice[0], dice[1]) if isinstance(dice, list) and len(dice) == 2 else None
-    return position, roll
+    return position, position_dice(record)

@@ -98,10 +98,11 @@ def moment_board(match: MatchAnswers, moment: Moment) -> BoardInfo:
         match_length=replay.match_length,
         cube_value=state.cube_value,
         cube_owner=_cube_side(state.cube_owner),
-        dice=moment.dice if moment.action == "move" else None,
+        # A final moment has dice only for a position file's dice to play.
+        dice=moment.dice if moment.action == "move" or moment.final else None,
         status="; ".join(notes),
         position_id=position_id, match_id=match_id, xgid=xgid,
-        on_roll=not moment.final and moment.action == "move",
+        on_roll=moment.action == "move" if not moment.final else moment.dice is not None,
         turn=letter_of(to_act),
     )
 

@@ -276,9 +276,25 @@ def build_moments(replay: MatchReplay, events: list[Event]) -> dict[int, list[Mo
                                   event.state_before, event.action, event.dice, play,
                                   event.player, event.line, row=row,
                                   label=play_label(event, following)))
-        moments.append(_final_moment(summary, game_events, len(moments) + 1, length, jacoby))
+        final = _final_moment(summary, game_events, len(moments) + 1, length, jacoby)
+        if not game_events and final.over is None:
+            final = _with_position_dice(replay, final)
+        moments.append(final)
         out[summary.number] = moments
     return out
+
+
+def _with_position_dice(replay: MatchReplay, moment: Moment) -> Moment:
+    """The moment of a position file (an ``.xgp``: a set-up and no action) with the dice
+    the file gives to play, as for an XGID with dice."""
+    from dataclasses import replace
+
+    from bgtools.read.xg import position_dice
+
+    dice = position_dice(replay.record)
+    if dice is None:
+        return moment
+    return replace(moment, dice=dice, state=moment.state.with_(dice=dice))
 
 
 def _final_moment(summary: GameSummary, events: list[Event], move: int, length: int,

@@ -111,6 +111,8 @@ class MatchInfo:
     annotator: str | None = None
     comment: str | None = None
     """The free comment, lines joined by newlines, ending in a newline (gnubg's form)."""
+    jacoby: str | None = None
+    """The session's ``Jacoby`` setting (``On``/``Off``) when the record states it."""
     beaver: str | None = None
     """The session's ``Beaver`` setting (``On``/``Off``) when the record states it."""
 
@@ -139,6 +141,11 @@ def _match_info(record: MatchRecord) -> MatchInfo:
     info.event = record.tag("Event")
     info.round = record.tag("Round")
     info.annotator = record.tag("Transcriber") or record.tag("Annotator")
+    application = record.extra.get("application")
+    if not (record.format == "sgf" and isinstance(application, str)
+            and application.startswith("GNU Backgammon")):
+        # gnubg's SGF states the Jacoby rule in RU and its export of it writes no tag.
+        info.jacoby = record.tag("Jacoby")
     info.beaver = record.tag("Beaver")
     date = record.tag("EventDate")
     if date is not None:
@@ -200,7 +207,9 @@ def normalise_match(record: MatchRecord, replay: MatchReplay | None = None,
 
 def _game_moves(summary: GameSummary, events: list[Event], last_game: bool) -> list[ScriptMove]:
     moves: list[ScriptMove] = []
-    cube = 1
+    # The cube the game starts with: 1, or as set up before its first action (automatic
+    # doubles).
+    cube = events[0].state_before.cube_value if events else 1
     last_move = max((i for i, e in enumerate(events) if e.action == "move"), default=-1)
     for i, event in enumerate(events):
         source = event.source
@@ -432,8 +441,11 @@ def _header(info: MatchInfo) -> str:
         out.append(f'; [EventDate "{y:4d}.{m:02d}.{d:02d}"]\n')
     if info.annotator is not None:
         out.append(f'; [Transcriber "{info.annotator}"]\n')
+    # Not in gnubg's export (its import ignores them); XG's files state the session's rules
+    # so, in this order, and our reader reads them back.
+    if info.jacoby is not None:
+        out.append(f'; [Jacoby "{info.jacoby}"]\n')
     if info.beaver is not None:
-        # Not in gnubg's export; our reader and XG's files give the session's beaver rule so.
         out.append(f'; [Beaver "{info.beaver}"]\n')
     if info.comment is not None:
         text = info.comment

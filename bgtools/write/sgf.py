@@ -92,6 +92,11 @@ def _rules(script: MatchScript, game: ScriptGame) -> list[str]:
             rules.append("CrawfordGame")
     if script.jacoby:
         rules.append("Jacoby")
+    beaver = script.record.tag("Beaver") if not script.length else None
+    if beaver is not None:
+        # Not gnubg's (it has no beaver rule per match and skips names it does not know):
+        # the money session's stated rule, read back by our reader.
+        rules.append("Beaver" if beaver.strip().lower() == "on" else "NoBeaver")
     return rules
 
 
@@ -116,10 +121,24 @@ def _new_root(script: MatchScript, index: int, game: ScriptGame) -> Props:
     rules = _rules(script, game)
     if rules:
         props.append(("RU", [":".join(rules)]))
+    auto = _automatic_doubles_cube(game)
+    if auto is not None:
+        props.append(("CV", [str(auto)]))
     result = _result(game)
     if result is not None:
         props.append(("RE", [result]))
     return props
+
+
+def _automatic_doubles_cube(game: ScriptGame) -> int | None:
+    """The cube a game starts with after automatic doubles (a set-up of the cube alone
+    before the first action, as read from XG's count or SGF's root ``CV``), else None."""
+    for setup in game.record.setups:
+        if (setup.before == 0 and setup.cube is not None and setup.cube > 1
+                and not setup.sets_board and setup.turn is None
+                and setup.cube_position is None):
+            return setup.cube
+    return None
 
 
 def _kept_root(script: MatchScript, index: int, game: ScriptGame, original: Props) -> Props:
@@ -153,10 +172,32 @@ def _kept_root(script: MatchScript, index: int, game: ScriptGame, original: Prop
     return props
 
 
+def _setup_nodes(game: ScriptGame) -> list[tuple[int, Props]]:
+    """The set-up nodes of a game read from another format (an XG set position, an edited
+    position, a position file), each with the number of actions before it, as the record
+    keeps their SGF properties; not the cube of automatic doubles, written in the root."""
+    auto = _automatic_doubles_cube(game)
+    out: list[tuple[int, Props]] = []
+    for setup in game.record.setups:
+        if auto is not None and setup.before == 0 and not setup.sets_board and \
+                setup.turn is None and setup.cube == auto:
+            auto = None  # the root's CV
+            continue
+        if setup.properties:
+            out.append((setup.before, [(name, list(values))
+                                       for name, values in setup.properties]))
+    return out
+
+
 def _new_nodes(game: ScriptGame) -> list[Props]:
     nodes: list[Props] = []
     moves = game.moves
+    setups = _setup_nodes(game)
+    position = {id(action): i for i, action in enumerate(game.record.actions)}
     for index, move in enumerate(moves):
+        at = position.get(id(move.source)) if move.source is not None else None
+        while setups and at is not None and setups[0][0] <= at:
+            nodes.append(setups.pop(0)[1])
         colour = _colour(move.player)
         kind = move.kind
         if kind == "move":
@@ -183,6 +224,7 @@ def _new_nodes(game: ScriptGame) -> list[Props]:
                 nodes.append([(_colour(answerer), ["take"])])
         elif kind in ("take", "drop"):
             nodes.append([(colour, [kind])])
+    nodes.extend(props for _, props in setups)
     return nodes
 
 
