@@ -107,7 +107,7 @@ def test_a_position_file_validates_clean_and_is_found_by_content(tmp_path: Path)
     report = json.loads(out.stdout.splitlines()[0])
     assert report["valid"] is True and report["problems"] == []
     renamed = path.rename(tmp_path / "position.xgp")
-    assert [p for _, p, _ in expand_paths([str(tmp_path)])] == [renamed]
+    assert [str(p) for _, p, _ in expand_paths([str(tmp_path)])] == [str(renamed)]
 
 
 def test_show_pips_and_plays_take_a_position_file(tmp_path: Path) -> None:
