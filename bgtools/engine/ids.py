@@ -8,7 +8,6 @@ fields packed into a Match ID. See FORMATS.md sections 4 and 5.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import re
 from collections.abc import Sequence
@@ -57,10 +56,17 @@ def _bits_to_id(bits: list[int], nbytes: int) -> str:
     for k, bit in enumerate(bits):
         if bit:
             data[k >> 3] |= 1 << (k & 7)
-    return base64.b64encode(bytes(data)).decode("ascii").rstrip("=")
+    return _base64(bytes(data)).rstrip("=")
+
+
+def _base64(data: bytes) -> str:
+    # base64.b64encode is this call; importing base64 costs a start-up more than it does.
+    return binascii.b2a_base64(data, newline=False).decode("ascii")
 
 
 def _id_to_bytes(text: str, nbytes: int, what: str) -> bytes:
+    import base64  # reading an ID is rare: its import is paid only then
+
     padded = text + "=" * (-len(text) % 4)
     try:
         data = base64.b64decode(padded, validate=True)
@@ -103,7 +109,7 @@ def encode_position_id(not_on_roll: Sequence[int], on_roll: Sequence[int]) -> st
         count = slots[i]
         key |= ((1 << count) - 1) << (i + before)
         before += count
-    return base64.b64encode(key.to_bytes(10, "little")).decode("ascii")[:14]
+    return _base64(key.to_bytes(10, "little"))[:14]
 
 
 def decode_position_id(text: str) -> tuple[Side, Side]:
@@ -190,7 +196,7 @@ def encode_match_id(state: MatchState) -> str:
             raise IdError(f"match state value {value} does not fit in {width} bits")
         key |= value << bit
         bit += width
-    return base64.b64encode(key.to_bytes(9, "little")).decode("ascii")
+    return _base64(key.to_bytes(9, "little"))
 
 
 def decode_match_id(text: str) -> MatchState:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -41,6 +40,18 @@ _LARK_OPTIONS: dict[str, dict[str, object]] = {
 
 def grammar_text(name: str) -> str:
     """The text of the grammar file ``name`` (for example :data:`MAT_LINE`)."""
+    # The package's loader reads its own files (from a directory or a zip) without
+    # importlib.resources, whose import (tempfile, random, zipfile) costs more than a
+    # one-file run's reading; pkgutil.get_data reads resources the same way.
+    loader = __spec__.loader if __spec__ is not None else None
+    if loader is not None and hasattr(loader, "get_data") and __file__:
+        import os
+
+        data: bytes = loader.get_data(os.path.join(os.path.dirname(__file__), name))
+        # Text mode's universal newlines, as resources' read_text gives them.
+        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    from importlib import resources
+
     return resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
 
 
