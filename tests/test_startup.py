@@ -56,6 +56,21 @@ def test_help_and_version_load_no_reader_rich_or_lark(args: list[str]) -> None:
     assert _loaded(imported(*args), NOT_FOR_HELP) == []
 
 
+def test_version_alone_loads_no_typer_and_no_command() -> None:
+    modules = imported("--version")
+    assert "bgtools.build" in modules  # the probe ran the command
+    assert _loaded(modules, ("typer", "click", "bgtools.cli.app", "bgtools.cli.validate")) == []
+
+
+@pytest.mark.parametrize("command,module", [("validate", "validate"), ("score", "answers"),
+                                            ("convert", "convert"), ("stats", "data")])
+def test_a_command_loads_only_its_own_command_module(command: str, module: str) -> None:
+    others = {"validate", "answers", "convert", "data"} - {module}
+    modules = imported(command, "--help")
+    assert f"bgtools.cli.{module}" in modules
+    assert _loaded(modules, tuple(f"bgtools.cli.{name}" for name in others)) == []
+
+
 @pytest.mark.parametrize("command", ["validate", "score", "pips", "status"])
 def test_one_mat_file_loads_no_rich_no_resources_and_no_other_layer(command: str) -> None:
     modules = imported(command, "--json", str(SAMPLE_MAT))
