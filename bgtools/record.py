@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from reprlib import recursive_repr
-from typing import Any, Literal
+from typing import Literal
+
+from bgtools.dataclass_methods import FACTORY, fields_eq, fields_hash, fields_repr
 
 __all__ = [
     "Severity",
@@ -30,44 +31,9 @@ SCHEMA = "bgtools/1"
 report object of the contract)."""
 
 
-# The records are dataclasses whose __init__, __repr__, __eq__ and __hash__ are written here
-# rather than generated: dataclasses compiles each generated method from source at import
-# (about half of this module's import, paid by every run of the command line). They do
-# what the generated ones do (tests/test_record.py compares them with generated ones).
-
-
-class _Factory:
-    """The default of a field made by a factory, shown as dataclasses shows it."""
-
-    def __repr__(self) -> str:
-        return "<factory>"
-
-
-_FACTORY: Any = _Factory()
-
-
-def _values(record: Any) -> tuple[object, ...]:
-    """The values of a record's fields, in order."""
-    return tuple([getattr(record, name) for name in record.__match_args__])
-
-
-@recursive_repr()
-def _repr(record: Any) -> str:
-    """``Name(field=value, ...)``, as a dataclass's generated ``__repr__``."""
-    fields = ", ".join([f"{name}={getattr(record, name)!r}" for name in record.__match_args__])
-    return f"{record.__class__.__qualname__}({fields})"
-
-
-def _eq(record: Any, other: object) -> bool:
-    """Equal fields in a record of the same class, as a dataclass's generated ``__eq__``."""
-    if other.__class__ is record.__class__:
-        return _values(record) == _values(other)
-    return NotImplemented  # type: ignore[no-any-return]  # what __eq__ returns for others
-
-
-def _hash(record: Any) -> int:
-    """The hash of a frozen record's fields, as a dataclass's generated ``__hash__``."""
-    return hash(_values(record))
+# The records write their __init__ and delegate __repr__, __eq__ and __hash__ to
+# bgtools.dataclass_methods: dataclasses would compile them from source at every import (about
+# half of this module's import, paid by every run of the command line).
 
 
 class Severity(str, Enum):
@@ -107,13 +73,13 @@ class Problem:
         setter(self, "move", move)
 
     def __repr__(self) -> str:
-        return _repr(self)
+        return fields_repr(self)
 
     def __eq__(self, other: object) -> bool:
-        return _eq(self, other)
+        return fields_eq(self, other)
 
     def __hash__(self) -> int:
-        return _hash(self)
+        return fields_hash(self)
 
     def to_json(self) -> dict[str, object]:
         """The contract's JSON form of a problem (``move`` only when known: binary formats)."""
@@ -183,7 +149,7 @@ class Action:
                  cannot_move: bool = False, resign_marker: bool = False,
                  illegal: bool = False, move: int | None = None,
                  illegal_text: str | None = None, dice_only: bool = False,
-                 extra: dict[str, object] = _FACTORY) -> None:
+                 extra: dict[str, object] = FACTORY) -> None:
         self.kind = kind
         self.player = player
         self.line = line
@@ -201,13 +167,13 @@ class Action:
         self.move = move
         self.illegal_text = illegal_text
         self.dice_only = dice_only
-        self.extra = {} if extra is _FACTORY else extra
+        self.extra = {} if extra is FACTORY else extra
 
     def __repr__(self) -> str:
-        return _repr(self)
+        return fields_repr(self)
 
     def __eq__(self, other: object) -> bool:
-        return _eq(self, other)
+        return fields_eq(self, other)
 
     __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
 
@@ -268,13 +234,13 @@ class SetUp:
         setter(self, "properties", properties)
 
     def __repr__(self) -> str:
-        return _repr(self)
+        return fields_repr(self)
 
     def __eq__(self, other: object) -> bool:
-        return _eq(self, other)
+        return fields_eq(self, other)
 
     def __hash__(self) -> int:
-        return _hash(self)
+        return fields_hash(self)
 
     @property
     def sets_board(self) -> bool:
@@ -366,25 +332,25 @@ class GameRecord:
                  names: tuple[str, str] | None = None, score: tuple[int, int] | None = None,
                  score_line: int | None = None,
                  score_columns: tuple[int | None, int | None] = (None, None),
-                 actions: list[Action] = _FACTORY, setups: tuple[SetUp, ...] = (),
-                 comments: list[tuple[int, str]] = _FACTORY,
-                 extra: dict[str, object] = _FACTORY) -> None:
+                 actions: list[Action] = FACTORY, setups: tuple[SetUp, ...] = (),
+                 comments: list[tuple[int, str]] = FACTORY,
+                 extra: dict[str, object] = FACTORY) -> None:
         self.number = number
         self.line = line
         self.names = names
         self.score = score
         self.score_line = score_line
         self.score_columns = score_columns
-        self.actions = [] if actions is _FACTORY else actions
+        self.actions = [] if actions is FACTORY else actions
         self.setups = setups
-        self.comments = [] if comments is _FACTORY else comments
-        self.extra = {} if extra is _FACTORY else extra
+        self.comments = [] if comments is FACTORY else comments
+        self.extra = {} if extra is FACTORY else extra
 
     def __repr__(self) -> str:
-        return _repr(self)
+        return fields_repr(self)
 
     def __eq__(self, other: object) -> bool:
-        return _eq(self, other)
+        return fields_eq(self, other)
 
     __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
 
@@ -408,24 +374,24 @@ class MatchRecord:
     extra: dict[str, object] = field(default_factory=dict)
 
     def __init__(self, format: str, match_length: int | None = None,  # noqa: A002
-                 length_line: int | None = None, tags: list[tuple[str, str]] = _FACTORY,
-                 comments: list[str] = _FACTORY, games: list[GameRecord] = _FACTORY,
-                 problems: list[Problem] = _FACTORY,
-                 extra: dict[str, object] = _FACTORY) -> None:
+                 length_line: int | None = None, tags: list[tuple[str, str]] = FACTORY,
+                 comments: list[str] = FACTORY, games: list[GameRecord] = FACTORY,
+                 problems: list[Problem] = FACTORY,
+                 extra: dict[str, object] = FACTORY) -> None:
         self.format = format
         self.match_length = match_length
         self.length_line = length_line
-        self.tags = [] if tags is _FACTORY else tags
-        self.comments = [] if comments is _FACTORY else comments
-        self.games = [] if games is _FACTORY else games
-        self.problems = [] if problems is _FACTORY else problems
-        self.extra = {} if extra is _FACTORY else extra
+        self.tags = [] if tags is FACTORY else tags
+        self.comments = [] if comments is FACTORY else comments
+        self.games = [] if games is FACTORY else games
+        self.problems = [] if problems is FACTORY else problems
+        self.extra = {} if extra is FACTORY else extra
 
     def __repr__(self) -> str:
-        return _repr(self)
+        return fields_repr(self)
 
     def __eq__(self, other: object) -> bool:
-        return _eq(self, other)
+        return fields_eq(self, other)
 
     __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
 
