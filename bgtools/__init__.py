@@ -23,11 +23,15 @@ __version__ = "0.1.0"
 
 from importlib import import_module
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
 
 import bgtools.read as _read_package
 
+# typing.TYPE_CHECKING without importing typing: 'bgtools --version' needs nothing of it
+# (mypy reads this constant as it reads typing's).
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     from bgtools.api.reading import READ_FORMATS, Match, MatchFile, read
     from bgtools.api.replaying import Cube, Moment, Replay, ReplayedAction, ReplayedGame
     from bgtools.engine.ids import MatchState

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
 
+from bgtools.dataclass_methods import FACTORY, fields_eq, fields_hash, fields_repr
+
 __all__ = [
     "Severity",
     "Problem",
@@ -29,6 +31,11 @@ SCHEMA = "bgtools/1"
 report object of the contract)."""
 
 
+# The records write their __init__ and delegate __repr__, __eq__ and __hash__ to
+# bgtools.dataclass_methods: dataclasses would compile them from source at every import (about
+# half of this module's import, paid by every run of the command line).
+
+
 class Severity(str, Enum):
     """How bad a problem is: errors make a record invalid, warnings do not."""
 
@@ -36,7 +43,7 @@ class Severity(str, Enum):
     WARNING = "warning"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
 class Problem:
     """One problem found in a record, with a stable rule id and a 1-based location.
 
@@ -52,6 +59,27 @@ class Problem:
     game: int | None = None
     severity: Severity = Severity.ERROR
     move: int | None = None
+
+    def __init__(self, rule: str, message: str, line: int | None = None,
+                 column: int | None = None, game: int | None = None,
+                 severity: Severity = Severity.ERROR, move: int | None = None) -> None:
+        setter = object.__setattr__  # frozen
+        setter(self, "rule", rule)
+        setter(self, "message", message)
+        setter(self, "line", line)
+        setter(self, "column", column)
+        setter(self, "game", game)
+        setter(self, "severity", severity)
+        setter(self, "move", move)
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
+
+    def __hash__(self) -> int:
+        return fields_hash(self)
 
     def to_json(self) -> dict[str, object]:
         """The contract's JSON form of a problem (``move`` only when known: binary formats)."""
@@ -78,7 +106,7 @@ cell (``points``) for the player in that column; ``resign``: an explicit resigna
 """
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class Action:
     """One cell of a record, attributed to player 0 or 1, with its source location.
 
@@ -113,6 +141,42 @@ class Action:
     extra: dict[str, object] = field(default_factory=dict)
     """What a reader passes through untouched (SGF properties, .mat markers and rows)."""
 
+    def __init__(self, kind: ActionKind, player: int, line: int | None = None,
+                 column: int | None = None, dice: tuple[int, int] | None = None,
+                 play_text: str = "", play_column: int | None = None,
+                 steps: tuple[tuple[int, int], ...] | None = None, cube: int | None = None,
+                 points: int | None = None, and_the_match: bool = False,
+                 cannot_move: bool = False, resign_marker: bool = False,
+                 illegal: bool = False, move: int | None = None,
+                 illegal_text: str | None = None, dice_only: bool = False,
+                 extra: dict[str, object] = FACTORY) -> None:
+        self.kind = kind
+        self.player = player
+        self.line = line
+        self.column = column
+        self.dice = dice
+        self.play_text = play_text
+        self.play_column = play_column
+        self.steps = steps
+        self.cube = cube
+        self.points = points
+        self.and_the_match = and_the_match
+        self.cannot_move = cannot_move
+        self.resign_marker = resign_marker
+        self.illegal = illegal
+        self.move = move
+        self.illegal_text = illegal_text
+        self.dice_only = dice_only
+        self.extra = {} if extra is FACTORY else extra
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
+
 
 SgfProperties = tuple[tuple[str, tuple[str, ...]], ...]
 """The properties of one SGF node in order, values unescaped: ``(("AE", ("a:c",)), ...)``."""
@@ -121,7 +185,7 @@ CubePosition = Literal[0, 1, "centred"]
 """Where a set-up puts the cube: owned by player 0 or 1, or in the middle."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
 class SetUp:
     """A board, turn or cube set by hand inside a game (an SGF set-up node: ``AE``/``AW``/
     ``AB``, ``PL``, ``CV``, ``CP``; a root ``CV`` of automatic doubles, FORMATS.md 3.3).
@@ -148,6 +212,35 @@ class SetUp:
     column: int | None = None
     node: int = 0
     properties: SgfProperties = ()
+
+    def __init__(self, before: int, emptied: tuple[int, ...] = (), white: tuple[int, ...] = (),
+                 black: tuple[int, ...] = (), turn: int | None = None,
+                 cube: int | None = None, cube_position: CubePosition | None = None,
+                 errors: tuple[str, ...] = (), line: int | None = None,
+                 column: int | None = None, node: int = 0,
+                 properties: SgfProperties = ()) -> None:
+        setter = object.__setattr__  # frozen
+        setter(self, "before", before)
+        setter(self, "emptied", emptied)
+        setter(self, "white", white)
+        setter(self, "black", black)
+        setter(self, "turn", turn)
+        setter(self, "cube", cube)
+        setter(self, "cube_position", cube_position)
+        setter(self, "errors", errors)
+        setter(self, "line", line)
+        setter(self, "column", column)
+        setter(self, "node", node)
+        setter(self, "properties", properties)
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
+
+    def __hash__(self) -> int:
+        return fields_hash(self)
 
     @property
     def sets_board(self) -> bool:
@@ -214,7 +307,7 @@ def _setup_letters(values: tuple[str, ...], name: str, errors: list[str]) -> lis
     return out
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class GameRecord:
     """One game as written: its header, its score line and its cells in order.
 
@@ -235,8 +328,34 @@ class GameRecord:
     extra: dict[str, object] = field(default_factory=dict)
     """What a reader passes through untouched (SGF properties, ratings)."""
 
+    def __init__(self, number: int | None, line: int | None = None,
+                 names: tuple[str, str] | None = None, score: tuple[int, int] | None = None,
+                 score_line: int | None = None,
+                 score_columns: tuple[int | None, int | None] = (None, None),
+                 actions: list[Action] = FACTORY, setups: tuple[SetUp, ...] = (),
+                 comments: list[tuple[int, str]] = FACTORY,
+                 extra: dict[str, object] = FACTORY) -> None:
+        self.number = number
+        self.line = line
+        self.names = names
+        self.score = score
+        self.score_line = score_line
+        self.score_columns = score_columns
+        self.actions = [] if actions is FACTORY else actions
+        self.setups = setups
+        self.comments = [] if comments is FACTORY else comments
+        self.extra = {} if extra is FACTORY else extra
 
-@dataclass(slots=True)
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
+
+
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class MatchRecord:
     """A whole file's match (or money session) as written, plus reader problems.
 
@@ -253,6 +372,28 @@ class MatchRecord:
     games: list[GameRecord] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     extra: dict[str, object] = field(default_factory=dict)
+
+    def __init__(self, format: str, match_length: int | None = None,  # noqa: A002
+                 length_line: int | None = None, tags: list[tuple[str, str]] = FACTORY,
+                 comments: list[str] = FACTORY, games: list[GameRecord] = FACTORY,
+                 problems: list[Problem] = FACTORY,
+                 extra: dict[str, object] = FACTORY) -> None:
+        self.format = format
+        self.match_length = match_length
+        self.length_line = length_line
+        self.tags = [] if tags is FACTORY else tags
+        self.comments = [] if comments is FACTORY else comments
+        self.games = [] if games is FACTORY else games
+        self.problems = [] if problems is FACTORY else problems
+        self.extra = {} if extra is FACTORY else extra
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
 
     def tag(self, name: str) -> str | None:
         """The value of the first header tag called ``name`` (case-insensitive), or None."""
@@ -272,3 +413,9 @@ class MatchRecord:
         if p1 is not None and p2 is not None:
             return (p1, p2)
         return None
+
+
+for _record in (Problem, Action, SetUp, GameRecord, MatchRecord):
+    # dataclasses annotates its generated __init__ so (the others are strings here).
+    _record.__init__.__annotations__["return"] = None
+del _record

@@ -146,3 +146,31 @@ def test_without_a_command_name_the_whole_app_runs(args: list[str]) -> None:
     from bgtools.cli.app import app_for
 
     assert app_for(args) is app
+
+
+def test_command_modules_name_every_command_in_help_order() -> None:
+    from typer.main import get_command_name
+
+    from bgtools.cli import COMMAND_MODULES
+
+    registered = [(info.name or get_command_name(info.callback.__name__),  # type: ignore[union-attr]
+                   info.callback.__module__.rsplit(".", 1)[-1])  # type: ignore[union-attr]
+                  for info in app.registered_commands]
+    assert registered == list(COMMAND_MODULES.items())
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["validate", "--help"],
+                                  ["score", "-h"], ["show", "--bogus"], ["nonsense"], ["valid"],
+                                  ["--version", "score"], ["rules", "--json"]], ids=" ".join)
+def test_a_run_that_loads_only_its_command_says_what_the_whole_app_says(
+        args: list[str]) -> None:
+    # main() loads only the module of the command named (--version alone: no Typer); the
+    # whole app, every command registered, run by the same error boundary, must agree.
+    env = {**os.environ, "COLUMNS": "80"}
+    runs = [subprocess.run([sys.executable, "-c", code, *args], capture_output=True,
+                           text=True, env=env, timeout=60, check=False)
+            for code in ("from bgtools.cli import main; main()",
+                         "from bgtools.cli import app, errors; errors.run_app(app)")]
+    alone, whole = ((run.returncode, run.stdout, run.stderr) for run in runs)
+    assert alone == whole
+    assert whole[1] or whole[2]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bgtools.dataclass_methods import fields_eq, fields_hash, fields_repr
 from bgtools.read.detect import InputSource
 from bgtools.reports.files import analyse_file, validate_json
 
@@ -59,7 +60,7 @@ def warm_up() -> None:
         pass
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
 class FileReport:
     """What a worker sends back about one file: small and picklable.
 
@@ -77,6 +78,30 @@ class FileReport:
     objects: tuple[dict[str, Any], ...] = ()
     problems: tuple[dict[str, Any], ...] = ()
     extra: tuple[dict[str, Any], ...] = ()
+
+    def __init__(self, display: str, error: str | None = None, valid: bool = False,
+                 rolls: int = 0, rules: str | None = None,
+                 objects: tuple[dict[str, Any], ...] = (),
+                 problems: tuple[dict[str, Any], ...] = (),
+                 extra: tuple[dict[str, Any], ...] = ()) -> None:
+        setter = object.__setattr__  # frozen; the methods are not generated: start-up time
+        setter(self, "display", display)
+        setter(self, "error", error)
+        setter(self, "valid", valid)
+        setter(self, "rolls", rolls)
+        setter(self, "rules", rules)
+        setter(self, "objects", objects)
+        setter(self, "problems", problems)
+        setter(self, "extra", extra)
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
+
+    def __hash__(self) -> int:
+        return fields_hash(self)
 
     @property
     def errors(self) -> int:

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from bgtools.dataclass_methods import fields_eq, fields_hash, fields_repr
+
 if TYPE_CHECKING:  # pragma: no cover
     from multiprocessing.connection import Connection
 
@@ -34,7 +36,7 @@ def default_jobs() -> int:
     return os.cpu_count() or 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
 class Outcome(Generic[T, R]):
     """The result of the job on one input: ``value``, or ``failure`` when the job raised or
     its worker process died. ``seconds`` is the time the job took."""
@@ -44,6 +46,24 @@ class Outcome(Generic[T, R]):
     value: R | None
     failure: str | None
     seconds: float
+
+    def __init__(self, index: int, item: T, value: R | None, failure: str | None,
+                 seconds: float) -> None:
+        setter = object.__setattr__  # frozen; the methods are not generated: start-up time
+        setter(self, "index", index)
+        setter(self, "item", item)
+        setter(self, "value", value)
+        setter(self, "failure", failure)
+        setter(self, "seconds", seconds)
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
+
+    def __hash__(self) -> int:
+        return fields_hash(self)
 
 
 @contextlib.contextmanager

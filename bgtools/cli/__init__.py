@@ -7,28 +7,102 @@ validate, replay, rules, plays; :mod:`~bgtools.cli.answers`: score, pips, status
 :mod:`bgtools.cli.errors` is the one place where errors become messages and exit codes
 (0 ok, 1 problems in the input, 2 usage or unreadable input, 130 interrupted); never a
 traceback. Heavy modules (Rich, Lark, the readers) are imported inside the commands so that
-``bgtools --help`` starts fast.
+``bgtools --help`` starts fast; a run of one command loads only the module that defines it
+(:data:`COMMAND_MODULES`), and ``bgtools --version`` loads no Typer.
 """
 
 from __future__ import annotations
 
-# Importing a command module registers its commands; --help lists them in this order.
-# isort: off
-from bgtools.cli import validate, answers, convert, data  # noqa: F401
-# isort: on
 import gc
 import sys
+from importlib import import_module
+from types import ModuleType
 
-from bgtools.cli.app import app, app_for
-from bgtools.cli.errors import run_app
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads it so)
+if TYPE_CHECKING:  # pragma: no cover
+    import typer
 
-__all__ = ["app", "main"]
+    from bgtools.cli.app import app
+
+__all__ = ["COMMAND_MODULES", "app", "load_commands", "main"]
+
+COMMAND_MODULES: dict[str, str] = {
+    "validate": "validate", "replay": "validate", "rules": "validate", "plays": "validate",
+    "score": "answers", "pips": "answers", "status": "answers", "show": "answers",
+    "convert": "convert",
+    "stats": "data", "standings": "data", "export": "data",
+}
+"""The module of :mod:`bgtools.cli` that defines each command, in the order ``--help``
+lists them (``tests/test_cli.py`` checks it against the registered commands)."""
+
+_MODULE_ORDER = tuple(dict.fromkeys(COMMAND_MODULES.values()))
+
+
+def load_commands(command: str | None = None) -> typer.Typer:
+    """The Typer app with the module that defines ``command`` loaded, or every module when
+    ``command`` is None or names no command (``--help`` lists them all; a mistyped name is
+    told the names it may have meant). The commands are kept in the order of
+    :data:`COMMAND_MODULES`, whatever order their modules were loaded in."""
+    module = COMMAND_MODULES.get(command) if command is not None else None
+    for name in _MODULE_ORDER if module is None else (module,):
+        import_module(f"{__name__}.{name}")
+    from bgtools.cli.app import app as loaded
+
+    def module_rank(info: typer.models.CommandInfo) -> int:
+        home = getattr(info.callback, "__module__", "").rsplit(".", 1)[-1]
+        return _MODULE_ORDER.index(home) if home in _MODULE_ORDER else len(_MODULE_ORDER)
+
+    loaded.registered_commands.sort(key=module_rank)  # stable: a module's own order stays
+    return loaded
+
+
+class _CliPackage(ModuleType):
+    """The class of this package: its ``app`` is the Typer app with every command loaded,
+    on first use, as it was when this package imported every command module itself.
+
+    Python binds a submodule to its parent's attribute of the same name on import, here
+    the module :mod:`bgtools.cli.app` to ``app``: that binding is ignored.
+    """
+
+    @property
+    def app(self) -> typer.Typer:
+        """The ``bgtools`` Typer app, every command registered."""
+        return load_commands()
+
+    @app.setter
+    def app(self, value: object) -> None:
+        """Ignore the binding of the submodule :mod:`bgtools.cli.app`."""
+
+
+sys.modules[__name__].__class__ = _CliPackage
+
+
+def _command_name(args: list[str]) -> str | None:
+    """The command that ``args`` name: the first that is not a global option."""
+    for arg in args:
+        if arg == "--":
+            return None
+        if not arg.startswith("-"):
+            return arg
+    return None
 
 
 def main() -> None:
     """Console-script entry point: run the app; errors end as one line and an exit code."""
+    args = sys.argv[1:]
     try:
-        run_app(app_for(sys.argv[1:]))
+        if args == ["--version"]:
+            # What the eager option --version prints, without Typer (a quarter of a run).
+            from bgtools import __version__
+            from bgtools.build import build_name
+
+            sys.stdout.write(f"bgtools {__version__} ({build_name()})\n")
+            return
+        from bgtools.cli.app import app_for
+        from bgtools.cli.errors import run_app
+
+        load_commands(_command_name(args))
+        run_app(app_for(args))
     finally:
         # The process ends here: the interpreter's collections at exit would only rescan
         # the whole heap (7 % of a one-file run); frozen, they skip it. Files are closed

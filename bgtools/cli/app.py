@@ -93,6 +93,13 @@ def app_for(args: Sequence[str]) -> typer.Typer:
     signatures, types and help), about 70 M instructions: more than reading a small file.
     A run needs only its own command, and its usage, help and errors are the same.
     """
+    chosen = _chosen_app(args)
+    for info in chosen.registered_commands:
+        _resolve_annotations(info.callback)
+    return chosen
+
+
+def _chosen_app(args: Sequence[str]) -> typer.Typer:
     for arg in args:
         if arg.startswith("-") and arg != "--":
             continue
@@ -105,6 +112,19 @@ def app_for(args: Sequence[str]) -> typer.Typer:
                 return single
         break
     return app
+
+
+def _resolve_annotations(callback: Callable[..., Any] | None) -> None:
+    """Replace the text of ``callback``'s annotations by what they name, once: Typer reads
+    a command's annotations with ``typing.get_type_hints`` three times while it builds it,
+    and each read of a text annotation compiles it anew."""
+    annotations = getattr(callback, "__annotations__", None)
+    if callback is None or not annotations or not any(
+            isinstance(value, str) for value in annotations.values()):
+        return
+    from typing import get_type_hints
+
+    callback.__annotations__ = get_type_hints(callback, include_extras=True)
 
 
 def _version(value: bool) -> None:

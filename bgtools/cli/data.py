@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -92,15 +91,18 @@ class _Abort(Exception):
         self.code = code
 
 
-@dataclass(slots=True)
 class DataRun:
     """How a data command's run went: files used, skipped (invalid) and unreadable, and
     the exit code so far."""
 
-    used: int = 0
-    skipped: int = 0
-    unreadable: int = 0
-    code: int = 0
+    # A plain class: a dataclass is generated at import, by every command's start-up.
+    __slots__ = ("code", "skipped", "unreadable", "used")
+
+    def __init__(self) -> None:
+        self.used = 0
+        self.skipped = 0
+        self.unreadable = 0
+        self.code = 0
 
 
 def _run_data(job: Callable[..., FileReport], paths: list[str], jobs: int | None,

@@ -8,13 +8,14 @@ fields packed into a Match ID. See FORMATS.md sections 4 and 5.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from itertools import compress
+
+from bgtools.dataclass_methods import fields_eq, fields_hash, fields_repr
 
 __all__ = [
     "IdError",
@@ -57,10 +58,17 @@ def _bits_to_id(bits: list[int], nbytes: int) -> str:
     for k, bit in enumerate(bits):
         if bit:
             data[k >> 3] |= 1 << (k & 7)
-    return base64.b64encode(bytes(data)).decode("ascii").rstrip("=")
+    return _base64(bytes(data)).rstrip("=")
+
+
+def _base64(data: bytes) -> str:
+    # base64.b64encode is this call; importing base64 costs a start-up more than it does.
+    return binascii.b2a_base64(data, newline=False).decode("ascii")
 
 
 def _id_to_bytes(text: str, nbytes: int, what: str) -> bytes:
+    import base64  # reading an ID is rare: its import is paid only then
+
     padded = text + "=" * (-len(text) % 4)
     try:
         data = base64.b64decode(padded, validate=True)
@@ -103,7 +111,7 @@ def encode_position_id(not_on_roll: Sequence[int], on_roll: Sequence[int]) -> st
         count = slots[i]
         key |= ((1 << count) - 1) << (i + before)
         before += count
-    return base64.b64encode(key.to_bytes(10, "little")).decode("ascii")[:14]
+    return _base64(key.to_bytes(10, "little"))[:14]
 
 
 def decode_position_id(text: str) -> tuple[Side, Side]:
@@ -129,7 +137,7 @@ def decode_position_id(text: str) -> tuple[Side, Side]:
     return not_on_roll, on_roll
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
 class MatchState:
     """Every field of a GNU Backgammon Match ID (FORMATS.md 4.2).
 
@@ -150,9 +158,41 @@ class MatchState:
     dice: tuple[int, int] | None = None
     jacoby: bool = False
 
+    def __init__(self, match_length: int = 0, score: tuple[int, int] = (0, 0),
+                 cube_value: int = 1, cube_owner: int | None = None, on_roll: int = 0,
+                 crawford: bool = False, game_state: GameState = GameState.PLAYING,
+                 turn: int = 0, doubled: bool = False, resignation: int = 0,
+                 dice: tuple[int, int] | None = None, jacoby: bool = False) -> None:
+        setter = object.__setattr__  # frozen; the methods are not generated: start-up time
+        setter(self, "match_length", match_length)
+        setter(self, "score", score)
+        setter(self, "cube_value", cube_value)
+        setter(self, "cube_owner", cube_owner)
+        setter(self, "on_roll", on_roll)
+        setter(self, "crawford", crawford)
+        setter(self, "game_state", game_state)
+        setter(self, "turn", turn)
+        setter(self, "doubled", doubled)
+        setter(self, "resignation", resignation)
+        setter(self, "dice", dice)
+        setter(self, "jacoby", jacoby)
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
+
+    def __hash__(self) -> int:
+        return fields_hash(self)
+
     def with_(self, **changes: object) -> MatchState:
         """A copy with some fields changed."""
         return replace(self, **changes)  # type: ignore[arg-type]
+
+
+# dataclasses annotates its generated __init__ so (the other annotations are strings here).
+MatchState.__init__.__annotations__["return"] = None
 
 
 def _cube_log2(value: int) -> int:
@@ -190,7 +230,7 @@ def encode_match_id(state: MatchState) -> str:
             raise IdError(f"match state value {value} does not fit in {width} bits")
         key |= value << bit
         bit += width
-    return base64.b64encode(key.to_bytes(9, "little")).decode("ascii")
+    return _base64(key.to_bytes(9, "little"))
 
 
 def decode_match_id(text: str) -> MatchState:

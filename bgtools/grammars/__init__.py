@@ -16,8 +16,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING
+
+from bgtools.dataclass_methods import fields_eq, fields_hash, fields_repr
 
 if TYPE_CHECKING:  # pragma: no cover
     from lark import Lark
@@ -41,6 +42,18 @@ _LARK_OPTIONS: dict[str, dict[str, object]] = {
 
 def grammar_text(name: str) -> str:
     """The text of the grammar file ``name`` (for example :data:`MAT_LINE`)."""
+    # The package's loader reads its own files (from a directory or a zip) without
+    # importlib.resources, whose import (tempfile, random, zipfile) costs more than a
+    # one-file run's reading; pkgutil.get_data reads resources the same way.
+    loader = __spec__.loader if __spec__ is not None else None
+    if loader is not None and hasattr(loader, "get_data") and __file__:
+        import os
+
+        data: bytes = loader.get_data(os.path.join(os.path.dirname(__file__), name))
+        # Text mode's universal newlines, as resources' read_text gives them.
+        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    from importlib import resources
+
     return resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
 
 
@@ -52,7 +65,7 @@ def parser(name: str) -> Lark:
     return Lark(grammar_text(name), parser="lalr", **_LARK_OPTIONS[name])
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
 class Terminal:
     """A terminal of a grammar: ``pattern`` is a Python regular expression (a string literal
     is escaped), ``ignore_case`` its ``i`` flag, ``priority`` the lexer's (0 when not given)."""
@@ -62,19 +75,50 @@ class Terminal:
     ignore_case: bool = False
     priority: int = 0
 
+    def __init__(self, name: str, pattern: str, ignore_case: bool = False,
+                 priority: int = 0) -> None:
+        setter = object.__setattr__  # frozen; the methods are not generated: start-up time
+        setter(self, "name", name)
+        setter(self, "pattern", pattern)
+        setter(self, "ignore_case", ignore_case)
+        setter(self, "priority", priority)
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
+
+    def __hash__(self) -> int:
+        return fields_hash(self)
+
     @property
     def regex(self) -> str:
         """The pattern as a group with its flag, to be embedded in a larger expression."""
         return f"(?i:{self.pattern})" if self.ignore_case else f"(?:{self.pattern})"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
 class Lexicon:
     """The terminals of one grammar, in the order of the file, and what it ignores."""
 
     terminals: tuple[Terminal, ...]
     ignored: tuple[str, ...]
     """The patterns of the ``%ignore`` lines (what may separate two tokens), as groups."""
+
+    def __init__(self, terminals: tuple[Terminal, ...], ignored: tuple[str, ...]) -> None:
+        setter = object.__setattr__  # frozen; the methods are not generated: start-up time
+        setter(self, "terminals", terminals)
+        setter(self, "ignored", ignored)
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
+
+    def __hash__(self) -> int:
+        return fields_hash(self)
 
     def __getitem__(self, name: str) -> Terminal:
         for terminal in self.terminals:

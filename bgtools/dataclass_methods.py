@@ -1,0 +1,61 @@
+"""The methods a dataclass would generate, written once for the classes that write their own.
+
+``dataclasses`` compiles a class's ``__init__``, ``__repr__``, ``__eq__`` (and, frozen,
+``__hash__``) from source text when the class is defined: about a millisecond a class, paid
+by every run of the command line for every class it imports. The classes of the start-up
+path (the records, the batch's reports, the grammars' terminals) are declared
+``@dataclass(..., init=False, repr=False, eq=False)``, write their ``__init__`` by hand
+and delegate the rest to these functions, which do what the generated methods do
+(``tests/test_record_methods.py`` compares each class with a twin whose methods dataclasses
+generates).
+"""
+
+from __future__ import annotations
+
+from reprlib import recursive_repr
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads it so)
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
+__all__ = ["FACTORY", "fields_eq", "fields_hash", "fields_repr", "field_values"]
+
+
+class _Factory:
+    """The default of a field made by a factory, shown as dataclasses shows it."""
+
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+FACTORY: Any = _Factory()
+"""The default of an ``__init__`` parameter whose field has a ``default_factory``: the
+``__init__`` calls the factory when it receives this (dataclasses does the same with a
+sentinel shown as ``<factory>``)."""
+
+
+def field_values(instance: Any) -> tuple[object, ...]:
+    """The values of a dataclass instance's fields, in order."""
+    return tuple([getattr(instance, name) for name in instance.__match_args__])
+
+
+@recursive_repr()
+def fields_repr(instance: Any) -> str:
+    """``Name(field=value, ...)``, as a dataclass's generated ``__repr__`` (``...`` for an
+    instance that holds itself)."""
+    fields = ", ".join([f"{name}={getattr(instance, name)!r}"
+                        for name in instance.__match_args__])
+    return f"{instance.__class__.__qualname__}({fields})"
+
+
+def fields_eq(instance: Any, other: object) -> bool:
+    """Equal fields in an instance of the same class, as a dataclass's generated ``__eq__``
+    (``NotImplemented`` for an instance of another class)."""
+    if other.__class__ is instance.__class__:
+        return field_values(instance) == field_values(other)
+    return NotImplemented  # type: ignore[no-any-return]  # what __eq__ returns for others
+
+
+def fields_hash(instance: Any) -> int:
+    """The hash of a frozen instance's fields, as a dataclass's generated ``__hash__``."""
+    return hash(field_values(instance))
