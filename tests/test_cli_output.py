@@ -341,3 +341,20 @@ def test_shell_completion_is_offered_and_completes_commands() -> None:
         capture_output=True, text=True, env=env, timeout=60, check=False)
     assert done.returncode == 0
     assert done.stdout.split() == ["validate"]
+
+
+@pytest.mark.parametrize("launch", [("-m", "bgtools"),
+                                    ("-c", "from bgtools.cli import main; main()")])
+def test_a_usage_error_names_the_sub_command_once_and_the_root_never(
+        launch: tuple[str, str]) -> None:
+    # The root's name may be several words (python -m bgtools): it must not be taken for a
+    # sub-command's.
+    def stderr(*args: str) -> str:
+        done = subprocess.run([sys.executable, *launch, *args], check=False,
+                              capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120,
+                              env={**os.environ, "PYTHONPATH": str(REPO)})
+        assert done.returncode == 2
+        return done.stderr
+
+    assert stderr("nonsense").startswith("bgtools: error: no such command 'nonsense'; see '")
+    assert stderr("validate", "--bogus").startswith("bgtools: error: validate: no such option")

@@ -95,9 +95,10 @@ def usage_error_line(exc: Exception) -> str:
     message = message[:1].lower() + message[1:]
     ctx = getattr(exc, "ctx", None)
     command = getattr(ctx, "command_path", "") or "bgtools"
-    words = command.split()
-    if len(words) > 1:
-        message = f"{words[-1]}: {message}"
+    # A sub-command's error names it; the root's does not (its name may be several words:
+    # ``python -m bgtools``).
+    if ctx is not None and getattr(ctx, "parent", None) is not None:
+        message = f"{ctx.info_name}: {message}"
     return error_line(f"{message}; see '{command} --help'")
 
 
