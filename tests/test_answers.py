@@ -512,3 +512,17 @@ def test_a_played_last_roll_leaves_the_opponent_to_act(tmp_path: Path) -> None:
     (obj,) = run_json("status", str(played))
     assert obj["on_roll"] == 0 and obj["xgid"].split(":")[4] == "00"
     assert obj["position_id"] == UNPLAYED_POSITION_ID
+
+
+def test_show_after_an_unplayed_roll_draws_the_roller_to_play(tmp_path: Path) -> None:
+    """``show``'s board after the last action is the board before the roll (the roller's
+    side up, ``Rolled 63`` on it, as gnubg's ``show board``), noting that the record ends."""
+    sgf_path, _ = _unplayed_roll_files(tmp_path)
+    code, final, err = run("show", "--ascii", str(sgf_path))
+    assert code == 0, err
+    code, before, err = run("show", "--ascii", "--move", "6", str(sgf_path))
+    assert code == 0, err
+    assert "record ends" in final
+    assert [line.replace("record ends", "").rstrip() for line in final.splitlines()] == \
+        [line.rstrip() for line in before.splitlines()]
+    assert "Rolled 63" in final.splitlines()[6] and UNPLAYED_POSITION_ID in final
