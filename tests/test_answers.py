@@ -526,3 +526,19 @@ def test_show_after_an_unplayed_roll_draws_the_roller_to_play(tmp_path: Path) ->
     assert [line.replace("record ends", "").rstrip() for line in final.splitlines()] == \
         [line.rstrip() for line in before.splitlines()]
     assert "Rolled 63" in final.splitlines()[6] and UNPLAYED_POSITION_ID in final
+
+
+@pytest.mark.parametrize("name, position_id, match_id", [
+    # gnubg 1.07 (Debian, gnubg -t): import mat, show board: "Rolled 53" / "Rolled 62".
+    ("Kopanze-nori-2009Mar012212.txt", "XgAAwN4WgFABAA", "EYHuAAAAIAAE"),
+    ("PghPete-nori-2009Jan242317.txt", "4HPwATDgc/ABMA", "MAHrAGAAKAAE"),
+])
+def test_fibs_records_that_stop_after_a_roll_match_gnubg(name: str, position_id: str,
+                                                         match_id: str) -> None:
+    """Two FIBS matches of the corpus stop after a roll written without a play
+    (``57) 53:``): the status after the last action is gnubg's, the roll still to play."""
+    from tests.helpers.paths import CORPUS, corpus_file
+
+    path = corpus_file(CORPUS, f"fibs/{name}")
+    (obj,) = run_json("status", str(path))
+    assert (obj["position_id"], obj["match_id"]) == (position_id, match_id)
