@@ -39,6 +39,7 @@ __all__ = [
     "position_of",
     "resolve_play",
     "resolve_written_play",
+    "resolve_written_sides",
     "sides_after_plain_play",
     "sides_after_steps",
     "step_is_legal",
@@ -527,7 +528,15 @@ def resolve_written_play(position: Position, die1: int, die2: int,
     None when ``text`` writes no moves (an empty play, ``Cannot Move``, a resignation or
     illegal-play mark) or is no play at all (the notation rejects it): the caller decides.
     """
-    key = (position.mover, position.opponent, die1, die2, text)
+    return resolve_written_sides(position.mover, position.opponent, die1, die2, text)
+
+
+def resolve_written_sides(mover: tuple[int, ...], opponent: tuple[int, ...], die1: int,
+                          die2: int, text: str) -> ResolvedPlay | None:
+    """:func:`resolve_written_play` of the position with the sides ``mover``/``opponent``,
+    which it builds only when the memo does not know the play (the replayer keeps sides,
+    not positions)."""
+    key = (mover, opponent, die1, die2, text)
     known = _RESOLVED.get(key)
     if known is None:
         try:
@@ -536,7 +545,8 @@ def resolve_written_play(position: Position, die1: int, die2: int,
             return None
         if written.kind != "moves" or not written.paths:
             return None
-        known = _RESOLVED.remember(key, _resolved(position, die1, die2, written))
+        known = _RESOLVED.remember(key, _resolved(position_of(mover, opponent), die1, die2,
+                                                   written))
     return known
 
 

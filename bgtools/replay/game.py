@@ -22,6 +22,7 @@ from bgtools.engine.resolve import (
     play_steps,
     position_of,
     resolve_written_play,
+    resolve_written_sides,
     sides_after_plain_play,
     sides_after_steps,
 )
@@ -70,13 +71,14 @@ class Game:
         "events",
         "is_last",
         "length",
+        "mover_side",
         "number",
         "on_event",
         "on_roll",
+        "opponent_side",
         "over",
         "pending",
         "points",
-        "position",
         "post_crawford",
         "profile",
         "record",
@@ -110,8 +112,11 @@ class Game:
         # the Crawford game or come after it.
         self.crawford_unknown = crawford_unknown
         self.is_last = is_last
-        # ``position`` is seen from ``on_roll``; None until the first roll tells who opened.
-        self.position = Position.initial()
+        # The board as two sides seen from ``on_roll`` (None until the first roll tells who
+        # opened): plain tuples, so that a roll builds no Position (see ``position``).
+        initial = Position.initial()
+        self.mover_side: tuple[int, ...] = initial.mover
+        self.opponent_side: tuple[int, ...] = initial.opponent
         self.on_roll: int | None = None
         self.cube = 1
         self.cube_owner: int | None = None
@@ -136,6 +141,16 @@ class Game:
         self.setup_next = False  # a set-up comes right after the action being replayed
         # Under a house rule where resigning ends the match (Piece of Cake, MeGammon).
         self.ends_match = False
+
+    @property
+    def position(self) -> Position:
+        """The board seen from ``on_roll``, built from the sides on request."""
+        return position_of(self.mover_side, self.opponent_side)
+
+    @position.setter
+    def position(self, position: Position) -> None:
+        self.mover_side = position.mover
+        self.opponent_side = position.opponent
 
     # --- reporting ------------------------------------------------------------------------
 
@@ -277,14 +292,13 @@ class Game:
                     self.problem("cube-timing", f"player {p} doubles but it is player "
                                  f"{self.on_roll}'s turn to roll", action.line, action.column,
                                  action)
-            self.position = self.position.swapped()
+            self.mover_side, self.opponent_side = self.opponent_side, self.mover_side
             self.on_roll = p
         self.turn_open = False
 
     def pass_turn(self) -> None:
         """The other player is on roll."""
-        position = self.position
-        self.position = position_of(position.opponent, position.mover)  # swapped()
+        self.mover_side, self.opponent_side = self.opponent_side, self.mover_side
         assert self.on_roll is not None
         self.on_roll = 1 - self.on_roll
 
@@ -310,37 +324,41 @@ class Game:
         if self.rolls == 1 and d1 == d2 and not self.set_up:
             self.problem("opening-double", f"the opening roll {d1}{d2} is a double",
                          action.line, action.column, action)
-        before = self.position
+        mover = self.mover_side
+        opponent = self.opponent_side
         steps = action.steps
         if steps is not None and self.synced and self.on_event is None:
             # Exact steps (.xg, .bgf, SGF) with no problem and no listener: only the sides
             # after them matter; play_as_written words any problem.
-            sides = sides_after_steps(before.mover, before.opponent, d1, d2, steps)
+            sides = sides_after_steps(mover, opponent, d1, d2, steps)
             if sides is not None and sides[0][0] != 15:
-                self.position = position_of(sides[1], sides[0])
+                self.mover_side = sides[1]
+                self.opponent_side = sides[0]
                 self.on_roll = 1 - p
                 return
         if self.synced and steps is None and not action.illegal:
+            text = action.play_text
             if self.on_event is None:
                 # The usual roll (no problem, no listener): only the sides after it matter.
-                sides = sides_after_plain_play(before.mover, before.opponent, d1, d2,
-                                               action.play_text)
+                sides = sides_after_plain_play(mover, opponent, d1, d2, text)
                 if sides is not None and sides[0][0] != 15:
-                    self.position = position_of(sides[1], sides[0])
+                    self.mover_side = sides[1]
+                    self.opponent_side = sides[0]
                     self.on_roll = 1 - p
                     return
-            known = resolve_written_play(before, d1, d2, action.play_text)
+            known = resolve_written_sides(mover, opponent, d1, d2, text)
             if known is not None:
-                mover = known[0]
-                if (mover is not None and mover[0] != 15 and not known[4]
+                after = known[0]
+                if (after is not None and after[0] != 15 and not known[4]
                         and self.on_event is None):
                     # finish_play's usual case: no problem, no listener, the game goes on.
-                    self.position = position_of(known[1], mover)
+                    self.mover_side = known[1]
+                    self.opponent_side = after
                     self.on_roll = 1 - p
                     return
-                self.finish_play(action, before, d1, d2, known)
+                self.finish_play(action, position_of(mover, opponent), d1, d2, known)
                 return
-        self.play_as_written(action, next_action, before, d1, d2)
+        self.play_as_written(action, next_action, position_of(mover, opponent), d1, d2)
 
     def finish_play(self, action: Action, before: Position, d1: int, d2: int,
                     known: ResolvedPlay) -> None:
@@ -355,8 +373,9 @@ class Game:
             pos = before
         elif mover[0] == 15 or self.on_event is not None:
             pos = unchecked_position(mover, opponent)
-        else:  # the usual roll: only the position the opponent sees is needed
-            self.position = position_of(opponent, mover)
+        else:  # the usual roll: only the sides the opponent sees are needed
+            self.mover_side = opponent
+            self.opponent_side = mover
             self.on_roll = 1 - p
             return
         if self.on_event is not None:
