@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from bgtools.engine.position import Position, step_error, unchecked_position
 from bgtools.engine.resolve import (
     can_move,
+    mover_can_step,
     position_of,
     resolve_written_play,
     sides_after_plain_play,
@@ -99,6 +100,33 @@ def test_plain_play_sides_bear_off_with_either_die() -> None:
 def test_step_is_legal_is_step_error_none(pos: Position, src: int, die: int) -> None:
     assert step_is_legal(list(pos.mover), list(pos.opponent), src, die) == (
         step_error(pos.mover, pos.opponent, src, max(src - die, 0), die) is None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions, st.integers(-2, 27), st.integers(1, 6))
+def test_mover_can_step_is_step_is_legal_without_the_block(pos: Position, src: int,
+                                                           die: int) -> None:
+    # The plain path reads the opponent's side apart: the block is the only thing of it
+    # step_is_legal reads.
+    me, opp = list(pos.mover), list(pos.opponent)
+    dst = src - die
+    assert step_is_legal(me, opp, src, die) == (
+        mover_can_step(me, src, dst) and (dst <= 0 or opp[25 - dst] < 2))
+
+
+def test_plain_play_sides_hit_each_blot_once() -> None:
+    # Two checkers onto the same blot: the first hits it, the second lands on the emptied
+    # point; the opponent's side is copied only when something is hit.
+    pos = Position.from_points({13: 2, 8: 2, 6: 5}, {20: 1, 11: 3, 1: 2})
+    after = sides_after_plain_play(pos.mover, pos.opponent, 3, 3, "8/5* 8/5 13/10 13/10")
+    assert after is not None
+    assert after[0][5] == 2 and after[1][20] == 0 and after[1][25] == 1
+    assert sides_after_plain_play(pos.mover, pos.opponent, 3, 3,
+                                  "8/5* 8/5* 13/10 13/10") is None
+    quiet = sides_after_plain_play(pos.mover, pos.opponent, 3, 3, "13/10 13/10 6/3 6/3")
+    assert quiet is not None and quiet[1] is pos.opponent
+    general = resolve_written_play(pos, 3, 3, "8/5* 8/5 13/10 13/10")
+    assert general is not None and general[:2] == after and general[4] == ()
 
 
 @settings(max_examples=300, deadline=None)

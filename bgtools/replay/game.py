@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from bgtools.engine import ids
 from bgtools.engine.notation import WrittenPlay, parse_play
@@ -33,6 +34,9 @@ from bgtools.replay.model import Event, EventKind, GameEnd, GameSummary
 from bgtools.replay.rules import RuleProfile, severity_of
 
 __all__ = ["Game", "MatchContext"]
+
+_NO_PLAY: Final = Play()
+"""The empty play of a roll that cannot be played (immutable, so one serves every roll)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +213,6 @@ class Game:
         count = len(actions)
         setups = record.setups
         done = 0
-        roll = self.roll
         for i, action in enumerate(actions):
             while done < len(setups) and setups[done].before <= i:
                 self.apply_setup(setups[done], action)
@@ -217,7 +220,7 @@ class Game:
             self.setup_next = done < len(setups) and setups[done].before == i + 1
             next_action = actions[i + 1] if i + 1 < count else None
             if action.kind == "roll" and self.over is None:
-                roll(action, next_action)  # the common case of act()
+                self.roll(action, next_action)  # the common case of act()
             else:
                 self.act(action, next_action)
         for setup in setups[done:]:
@@ -346,6 +349,18 @@ class Game:
                     self.opponent_side = sides[0]
                     self.on_roll = 1 - p
                     return
+            if not text or text.isspace():
+                # No moves written (resolve_written_play would say None): play_as_written's
+                # usual case, a roll that cannot be played, with no listener.
+                if self.on_event is None and mover[0] != 15 and not can_move(
+                        mover, opponent, d1, d2):
+                    self.mover_side = opponent
+                    self.opponent_side = mover
+                    self.on_roll = 1 - p
+                    return
+                self.play_as_written(action, next_action, position_of(mover, opponent), d1,
+                                     d2)
+                return
             known = resolve_written_sides(mover, opponent, d1, d2, text)
             if known is not None:
                 after = known[0]
@@ -474,7 +489,7 @@ class Game:
         resigns, stops or sets the board after it; else ``max-dice`` (``Cannot Move``),
         ``forced-play-omitted`` (one legal play, assumed) or ``empty-play``."""
         if not can_move(before.mover, before.opponent, d1, d2):
-            return Play(), before  # the usual empty roll: legal_results would give just this
+            return _NO_PLAY, before  # the usual empty roll: legal_results would give just this
         legal = legal_results(before, d1, d2)
         sample = next(iter(legal.values()))
         roll = f"{d1}{d2}"
