@@ -100,7 +100,8 @@ def _fast_syntax() -> _FastSyntax:
     )
 
 
-_FAST_PATHS: BoundedMemo[str, tuple[tuple[int, ...], tuple[bool, ...]]] = BoundedMemo(1 << 16)
+_FAST_PATHS: Final[BoundedMemo[str, tuple[tuple[int, ...], tuple[bool, ...]]]] = BoundedMemo(
+    1 << 16)
 """The points and hit marks of each path text ``_parse_fast`` has read (``13/7*``): a few
 thousand distinct paths make up the plays of a whole archive."""
 
@@ -403,13 +404,13 @@ def _read_play(text: str) -> WrittenPlay:
     return WrittenPlay("moves", tuple(paths), stripped)
 
 
-_SEGMENTS: BoundedMemo[str, Segments] = BoundedMemo(1 << 16)
+_SEGMENTS: Final[BoundedMemo[str, Segments]] = BoundedMemo(1 << 16)
 """The segments of plain plays, by their text as written (see :func:`plain_segments`)."""
-_PIECES: BoundedMemo[str, Segments] = BoundedMemo(1 << 14)
+_PIECES: Final[BoundedMemo[str, Segments]] = BoundedMemo(1 << 14)
 """The segments of the blank-free pieces of plain plays (``13/7*``, ``6/off(2)``, ``""``)."""
-_PLAYS: BoundedMemo[str, WrittenPlay] = BoundedMemo(1 << 16)
+_PLAYS: Final[BoundedMemo[str, WrittenPlay]] = BoundedMemo(1 << 16)
 """Plays already parsed, by their text as written (a text that is not a play is not kept)."""
-_PATHS: BoundedMemo[RawPath, WrittenPath] = BoundedMemo(1 << 16)
+_PATHS: Final[BoundedMemo[RawPath, WrittenPath]] = BoundedMemo(1 << 16)
 """Written paths shared between parsed plays (they are immutable): an archive writes a few
 thousand distinct paths in tens of thousands of plays, and every object kept alive in the
 parse cache is one more for the cyclic garbage collector to rescan."""

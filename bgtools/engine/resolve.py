@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
+from typing import Final
 
 from bgtools.engine import notation
 from bgtools.engine.memo import BoundedMemo
@@ -509,13 +510,13 @@ and its problems ``(rule, message)``. Tuples of numbers and strings only, so the
 garbage collector stops tracking the memo's entries (it would otherwise rescan hundreds of
 thousands of Position and Play objects on a large archive)."""
 
-_RESOLVED: BoundedMemo[tuple[tuple[int, ...], tuple[int, ...], int, int, str], ResolvedPlay]
-_RESOLVED = BoundedMemo(1 << 17)
+_RESOLVED: Final[BoundedMemo[tuple[tuple[int, ...], tuple[int, ...], int, int, str],
+                              ResolvedPlay]] = BoundedMemo(1 << 17)
 """Resolved plays by (position, dice, play text as written): everything in a ResolvedPlay is
 immutable and depends on nothing else."""
 
-_LEGAL: BoundedMemo[tuple[tuple[int, ...], tuple[int, ...], int, int], dict[Position, Play]]
-_LEGAL = BoundedMemo(1 << 12)
+_LEGAL: Final[BoundedMemo[tuple[tuple[int, ...], tuple[int, ...], int, int],
+                           dict[Position, Play]]] = BoundedMemo(1 << 12)
 """Legal results by (position, dice) for rolls written without a play; each entry holds every
 legal result of a roll, so far fewer are kept."""
 
