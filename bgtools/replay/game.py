@@ -334,20 +334,16 @@ class Game:
             # Exact steps (.xg, .bgf, SGF) with no problem and no listener: only the sides
             # after them matter; play_as_written words any problem.
             sides = sides_after_steps(mover, opponent, d1, d2, steps)
-            if sides is not None and sides[0][0] != 15:
-                self.mover_side = sides[1]
-                self.opponent_side = sides[0]
-                self.on_roll = 1 - p
+            if sides is not None:
+                self.after_quiet_play(p, sides)
                 return
         if self.synced and steps is None and not action.illegal:
             text = action.play_text
             if self.on_event is None:
                 # The usual roll (no problem, no listener): only the sides after it matter.
                 sides = sides_after_plain_play(mover, opponent, d1, d2, text)
-                if sides is not None and sides[0][0] != 15:
-                    self.mover_side = sides[1]
-                    self.opponent_side = sides[0]
-                    self.on_roll = 1 - p
+                if sides is not None:
+                    self.after_quiet_play(p, sides)
                     return
             if not text or text.isspace():
                 # No moves written (resolve_written_play would say None): play_as_written's
@@ -374,6 +370,18 @@ class Game:
                 self.finish_play(action, position_of(mover, opponent), d1, d2, known)
                 return
         self.play_as_written(action, next_action, position_of(mover, opponent), d1, d2)
+
+    def after_quiet_play(self, player: int,
+                         sides: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
+        """``player`` played a roll that has no problem, with no listener: ``sides`` is the
+        board after it from his view. The game ends when he has borne off his last checker
+        (as finish_play and play_as_written end it), else the other player is on roll."""
+        if sides[0][0] == 15:
+            self.end_by_bearoff(player, position_of(sides[0], sides[1]))
+            return
+        self.mover_side = sides[1]
+        self.opponent_side = sides[0]
+        self.on_roll = 1 - player
 
     def finish_play(self, action: Action, before: Position, d1: int, d2: int,
                     known: ResolvedPlay) -> None:
