@@ -142,3 +142,54 @@ def test_position_of_is_unchecked_position(pos: Position) -> None:
     assert type(built) is Position and built == unchecked_position(pos.mover, pos.opponent)
     assert built.mover is pos.mover and built.opponent is pos.opponent
     assert hash(built) == hash(pos) and built.swapped() == pos.swapped()
+
+
+@st.composite
+def _blocked(draw: st.DrawFn) -> Position:
+    """The mover on the bar against a home board of 3 to 6 made points: often only one
+    die of a roll (or none) can be played."""
+    closed = draw(st.sets(st.integers(1, 6), min_size=3, max_size=6))
+    opponent = dict.fromkeys(closed, 2)
+    opponent[13] = 15 - 2 * len(closed)
+    on_bar = draw(st.integers(1, 2))
+    spread = draw(st.lists(st.integers(1, 11), min_size=0, max_size=4))
+    mover: dict[int, int] = {25: on_bar}
+    for point in spread:
+        mover[point] = mover.get(point, 0) + 1
+    mover[6] = mover.get(6, 0) + 15 - on_bar - len(spread)
+    return Position.from_points(mover, opponent)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_blocked(), positions), dice, st.integers(1, 25), st.booleans())
+def test_one_step_plays_equal_the_general_path(pos: Position, roll: tuple[int, int],
+                                               src: int, mark: bool) -> None:
+    # A play of one segment: taken only when one die carries it and no play uses more
+    # dice (or the larger die); then exactly the general path's sides, with no problem.
+    for die in roll:
+        text = f"{src}/{max(src - die, 0)}{'*' if mark else ''}"
+        quick = sides_after_plain_play(pos.mover, pos.opponent, roll[0], roll[1], text)
+        if quick is None:
+            continue
+        general = resolve_written_play(pos, roll[0], roll[1], text)
+        assert general is not None and general[4] == (), (pos.position_id, roll, text)
+        assert quick == general[:2], (pos.position_id, roll, text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_blocked(), dice)
+def test_one_step_plays_are_taken(pos: Position, roll: tuple[int, int]) -> None:
+    # Every legal play of one step of a non-double, written as gnubg writes it, that one
+    # die only carries: the quick path takes it (not only declines).
+    if roll[0] == roll[1]:
+        return
+    for result, play in pos.legal_results(*roll).items():
+        if len(play.steps) != 1:
+            continue
+        (src, dst), = play.steps
+        carried = [die for die in roll if (src - dst == die if dst else die >= src)]
+        if len(carried) != 1:
+            continue
+        text = _mat_style(play.steps, play.hits)
+        quick = sides_after_plain_play(pos.mover, pos.opponent, roll[0], roll[1], text)
+        assert quick == (result.mover, result.opponent), (pos.position_id, roll, text)

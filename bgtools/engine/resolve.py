@@ -859,6 +859,8 @@ def sides_after_plain_play(mover: tuple[int, ...], opponent: tuple[int, ...], di
             if not _fits(src, dst, die1):
                 return None
         return _play_segments(mover, opponent, segments, die1, die1)
+    if count == 1:
+        return _sides_after_one_step(mover, opponent, die1, die2, segments[0])
     if count != 2:
         return None
     src1, dst1, _mark1 = segments[0]
@@ -870,6 +872,23 @@ def sides_after_plain_play(mover: tuple[int, ...], opponent: tuple[int, ...], di
     if _fits(src1, dst1, die2) and _fits(src2, dst2, die1):
         return _play_segments(mover, opponent, segments, die2, die1)
     return None
+
+
+def _sides_after_one_step(mover: tuple[int, ...], opponent: tuple[int, ...], die1: int,
+                          die2: int, segment: tuple[int, int, bool]
+                          ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """:func:`sides_after_plain_play` for one segment of a non-double that one die, and only
+    one, carries (a roll where only one die can be played: entering from the bar, a
+    blocked board): the exact step's sides (:func:`sides_after_steps`, which answers only
+    when no play uses more dice or the larger die), its ``*`` on a checker hit there. A
+    segment both dice carry (a bear-off) or neither (a checker moving both dice) is left
+    to the general path."""
+    src, dst, mark = segment
+    if _fits(src, dst, die1) == _fits(src, dst, die2):
+        return None
+    if mark and (dst <= 0 or opponent[25 - dst] != 1):
+        return None  # a hit-mark problem: resolve_written_play words it
+    return sides_after_steps(mover, opponent, die1, die2, ((src, dst),))
 
 
 def legal_results(position: Position, die1: int, die2: int) -> dict[Position, Play]:
