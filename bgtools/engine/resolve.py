@@ -839,7 +839,9 @@ def sides_after_plain_play(mover: tuple[int, ...], opponent: tuple[int, ...], di
     each one die's step (to a point, or off), legal in the order written with one way of
     giving the segments the dice (die1 to the first, else die2 to the first), every
     written ``*`` on a checker hit there. Every such reading moves the same checkers to the
-    same points, so the general path reaches the same sides. None for any other play or
+    same points, so the general path reaches the same sides. Also one segment of a
+    non-double that one die only carries, when no play uses more dice
+    (:func:`_sides_after_one_step`). None for any other play or
     text: the caller then asks :func:`resolve_written_play` (tests/test_resolve_plain.py
     proves the two equal).
 
