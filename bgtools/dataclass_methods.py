@@ -5,7 +5,8 @@
 by every run of the command line for every class it imports. The classes of the start-up
 path (the records, the batch's reports, the grammars' terminals) are declared
 ``@dataclass(..., init=False, repr=False, eq=False)``, write their ``__init__`` by hand
-and delegate the rest to these functions, which do what the generated methods do
+and inherit the rest from :class:`FieldMethods` or :class:`FrozenFieldMethods` (a class
+mypyc compiles calls the functions instead), which do what the generated methods do
 (``tests/test_record_methods.py`` compares each class with a twin whose methods dataclasses
 generates).
 """
@@ -18,7 +19,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy rea
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
-__all__ = ["FACTORY", "fields_eq", "fields_hash", "fields_repr", "field_values"]
+__all__ = ["FACTORY", "FieldMethods", "FrozenFieldMethods", "fields_eq", "fields_hash",
+           "fields_repr", "field_values"]
 
 
 class _Factory:
@@ -59,3 +61,27 @@ def fields_eq(instance: Any, other: object) -> bool:
 def fields_hash(instance: Any) -> int:
     """The hash of a frozen instance's fields, as a dataclass's generated ``__hash__``."""
     return hash(field_values(instance))
+
+
+class FieldMethods:
+    """The base of a mutable class that writes its own dataclass ``__init__``: the
+    ``__repr__`` and ``__eq__`` a dataclass would generate, and no hash (as a mutable
+    dataclass with ``eq``). Declare the class ``@dataclass(..., init=False, repr=False,
+    eq=False)``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
+
+
+class FrozenFieldMethods(FieldMethods):
+    """:class:`FieldMethods` for a frozen class: the hash of its fields instead of none."""
+
+    __slots__ = ()
+    __hash__ = fields_hash  # type: ignore[assignment]  # frozen: hashable, as a dataclass

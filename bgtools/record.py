@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
 
-from bgtools.dataclass_methods import FACTORY, fields_eq, fields_hash, fields_repr
+from bgtools.dataclass_methods import FACTORY, FieldMethods, FrozenFieldMethods
 
 __all__ = [
     "Severity",
@@ -31,7 +31,7 @@ SCHEMA = "bgtools/1"
 report object of the contract)."""
 
 
-# The records write their __init__ and delegate __repr__, __eq__ and __hash__ to
+# The records write their __init__ and inherit __repr__, __eq__ and __hash__ from
 # bgtools.dataclass_methods: dataclasses would compile them from source at every import (about
 # half of this module's import, paid by every run of the command line).
 
@@ -44,7 +44,7 @@ class Severity(str, Enum):
 
 
 @dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
-class Problem:
+class Problem(FrozenFieldMethods):
     """One problem found in a record, with a stable rule id and a 1-based location.
 
     Text formats locate a problem by ``line``/``column``; binary formats (``.xg``, ``.bgf``)
@@ -72,15 +72,6 @@ class Problem:
         setter(self, "severity", severity)
         setter(self, "move", move)
 
-    def __repr__(self) -> str:
-        return fields_repr(self)
-
-    def __eq__(self, other: object) -> bool:
-        return fields_eq(self, other)
-
-    def __hash__(self) -> int:
-        return fields_hash(self)
-
     def to_json(self) -> dict[str, object]:
         """The contract's JSON form of a problem (``move`` only when known: binary formats)."""
         out: dict[str, object] = {
@@ -107,7 +98,7 @@ cell (``points``) for the player in that column; ``resign``: an explicit resigna
 
 
 @dataclass(slots=True, init=False, repr=False, eq=False)
-class Action:
+class Action(FieldMethods):
     """One cell of a record, attributed to player 0 or 1, with its source location.
 
     For a ``roll``: ``dice`` as written (either order), ``play_text`` the play exactly as
@@ -169,14 +160,6 @@ class Action:
         self.dice_only = dice_only
         self.extra = {} if extra is FACTORY else extra
 
-    def __repr__(self) -> str:
-        return fields_repr(self)
-
-    def __eq__(self, other: object) -> bool:
-        return fields_eq(self, other)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
-
 
 SgfProperties = tuple[tuple[str, tuple[str, ...]], ...]
 """The properties of one SGF node in order, values unescaped: ``(("AE", ("a:c",)), ...)``."""
@@ -186,7 +169,7 @@ CubePosition = Literal[0, 1, "centred"]
 
 
 @dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
-class SetUp:
+class SetUp(FrozenFieldMethods):
     """A board, turn or cube set by hand inside a game (an SGF set-up node: ``AE``/``AW``/
     ``AB``, ``PL``, ``CV``, ``CP``; a root ``CV`` of automatic doubles, FORMATS.md 3.3).
 
@@ -232,15 +215,6 @@ class SetUp:
         setter(self, "column", column)
         setter(self, "node", node)
         setter(self, "properties", properties)
-
-    def __repr__(self) -> str:
-        return fields_repr(self)
-
-    def __eq__(self, other: object) -> bool:
-        return fields_eq(self, other)
-
-    def __hash__(self) -> int:
-        return fields_hash(self)
 
     @property
     def sets_board(self) -> bool:
@@ -308,7 +282,7 @@ def _setup_letters(values: tuple[str, ...], name: str, errors: list[str]) -> lis
 
 
 @dataclass(slots=True, init=False, repr=False, eq=False)
-class GameRecord:
+class GameRecord(FieldMethods):
     """One game as written: its header, its score line and its cells in order.
 
     ``setups`` are the boards, turns or cubes set by hand inside the game, in order;
@@ -346,17 +320,9 @@ class GameRecord:
         self.comments = [] if comments is FACTORY else comments
         self.extra = {} if extra is FACTORY else extra
 
-    def __repr__(self) -> str:
-        return fields_repr(self)
-
-    def __eq__(self, other: object) -> bool:
-        return fields_eq(self, other)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
-
 
 @dataclass(slots=True, init=False, repr=False, eq=False)
-class MatchRecord:
+class MatchRecord(FieldMethods):
     """A whole file's match (or money session) as written, plus reader problems.
 
     ``match_length`` is 0 for money play and None when the file has no length line.
@@ -386,14 +352,6 @@ class MatchRecord:
         self.games = [] if games is FACTORY else games
         self.problems = [] if problems is FACTORY else problems
         self.extra = {} if extra is FACTORY else extra
-
-    def __repr__(self) -> str:
-        return fields_repr(self)
-
-    def __eq__(self, other: object) -> bool:
-        return fields_eq(self, other)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
 
     def tag(self, name: str) -> str | None:
         """The value of the first header tag called ``name`` (case-insensitive), or None."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bgtools.dataclass_methods import fields_eq, fields_hash, fields_repr
+from bgtools.dataclass_methods import FrozenFieldMethods
 from bgtools.read.detect import InputSource
 from bgtools.reports.files import analyse_file, validate_json
 
@@ -61,7 +61,7 @@ def warm_up() -> None:
 
 
 @dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
-class FileReport:
+class FileReport(FrozenFieldMethods):
     """What a worker sends back about one file: small and picklable.
 
     ``objects`` are the contract's JSON objects of the file (``validate``: one; ``score``: one
@@ -93,15 +93,6 @@ class FileReport:
         setter(self, "objects", objects)
         setter(self, "problems", problems)
         setter(self, "extra", extra)
-
-    def __repr__(self) -> str:
-        return fields_repr(self)
-
-    def __eq__(self, other: object) -> bool:
-        return fields_eq(self, other)
-
-    def __hash__(self) -> int:
-        return fields_hash(self)
 
     @property
     def errors(self) -> int:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from bgtools.dataclass_methods import fields_eq, fields_hash, fields_repr
+from bgtools.dataclass_methods import FrozenFieldMethods
 
 if TYPE_CHECKING:  # pragma: no cover
     from multiprocessing.connection import Connection
@@ -37,7 +37,7 @@ def default_jobs() -> int:
 
 
 @dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
-class Outcome(Generic[T, R]):
+class Outcome(FrozenFieldMethods, Generic[T, R]):
     """The result of the job on one input: ``value``, or ``failure`` when the job raised or
     its worker process died. ``seconds`` is the time the job took."""
 
@@ -55,15 +55,6 @@ class Outcome(Generic[T, R]):
         setter(self, "value", value)
         setter(self, "failure", failure)
         setter(self, "seconds", seconds)
-
-    def __repr__(self) -> str:
-        return fields_repr(self)
-
-    def __eq__(self, other: object) -> bool:
-        return fields_eq(self, other)
-
-    def __hash__(self) -> int:
-        return fields_hash(self)
 
 
 @contextlib.contextmanager

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bgtools.batch.jobs import FileReport
-from bgtools.dataclass_methods import FACTORY, fields_eq, fields_repr
+from bgtools.dataclass_methods import FACTORY, FieldMethods
 from bgtools.errors import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE
 from bgtools.record import SCHEMA
 
@@ -17,7 +17,7 @@ __all__ = ["BatchSummary"]
 
 
 @dataclass(slots=True, init=False, repr=False, eq=False)
-class BatchSummary:
+class BatchSummary(FieldMethods):
     """Counts of a run, in constant memory: files valid, invalid and unreadable, problems by
     rule, rolls, the ``slowest`` files (``keep_slowest`` of them) and the first
     ``keep_failed`` files with errors (``failed``)."""
@@ -68,14 +68,6 @@ class BatchSummary:
         self._slowest = [] if _slowest is FACTORY else _slowest
         self._started = time.perf_counter() if _started is FACTORY else _started
         self._elapsed = _elapsed
-
-    def __repr__(self) -> str:
-        return fields_repr(self)
-
-    def __eq__(self, other: object) -> bool:
-        return fields_eq(self, other)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
 
     @property
     def done(self) -> int:

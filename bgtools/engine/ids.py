@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from enum import IntEnum
 from itertools import compress
 
-from bgtools.dataclass_methods import fields_eq, fields_hash, fields_repr
+from bgtools.dataclass_methods import FrozenFieldMethods
 
 __all__ = [
     "IdError",
@@ -138,7 +138,7 @@ def decode_position_id(text: str) -> tuple[Side, Side]:
 
 
 @dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
-class MatchState:
+class MatchState(FrozenFieldMethods):
     """Every field of a GNU Backgammon Match ID (FORMATS.md 4.2).
 
     ``cube_owner`` is ``None`` for a centred cube; ``dice`` is ``None`` before the roll;
@@ -176,15 +176,6 @@ class MatchState:
         setter(self, "resignation", resignation)
         setter(self, "dice", dice)
         setter(self, "jacoby", jacoby)
-
-    def __repr__(self) -> str:
-        return fields_repr(self)
-
-    def __eq__(self, other: object) -> bool:
-        return fields_eq(self, other)
-
-    def __hash__(self) -> int:
-        return fields_hash(self)
 
     def with_(self, **changes: object) -> MatchState:
         """A copy with some fields changed."""

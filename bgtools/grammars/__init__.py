@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from bgtools.dataclass_methods import fields_eq, fields_hash, fields_repr
+from bgtools.dataclass_methods import FrozenFieldMethods
 
 if TYPE_CHECKING:  # pragma: no cover
     from lark import Lark
@@ -66,7 +66,7 @@ def parser(name: str) -> Lark:
 
 
 @dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
-class Terminal:
+class Terminal(FrozenFieldMethods):
     """A terminal of a grammar: ``pattern`` is a Python regular expression (a string literal
     is escaped), ``ignore_case`` its ``i`` flag, ``priority`` the lexer's (0 when not given)."""
 
@@ -83,15 +83,6 @@ class Terminal:
         setter(self, "ignore_case", ignore_case)
         setter(self, "priority", priority)
 
-    def __repr__(self) -> str:
-        return fields_repr(self)
-
-    def __eq__(self, other: object) -> bool:
-        return fields_eq(self, other)
-
-    def __hash__(self) -> int:
-        return fields_hash(self)
-
     @property
     def regex(self) -> str:
         """The pattern as a group with its flag, to be embedded in a larger expression."""
@@ -99,7 +90,7 @@ class Terminal:
 
 
 @dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
-class Lexicon:
+class Lexicon(FrozenFieldMethods):
     """The terminals of one grammar, in the order of the file, and what it ignores."""
 
     terminals: tuple[Terminal, ...]
@@ -110,15 +101,6 @@ class Lexicon:
         setter = object.__setattr__  # frozen; the methods are not generated: start-up time
         setter(self, "terminals", terminals)
         setter(self, "ignored", ignored)
-
-    def __repr__(self) -> str:
-        return fields_repr(self)
-
-    def __eq__(self, other: object) -> bool:
-        return fields_eq(self, other)
-
-    def __hash__(self) -> int:
-        return fields_hash(self)
 
     def __getitem__(self, name: str) -> Terminal:
         for terminal in self.terminals:
