@@ -1,12 +1,14 @@
 """The hand-written ``__init__``, ``__repr__``, ``__eq__`` and ``__hash__`` of the dataclasses
 of the start-up path (the records, ``MatchState``, the batch's reports, the grammars'
-terminals) do what the methods dataclasses would generate do (``bgtools.dataclass_methods``:
-the generated ones are compiled from source at every import)."""
+terminals, the readers' inputs and decoded text, the reports' ``FileResult``) do what the
+methods dataclasses would generate do (``bgtools.dataclass_methods``: the generated ones are
+compiled from source at every import)."""
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
+import pickle
 from typing import Any
 
 import pytest
@@ -19,12 +21,16 @@ from bgtools.batch.pool import Outcome
 from bgtools.batch.summary import BatchSummary
 from bgtools.engine.ids import MatchState
 from bgtools.grammars import Lexicon, Terminal
+from bgtools.read.detect import LoadedRecords, StdinInput
+from bgtools.read.source import DecodedText
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, SetUp, Severity
+from bgtools.reports.files import FileResult
 
 PUBLIC = (Problem, Action, SetUp, GameRecord, MatchRecord, MatchState)
 """The classes of the documented API: their signatures are the generated ones, to the
 return annotation."""
-RECORDS = (*PUBLIC, Terminal, Lexicon, FileReport, Outcome, BatchSummary)
+RECORDS = (*PUBLIC, Terminal, Lexicon, FileReport, Outcome, BatchSummary, StdinInput,
+           LoadedRecords, DecodedText, FileResult)
 
 
 def generated_twin(cls: type) -> type:
@@ -103,6 +109,8 @@ def test_the_methods_do_what_the_generated_ones_do(cls: type, data: st.DataObjec
             setattr(mine, dataclasses.fields(cls)[0].name, 1)
     changed = dataclasses.replace(mine, **second)
     assert repr(changed) == repr(dataclasses.replace(theirs, **second))
+    # A batch sends inputs (StdinInput) and reports to and from its workers.
+    assert repr(pickle.loads(pickle.dumps(mine))) == repr(mine)
 
 
 def test_factory_defaults_are_fresh_and_shown_as_factories() -> None:

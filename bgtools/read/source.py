@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bgtools.dataclass_methods import fields_eq, fields_hash, fields_repr
+
 __all__ = ["DecodedText", "decode_bytes", "decode_text", "normalise_newlines", "printable_path"]
 
 _BOM = b"\xef\xbb\xbf"
 
 
-@dataclass(frozen=True, slots=True)
+# The methods are written here (bgtools.dataclass_methods): dataclasses would compile them
+# from source at every import of a text reader.
+@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
 class DecodedText:
     """Decoded text with LF line ends, the encoding assumed, and where UTF-8 failed.
 
@@ -20,6 +24,21 @@ class DecodedText:
     text: str
     encoding: str
     first_bad_line: int | None = None
+
+    def __init__(self, text: str, encoding: str, first_bad_line: int | None = None) -> None:
+        setter = object.__setattr__  # frozen
+        setter(self, "text", text)
+        setter(self, "encoding", encoding)
+        setter(self, "first_bad_line", first_bad_line)
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
+
+    def __hash__(self) -> int:
+        return fields_hash(self)
 
 
 def normalise_newlines(text: str) -> str:
