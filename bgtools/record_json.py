@@ -367,6 +367,7 @@ _GAME_EXTRA: dict[str, _Codec[object]] = {
     "ratings": _Tuple(_Optional(_STR), _Optional(_STR)),
     "rules": _List(_STR),
     "setup": _List(_Tuple(_COUNT, _PROPS)),
+    "setup_before": _List(_COUNT),
     "sgf_nodes": _List(_PROPS),
     "sgf_result": _STR,
     "sgf_root": _PROPS,
@@ -413,40 +414,60 @@ def _game_extra(game: GameRecord) -> dict[str, object]:
     if game.setups:
         extra["setup"] = [(s.node, [(name, list(values)) for name, values in s.properties])
                           for s in game.setups]
-        located = [[s.node, s.line, s.column] for s in game.setups if s.line is not None]
+        extra["setup_before"] = [s.before for s in game.setups]
+        # A node with a located set-up lists all of its set-ups (null for an unknown line or
+        # column), so that set-ups of one node take their places in turn.
+        nodes = {s.node for s in game.setups if s.line is not None or s.column is not None}
+        located = [[s.node, s.line, s.column] for s in game.setups if s.node in nodes]
         if located:
             extra["setup_at"] = located
     return extra
 
 
 def _take_game_fields(game: GameRecord) -> None:
-    """Move the typed fields the JSON keeps in ``extra`` out of ``game.extra``: each set-up
-    comes before the first action of a later SGF node (result actions have none)."""
+    """Move the typed fields the JSON keeps in ``extra`` out of ``game.extra``.
+
+    A set-up's place is ``setup_before`` (the number of the action it precedes, one per
+    set-up); a file written before that member, or an entry missing from it, places the
+    set-up by its SGF node: before the first action of a later node (result actions have
+    none). ``setup_at`` locates set-ups by node, in order: set-ups of one node (a binary
+    reader's are all node 0) take its entries in turn, null for an unknown line or column.
+    """
     extra = game.extra
     comments = extra.pop("comments", None)
     if isinstance(comments, list):
         game.comments = comments
     kept = extra.pop("setup", None)
     located = extra.pop("setup_at", None)
+    stated = extra.pop("setup_before", None)
     if not isinstance(kept, list):
+        if stated is not None:
+            extra["setup_before"] = stated  # nothing to place: kept as written
         return
-    where: dict[int, tuple[int, int]] = {}
+    where: dict[int, list[tuple[int | None, int | None]]] = {}
     for item in located if isinstance(located, list) else ():
-        if (isinstance(item, (list, tuple)) and len(item) == 3
-                and all(isinstance(v, int) for v in item)):
-            where.setdefault(item[0], (item[1], item[2]))
+        if (isinstance(item, (list, tuple)) and len(item) == 3 and isinstance(item[0], int)
+                and all(v is None or isinstance(v, int) for v in item[1:])):
+            where.setdefault(item[0], []).append((item[1], item[2]))
+    befores = stated if isinstance(stated, list) else []
     setups: list[SetUp] = []
-    for node, props in kept:
-        before = len(game.actions)
-        for index, action in enumerate(game.actions):
-            at = action.extra.get("sgf_node")
-            if not isinstance(at, int) or at + 1 > node:
-                before = index
-                break
-        line, column = where.get(node, (None, None))
+    for index, (node, props) in enumerate(kept):
+        before = befores[index] if index < len(befores) else _before_node(game, node)
+        places = where.get(node)
+        line, column = places.pop(0) if places else (None, None)
         setups.append(SetUp.from_sgf(tuple((name, tuple(values)) for name, values in props),
                                      before=before, node=node, line=line, column=column))
     game.setups = tuple(setups)
+
+
+def _before_node(game: GameRecord, node: int) -> int:
+    """The number of the first action of ``game`` from an SGF node after ``node`` (the
+    number of actions when there is none): where a set-up of that node is applied."""
+    for index, action in enumerate(game.actions):
+        at = action.extra.get("sgf_node")
+        if not isinstance(at, int) or at + 1 > node:
+            return index
+    return len(game.actions)
 
 
 def _encode_extra(extra: dict[str, object], known: dict[str, _Codec[object]]) -> JsonObject:

@@ -454,3 +454,91 @@ def test_score_human_golden() -> None:
     assert proc.returncode == 0, proc.stderr
     got = "\n".join(line.rstrip() for line in proc.stdout.splitlines()) + "\n"
     assert got == GOLDEN_SCORE
+
+
+# --- a record that stops with dice rolled and not played ------------------------------------
+
+# What GNU Backgammon 1.07 (Debian, ``gnubg -t``: ``load match`` of the SGF and ``import
+# mat`` of its .mat twin, then ``show board``) shows for the game below: Alice on roll,
+# "Rolled 63", in the position she rolled them in.
+UNPLAYED_POSITION_ID = "4HPhADHMTvADIA"
+UNPLAYED_MATCH_ID = "MAFvAAAAAAAE"
+
+
+def _unplayed_roll_files(tmp_path: Path) -> tuple[Path, Path]:
+    """Game 1 of the example match cut after its 5th play, then Alice's roll 63 written
+    without a play: an SGF ending in ``PL[W]DI[63]`` and the .mat cell ``63:``."""
+    sgf = (SAMPLES / "example_gnubg.sgf").read_text().split(")")[0]
+    nodes = sgf.split("\n;")
+    root = nodes[0].replace("RE[W+1]", "")
+    sgf_path = tmp_path / "unplayed.sgf"
+    sgf_path.write_text("\n;".join([root, *nodes[1:6], "PL[W]DI[63]"]) + ")\n")
+    mat = EXAMPLE.read_text().split(" Game 2")[0].splitlines()
+    rows = [line for line in mat if line.lstrip()[:2] in ("1)", "2)", "3)")]
+    head = mat[:mat.index(rows[0])]
+    mat_path = tmp_path / "unplayed.mat"
+    mat_path.write_text("\n".join([*head, *rows, "  4) 63:", ""]))
+    return sgf_path, mat_path
+
+
+def test_status_after_an_unplayed_roll_gives_the_dice_to_play(tmp_path: Path) -> None:
+    sgf_path, mat_path = _unplayed_roll_files(tmp_path)
+    for path in (sgf_path, mat_path):
+        (obj,) = run_json("status", str(path))
+        assert obj["on_roll"] == 0, path
+        assert (obj["position_id"], obj["match_id"]) == (UNPLAYED_POSITION_ID,
+                                                         UNPLAYED_MATCH_ID), path
+        assert obj["xgid"].split(":")[4] == "63"
+        # The same moment as before the roll itself, and as the replay's last event.
+        (before,) = run_json("status", "--move", str(obj["move"] - 1), str(path))
+        assert {k: v for k, v in before.items() if k != "move"} == \
+            {k: v for k, v in obj.items() if k != "move"}
+        code, out, _ = run("replay", "--jsonl", str(path))
+        last = json.loads(out.splitlines()[-1])
+        assert (last["dice"], last["play"], last["match_id_before"]) == \
+            ([6, 3], None, UNPLAYED_MATCH_ID)
+        code, out, err = run("status", str(path))
+        assert code == 0, err
+        rows = dict(line.split(None, 1) for line in out.splitlines() if line.strip())
+        assert rows["dice"].strip() == "63" and rows["to"].split()[-1] == "Alice"
+
+
+def test_a_played_last_roll_leaves_the_opponent_to_act(tmp_path: Path) -> None:
+    """Only a roll written without a play is still to play: the file cut after a played
+    roll has the other player to act and no dice."""
+    sgf_path, _ = _unplayed_roll_files(tmp_path)
+    played = tmp_path / "played.sgf"
+    played.write_text(sgf_path.read_text().replace("\n;PL[W]DI[63])", ")"))
+    (obj,) = run_json("status", str(played))
+    assert obj["on_roll"] == 0 and obj["xgid"].split(":")[4] == "00"
+    assert obj["position_id"] == UNPLAYED_POSITION_ID
+
+
+def test_show_after_an_unplayed_roll_draws_the_roller_to_play(tmp_path: Path) -> None:
+    """``show``'s board after the last action is the board before the roll (the roller's
+    side up, ``Rolled 63`` on it, as gnubg's ``show board``), noting that the record ends."""
+    sgf_path, _ = _unplayed_roll_files(tmp_path)
+    code, final, err = run("show", "--ascii", str(sgf_path))
+    assert code == 0, err
+    code, before, err = run("show", "--ascii", "--move", "6", str(sgf_path))
+    assert code == 0, err
+    assert "record ends" in final
+    assert [line.replace("record ends", "").rstrip() for line in final.splitlines()] == \
+        [line.rstrip() for line in before.splitlines()]
+    assert "Rolled 63" in final.splitlines()[6] and UNPLAYED_POSITION_ID in final
+
+
+@pytest.mark.parametrize("name, position_id, match_id", [
+    # gnubg 1.07 (Debian, gnubg -t): import mat, show board: "Rolled 53" / "Rolled 62".
+    ("Kopanze-nori-2009Mar012212.txt", "XgAAwN4WgFABAA", "EYHuAAAAIAAE"),
+    ("PghPete-nori-2009Jan242317.txt", "4HPwATDgc/ABMA", "MAHrAGAAKAAE"),
+])
+def test_fibs_records_that_stop_after_a_roll_match_gnubg(name: str, position_id: str,
+                                                         match_id: str) -> None:
+    """Two FIBS matches of the corpus stop after a roll written without a play
+    (``57) 53:``): the status after the last action is gnubg's, the roll still to play."""
+    from tests.helpers.paths import CORPUS, corpus_file
+
+    path = corpus_file(CORPUS, f"fibs/{name}")
+    (obj,) = run_json("status", str(path))
+    assert (obj["position_id"], obj["match_id"]) == (position_id, match_id)

@@ -15,6 +15,8 @@ from bgtools.engine.notation import (
     _parse_fast,
     _parse_lark,
     _parse_plain,
+    _segments_by_item,
+    _segments_of,
     parse_play,
     plain_segments,
 )
@@ -50,7 +52,10 @@ def _agrees(text: str) -> bool:
 
 def _segments_agree(text: str) -> None:
     """plain_segments gives parse_play's segments, or None (never for a plain play that
-    parse_play accepts, never for a text parse_play rejects)."""
+    parse_play accepts, never for a text parse_play rejects). Read piece by piece between
+    blanks (the memo's path for a new text) they are the whole text's."""
+    stripped = text.strip()
+    assert _segments_by_item(stripped) == _segments_of(stripped), stripped
     segments = plain_segments(text)
     try:
         written = parse_play(text)

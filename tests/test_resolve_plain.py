@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from bgtools.engine.position import Position, step_error, unchecked_position
 from bgtools.engine.resolve import (
     can_move,
+    mover_can_step,
     position_of,
     resolve_written_play,
     sides_after_plain_play,
@@ -102,6 +103,33 @@ def test_step_is_legal_is_step_error_none(pos: Position, src: int, die: int) -> 
 
 
 @settings(max_examples=300, deadline=None)
+@given(positions, st.integers(-2, 27), st.integers(1, 6))
+def test_mover_can_step_is_step_is_legal_without_the_block(pos: Position, src: int,
+                                                           die: int) -> None:
+    # The plain path reads the opponent's side apart: the block is the only thing of it
+    # step_is_legal reads.
+    me, opp = list(pos.mover), list(pos.opponent)
+    dst = src - die
+    assert step_is_legal(me, opp, src, die) == (
+        mover_can_step(me, src, dst) and (dst <= 0 or opp[25 - dst] < 2))
+
+
+def test_plain_play_sides_hit_each_blot_once() -> None:
+    # Two checkers onto the same blot: the first hits it, the second lands on the emptied
+    # point; the opponent's side is copied only when something is hit.
+    pos = Position.from_points({13: 2, 8: 2, 6: 5}, {20: 1, 11: 3, 1: 2})
+    after = sides_after_plain_play(pos.mover, pos.opponent, 3, 3, "8/5* 8/5 13/10 13/10")
+    assert after is not None
+    assert after[0][5] == 2 and after[1][20] == 0 and after[1][25] == 1
+    assert sides_after_plain_play(pos.mover, pos.opponent, 3, 3,
+                                  "8/5* 8/5* 13/10 13/10") is None
+    quiet = sides_after_plain_play(pos.mover, pos.opponent, 3, 3, "13/10 13/10 6/3 6/3")
+    assert quiet is not None and quiet[1] is pos.opponent
+    general = resolve_written_play(pos, 3, 3, "8/5* 8/5 13/10 13/10")
+    assert general is not None and general[:2] == after and general[4] == ()
+
+
+@settings(max_examples=300, deadline=None)
 @given(positions, dice)
 def test_can_move_is_a_legal_play_with_steps(pos: Position, roll: tuple[int, int]) -> None:
     assert can_move(pos.mover, pos.opponent, *roll) == bool(pos.legal_plays(*roll)[0].steps)
@@ -114,3 +142,54 @@ def test_position_of_is_unchecked_position(pos: Position) -> None:
     assert type(built) is Position and built == unchecked_position(pos.mover, pos.opponent)
     assert built.mover is pos.mover and built.opponent is pos.opponent
     assert hash(built) == hash(pos) and built.swapped() == pos.swapped()
+
+
+@st.composite
+def _blocked(draw: st.DrawFn) -> Position:
+    """The mover on the bar against a home board of 3 to 6 made points: often only one
+    die of a roll (or none) can be played."""
+    closed = draw(st.sets(st.integers(1, 6), min_size=3, max_size=6))
+    opponent = dict.fromkeys(closed, 2)
+    opponent[13] = 15 - 2 * len(closed)
+    on_bar = draw(st.integers(1, 2))
+    spread = draw(st.lists(st.integers(1, 11), min_size=0, max_size=4))
+    mover: dict[int, int] = {25: on_bar}
+    for point in spread:
+        mover[point] = mover.get(point, 0) + 1
+    mover[6] = mover.get(6, 0) + 15 - on_bar - len(spread)
+    return Position.from_points(mover, opponent)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_blocked(), positions), dice, st.integers(1, 25), st.booleans())
+def test_one_step_plays_equal_the_general_path(pos: Position, roll: tuple[int, int],
+                                               src: int, mark: bool) -> None:
+    # A play of one segment: taken only when one die carries it and no play uses more
+    # dice (or the larger die); then exactly the general path's sides, with no problem.
+    for die in roll:
+        text = f"{src}/{max(src - die, 0)}{'*' if mark else ''}"
+        quick = sides_after_plain_play(pos.mover, pos.opponent, roll[0], roll[1], text)
+        if quick is None:
+            continue
+        general = resolve_written_play(pos, roll[0], roll[1], text)
+        assert general is not None and general[4] == (), (pos.position_id, roll, text)
+        assert quick == general[:2], (pos.position_id, roll, text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_blocked(), dice)
+def test_one_step_plays_are_taken(pos: Position, roll: tuple[int, int]) -> None:
+    # Every legal play of one step of a non-double, written as gnubg writes it, that one
+    # die only carries: the quick path takes it (not only declines).
+    if roll[0] == roll[1]:
+        return
+    for result, play in pos.legal_results(*roll).items():
+        if len(play.steps) != 1:
+            continue
+        (src, dst), = play.steps
+        carried = [die for die in roll if (src - dst == die if dst else die >= src)]
+        if len(carried) != 1:
+            continue
+        text = _mat_style(play.steps, play.hits)
+        quick = sides_after_plain_play(pos.mover, pos.opponent, roll[0], roll[1], text)
+        assert quick == (result.mover, result.opponent), (pos.position_id, roll, text)

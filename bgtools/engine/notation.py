@@ -100,7 +100,8 @@ def _fast_syntax() -> _FastSyntax:
     )
 
 
-_FAST_PATHS: BoundedMemo[str, tuple[tuple[int, ...], tuple[bool, ...]]] = BoundedMemo(1 << 16)
+_FAST_PATHS: Final[BoundedMemo[str, tuple[tuple[int, ...], tuple[bool, ...]]]] = BoundedMemo(
+    1 << 16)
 """The points and hit marks of each path text ``_parse_fast`` has read (``13/7*``): a few
 thousand distinct paths make up the plays of a whole archive."""
 
@@ -278,10 +279,43 @@ def plain_segments(text: str) -> Segments | None:
     """
     known = _SEGMENTS.get(text)
     if known is None:
-        read = _segments_of(text.strip())
+        read = _segments_by_item(text.strip())
         if read is None:
             return None
         known = _SEGMENTS.remember(text, read)
+    return known
+
+
+def _segments_by_item(stripped: str) -> Segments | None:
+    """:func:`_segments_of` of ``stripped``, read blank-separated piece by piece, each piece
+    memoised: no token of the plain shape holds a blank, so the plain reader reads the
+    pieces as it reads the whole (tests/test_notation_plain.py proves it). On distinct
+    matches most play texts are new, but they are made of a few thousand pieces."""
+    pieces = stripped.split(" ")
+    if len(pieces) == 2:  # the usual play of a non-double: no tuple of tuples to join
+        first = _piece_segments(pieces[0])
+        second = _piece_segments(pieces[1])
+        if first is None or second is None:
+            return None
+        return first + second
+    out: Segments = ()
+    for piece in pieces:
+        segments = _piece_segments(piece)
+        if segments is None:
+            return None
+        out += segments
+    return out
+
+
+def _piece_segments(piece: str) -> Segments | None:
+    """The segments of one blank-free piece of a plain play, memoised (see
+    :func:`_segments_by_item`)."""
+    known = _PIECES.get(piece)
+    if known is None:
+        read = _segments_of(piece)
+        if read is None:
+            return None
+        known = _PIECES.remember(piece, read)
     return known
 
 
@@ -370,11 +404,13 @@ def _read_play(text: str) -> WrittenPlay:
     return WrittenPlay("moves", tuple(paths), stripped)
 
 
-_SEGMENTS: BoundedMemo[str, Segments] = BoundedMemo(1 << 16)
+_SEGMENTS: Final[BoundedMemo[str, Segments]] = BoundedMemo(1 << 16)
 """The segments of plain plays, by their text as written (see :func:`plain_segments`)."""
-_PLAYS: BoundedMemo[str, WrittenPlay] = BoundedMemo(1 << 16)
+_PIECES: Final[BoundedMemo[str, Segments]] = BoundedMemo(1 << 14)
+"""The segments of the blank-free pieces of plain plays (``13/7*``, ``6/off(2)``, ``""``)."""
+_PLAYS: Final[BoundedMemo[str, WrittenPlay]] = BoundedMemo(1 << 16)
 """Plays already parsed, by their text as written (a text that is not a play is not kept)."""
-_PATHS: BoundedMemo[RawPath, WrittenPath] = BoundedMemo(1 << 16)
+_PATHS: Final[BoundedMemo[RawPath, WrittenPath]] = BoundedMemo(1 << 16)
 """Written paths shared between parsed plays (they are immutable): an archive writes a few
 thousand distinct paths in tens of thousands of plays, and every object kept alive in the
 parse cache is one more for the cyclic garbage collector to rescan."""

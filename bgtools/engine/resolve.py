@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
+from typing import Final
 
 from bgtools.engine import notation
 from bgtools.engine.memo import BoundedMemo
@@ -39,6 +40,7 @@ __all__ = [
     "position_of",
     "resolve_play",
     "resolve_written_play",
+    "resolve_written_sides",
     "sides_after_plain_play",
     "sides_after_steps",
     "step_is_legal",
@@ -508,13 +510,13 @@ and its problems ``(rule, message)``. Tuples of numbers and strings only, so the
 garbage collector stops tracking the memo's entries (it would otherwise rescan hundreds of
 thousands of Position and Play objects on a large archive)."""
 
-_RESOLVED: BoundedMemo[tuple[tuple[int, ...], tuple[int, ...], int, int, str], ResolvedPlay]
-_RESOLVED = BoundedMemo(1 << 17)
+_RESOLVED: Final[BoundedMemo[tuple[tuple[int, ...], tuple[int, ...], int, int, str],
+                              ResolvedPlay]] = BoundedMemo(1 << 17)
 """Resolved plays by (position, dice, play text as written): everything in a ResolvedPlay is
 immutable and depends on nothing else."""
 
-_LEGAL: BoundedMemo[tuple[tuple[int, ...], tuple[int, ...], int, int], dict[Position, Play]]
-_LEGAL = BoundedMemo(1 << 12)
+_LEGAL: Final[BoundedMemo[tuple[tuple[int, ...], tuple[int, ...], int, int],
+                           dict[Position, Play]]] = BoundedMemo(1 << 12)
 """Legal results by (position, dice) for rolls written without a play; each entry holds every
 legal result of a roll, so far fewer are kept."""
 
@@ -527,7 +529,15 @@ def resolve_written_play(position: Position, die1: int, die2: int,
     None when ``text`` writes no moves (an empty play, ``Cannot Move``, a resignation or
     illegal-play mark) or is no play at all (the notation rejects it): the caller decides.
     """
-    key = (position.mover, position.opponent, die1, die2, text)
+    return resolve_written_sides(position.mover, position.opponent, die1, die2, text)
+
+
+def resolve_written_sides(mover: tuple[int, ...], opponent: tuple[int, ...], die1: int,
+                          die2: int, text: str) -> ResolvedPlay | None:
+    """:func:`resolve_written_play` of the position with the sides ``mover``/``opponent``,
+    which it builds only when the memo does not know the play (the replayer keeps sides,
+    not positions)."""
+    key = (mover, opponent, die1, die2, text)
     known = _RESOLVED.get(key)
     if known is None:
         try:
@@ -536,7 +546,8 @@ def resolve_written_play(position: Position, die1: int, die2: int,
             return None
         if written.kind != "moves" or not written.paths:
             return None
-        known = _RESOLVED.remember(key, _resolved(position, die1, die2, written))
+        known = _RESOLVED.remember(key, _resolved(position_of(mover, opponent), die1, die2,
+                                                   written))
     return known
 
 
@@ -595,16 +606,17 @@ def move_checker(me: list[int], opp: list[int], src: int, dst: int) -> bool:
     """Exactly :func:`~bgtools.engine.position.apply_step` (one checker from ``src`` to
     ``dst``, 0 or less off, a lone opposing checker hit; True when it hit), for the compiled
     paths: calling the pure-Python original costs them more than the step
-    (tests/test_resolve_steps.py proves the two equal)."""
-    me[src] -= 1
+    (tests/test_resolve_steps.py proves the two equal). ``x[i] = x[i] - 1``, not
+    ``x[i] -= 1``: compiled, the augmented form is a generic number operation."""
+    me[src] = me[src] - 1
     if dst <= 0:
-        me[0] += 1
+        me[0] = me[0] + 1
         return False
-    me[dst] += 1
+    me[dst] = me[dst] + 1
     there = 25 - dst
     if opp[there] == 1:
         opp[there] = 0
-        opp[25] += 1
+        opp[25] = opp[25] + 1
         return True
     return False
 
@@ -750,21 +762,73 @@ def _fits(src: int, dst: int, die: int) -> bool:
     return src - dst == die if dst > 0 else dst == 0 and die >= src
 
 
+def mover_can_step(me: list[int], src: int, dst: int) -> bool:
+    """:func:`step_is_legal` without the opponent's side: whether the mover may move a
+    checker from ``src`` to ``dst = src - die`` (0 or less: off), a block on ``dst``
+    aside. ``step_is_legal(me, opp, src, die)`` is exactly this and, when ``dst > 0``,
+    ``opp[25 - dst] < 2`` (tests/test_resolve_plain.py proves it)."""
+    if not 1 <= src <= 25 or me[src] == 0:
+        return False
+    if me[25] and src != 25:
+        return False
+    if dst > 0:
+        return True
+    if src == 25:
+        return False
+    for point in range(7, 26):
+        if me[point]:
+            return False  # not every checker is home
+    if dst == 0:
+        return True
+    point = src + 1
+    while point < 7:  # a higher die bears off only from the highest point
+        if me[point]:
+            return False
+        point += 1
+    return True
+
+
 def _play_segments(mover: tuple[int, ...], opponent: tuple[int, ...],
                    segments: tuple[tuple[int, int, bool], ...], first_die: int,
                    other_die: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """Play ``segments`` in the order written, the first with ``first_die`` and the others
-    with ``other_die``, each step checked; the sides after them, or None when a step is
-    illegal or a ``*`` marks a step that hits nothing."""
+    with ``other_die``, each step checked (:func:`step_is_legal`, then
+    :func:`move_checker`); the sides after them, or None when a step is illegal or a ``*``
+    marks a step that hits nothing.
+
+    The opponent's side is read, not copied: his counts change only where a lone checker
+    is hit (1 to 0: a block stays a block, an open point stays open) and on his bar, which
+    no step of the mover reads. So it is copied only when something is hit, and returned
+    as it is otherwise (most rolls hit nothing)."""
     me = list(mover)
-    opp = list(opponent)
+    hit: list[int] = []  # the opponent's points hit, in his numbering
     die = first_die
     for src, dst, mark in segments:
-        if not step_is_legal(me, opp, src, die):
+        to = src - die  # dst, or 0 or less for a bear-off (the segment fits the die)
+        if not mover_can_step(me, src, to):
             return None
         die = other_die
-        if not move_checker(me, opp, src, dst) and mark:
+        me[src] = me[src] - 1
+        if dst <= 0:
+            me[0] = me[0] + 1
+            if mark:
+                return None  # a hit-mark problem: resolve_written_play words it
+            continue
+        there = 25 - dst
+        count = opponent[there]
+        if count >= 2:
+            return None  # blocked
+        me[dst] = me[dst] + 1
+        if count == 1 and there not in hit:
+            hit.append(there)
+        elif mark:
             return None  # a hit-mark problem: resolve_written_play words it
+    if not hit:
+        return tuple(me), opponent
+    opp = list(opponent)
+    for there in hit:
+        opp[there] = 0
+    opp[25] = opp[25] + len(hit)
     return tuple(me), tuple(opp)
 
 
@@ -775,7 +839,9 @@ def sides_after_plain_play(mover: tuple[int, ...], opponent: tuple[int, ...], di
     each one die's step (to a point, or off), legal in the order written with one way of
     giving the segments the dice (die1 to the first, else die2 to the first), every
     written ``*`` on a checker hit there. Every such reading moves the same checkers to the
-    same points, so the general path reaches the same sides. None for any other play or
+    same points, so the general path reaches the same sides. Also one segment of a
+    non-double that one die only carries, when no play uses more dice
+    (:func:`_sides_after_one_step`). None for any other play or
     text: the caller then asks :func:`resolve_written_play` (tests/test_resolve_plain.py
     proves the two equal).
 
@@ -785,16 +851,22 @@ def sides_after_plain_play(mover: tuple[int, ...], opponent: tuple[int, ...], di
     segments = notation.plain_segments(text)
     if segments is None:
         return None
+    # The count in a variable: ``len(segments) == 4`` would narrow the tuple's type to four
+    # items, which the compiled code then unpacks and boxes again for every call.
+    count = len(segments)
     if die1 == die2:
-        if len(segments) != 4:
+        if count != 4:
             return None
         for src, dst, _ in segments:
             if not _fits(src, dst, die1):
                 return None
         return _play_segments(mover, opponent, segments, die1, die1)
-    if len(segments) != 2:
+    if count == 1:
+        return _sides_after_one_step(mover, opponent, die1, die2, segments[0])
+    if count != 2:
         return None
-    (src1, dst1, _), (src2, dst2, _) = segments
+    src1, dst1, _mark1 = segments[0]
+    src2, dst2, _mark2 = segments[1]
     if _fits(src1, dst1, die1) and _fits(src2, dst2, die2):
         sides = _play_segments(mover, opponent, segments, die1, die2)
         if sides is not None:
@@ -802,6 +874,23 @@ def sides_after_plain_play(mover: tuple[int, ...], opponent: tuple[int, ...], di
     if _fits(src1, dst1, die2) and _fits(src2, dst2, die1):
         return _play_segments(mover, opponent, segments, die2, die1)
     return None
+
+
+def _sides_after_one_step(mover: tuple[int, ...], opponent: tuple[int, ...], die1: int,
+                          die2: int, segment: tuple[int, int, bool]
+                          ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """:func:`sides_after_plain_play` for one segment of a non-double that one die, and only
+    one, carries (a roll where only one die can be played: entering from the bar, a
+    blocked board): the exact step's sides (:func:`sides_after_steps`, which answers only
+    when no play uses more dice or the larger die), its ``*`` on a checker hit there. A
+    segment both dice carry (a bear-off) or neither (a checker moving both dice) is left
+    to the general path."""
+    src, dst, mark = segment
+    if _fits(src, dst, die1) == _fits(src, dst, die2):
+        return None
+    if mark and (dst <= 0 or opponent[25 - dst] != 1):
+        return None  # a hit-mark problem: resolve_written_play words it
+    return sides_after_steps(mover, opponent, die1, die2, ((src, dst),))
 
 
 def legal_results(position: Position, die1: int, die2: int) -> dict[Position, Play]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from bgtools.engine import ids
 from bgtools.engine.notation import WrittenPlay, parse_play
@@ -22,6 +23,7 @@ from bgtools.engine.resolve import (
     play_steps,
     position_of,
     resolve_written_play,
+    resolve_written_sides,
     sides_after_plain_play,
     sides_after_steps,
 )
@@ -32,6 +34,9 @@ from bgtools.replay.model import Event, EventKind, GameEnd, GameSummary
 from bgtools.replay.rules import RuleProfile, severity_of
 
 __all__ = ["Game", "MatchContext"]
+
+_NO_PLAY: Final = Play()
+"""The empty play of a roll that cannot be played (immutable, so one serves every roll)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,13 +75,14 @@ class Game:
         "events",
         "is_last",
         "length",
+        "mover_side",
         "number",
         "on_event",
         "on_roll",
+        "opponent_side",
         "over",
         "pending",
         "points",
-        "position",
         "post_crawford",
         "profile",
         "record",
@@ -110,8 +116,11 @@ class Game:
         # the Crawford game or come after it.
         self.crawford_unknown = crawford_unknown
         self.is_last = is_last
-        # ``position`` is seen from ``on_roll``; None until the first roll tells who opened.
-        self.position = Position.initial()
+        # The board as two sides seen from ``on_roll`` (None until the first roll tells who
+        # opened): plain tuples, so that a roll builds no Position (see ``position``).
+        initial = Position.initial()
+        self.mover_side: tuple[int, ...] = initial.mover
+        self.opponent_side: tuple[int, ...] = initial.opponent
         self.on_roll: int | None = None
         self.cube = 1
         self.cube_owner: int | None = None
@@ -136,6 +145,16 @@ class Game:
         self.setup_next = False  # a set-up comes right after the action being replayed
         # Under a house rule where resigning ends the match (Piece of Cake, MeGammon).
         self.ends_match = False
+
+    @property
+    def position(self) -> Position:
+        """The board seen from ``on_roll``, built from the sides on request."""
+        return position_of(self.mover_side, self.opponent_side)
+
+    @position.setter
+    def position(self, position: Position) -> None:
+        self.mover_side = position.mover
+        self.opponent_side = position.opponent
 
     # --- reporting ------------------------------------------------------------------------
 
@@ -194,7 +213,6 @@ class Game:
         count = len(actions)
         setups = record.setups
         done = 0
-        roll = self.roll
         for i, action in enumerate(actions):
             while done < len(setups) and setups[done].before <= i:
                 self.apply_setup(setups[done], action)
@@ -202,7 +220,7 @@ class Game:
             self.setup_next = done < len(setups) and setups[done].before == i + 1
             next_action = actions[i + 1] if i + 1 < count else None
             if action.kind == "roll" and self.over is None:
-                roll(action, next_action)  # the common case of act()
+                self.roll(action, next_action)  # the common case of act()
             else:
                 self.act(action, next_action)
         for setup in setups[done:]:
@@ -277,14 +295,13 @@ class Game:
                     self.problem("cube-timing", f"player {p} doubles but it is player "
                                  f"{self.on_roll}'s turn to roll", action.line, action.column,
                                  action)
-            self.position = self.position.swapped()
+            self.mover_side, self.opponent_side = self.opponent_side, self.mover_side
             self.on_roll = p
         self.turn_open = False
 
     def pass_turn(self) -> None:
         """The other player is on roll."""
-        position = self.position
-        self.position = position_of(position.opponent, position.mover)  # swapped()
+        self.mover_side, self.opponent_side = self.opponent_side, self.mover_side
         assert self.on_roll is not None
         self.on_roll = 1 - self.on_roll
 
@@ -310,37 +327,61 @@ class Game:
         if self.rolls == 1 and d1 == d2 and not self.set_up:
             self.problem("opening-double", f"the opening roll {d1}{d2} is a double",
                          action.line, action.column, action)
-        before = self.position
+        mover = self.mover_side
+        opponent = self.opponent_side
         steps = action.steps
         if steps is not None and self.synced and self.on_event is None:
             # Exact steps (.xg, .bgf, SGF) with no problem and no listener: only the sides
             # after them matter; play_as_written words any problem.
-            sides = sides_after_steps(before.mover, before.opponent, d1, d2, steps)
-            if sides is not None and sides[0][0] != 15:
-                self.position = position_of(sides[1], sides[0])
-                self.on_roll = 1 - p
+            sides = sides_after_steps(mover, opponent, d1, d2, steps)
+            if sides is not None:
+                self.after_quiet_play(p, sides)
                 return
         if self.synced and steps is None and not action.illegal:
+            text = action.play_text
             if self.on_event is None:
                 # The usual roll (no problem, no listener): only the sides after it matter.
-                sides = sides_after_plain_play(before.mover, before.opponent, d1, d2,
-                                               action.play_text)
-                if sides is not None and sides[0][0] != 15:
-                    self.position = position_of(sides[1], sides[0])
+                sides = sides_after_plain_play(mover, opponent, d1, d2, text)
+                if sides is not None:
+                    self.after_quiet_play(p, sides)
+                    return
+            if not text or text.isspace():
+                # No moves written (resolve_written_play would say None): play_as_written's
+                # usual case, a roll that cannot be played, with no listener.
+                if self.on_event is None and mover[0] != 15 and not can_move(
+                        mover, opponent, d1, d2):
+                    self.mover_side = opponent
+                    self.opponent_side = mover
                     self.on_roll = 1 - p
                     return
-            known = resolve_written_play(before, d1, d2, action.play_text)
+                self.play_as_written(action, next_action, position_of(mover, opponent), d1,
+                                     d2)
+                return
+            known = resolve_written_sides(mover, opponent, d1, d2, text)
             if known is not None:
-                mover = known[0]
-                if (mover is not None and mover[0] != 15 and not known[4]
+                after = known[0]
+                if (after is not None and after[0] != 15 and not known[4]
                         and self.on_event is None):
                     # finish_play's usual case: no problem, no listener, the game goes on.
-                    self.position = position_of(known[1], mover)
+                    self.mover_side = known[1]
+                    self.opponent_side = after
                     self.on_roll = 1 - p
                     return
-                self.finish_play(action, before, d1, d2, known)
+                self.finish_play(action, position_of(mover, opponent), d1, d2, known)
                 return
-        self.play_as_written(action, next_action, before, d1, d2)
+        self.play_as_written(action, next_action, position_of(mover, opponent), d1, d2)
+
+    def after_quiet_play(self, player: int,
+                         sides: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
+        """``player`` played a roll that has no problem, with no listener: ``sides`` is the
+        board after it from his view. The game ends when he has borne off his last checker
+        (as finish_play and play_as_written end it), else the other player is on roll."""
+        if sides[0][0] == 15:
+            self.end_by_bearoff(player, position_of(sides[0], sides[1]))
+            return
+        self.mover_side = sides[1]
+        self.opponent_side = sides[0]
+        self.on_roll = 1 - player
 
     def finish_play(self, action: Action, before: Position, d1: int, d2: int,
                     known: ResolvedPlay) -> None:
@@ -355,8 +396,9 @@ class Game:
             pos = before
         elif mover[0] == 15 or self.on_event is not None:
             pos = unchecked_position(mover, opponent)
-        else:  # the usual roll: only the position the opponent sees is needed
-            self.position = position_of(opponent, mover)
+        else:  # the usual roll: only the sides the opponent sees are needed
+            self.mover_side = opponent
+            self.opponent_side = mover
             self.on_roll = 1 - p
             return
         if self.on_event is not None:
@@ -455,7 +497,7 @@ class Game:
         resigns, stops or sets the board after it; else ``max-dice`` (``Cannot Move``),
         ``forced-play-omitted`` (one legal play, assumed) or ``empty-play``."""
         if not can_move(before.mover, before.opponent, d1, d2):
-            return Play(), before  # the usual empty roll: legal_results would give just this
+            return _NO_PLAY, before  # the usual empty roll: legal_results would give just this
         legal = legal_results(before, d1, d2)
         sample = next(iter(legal.values()))
         roll = f"{d1}{d2}"

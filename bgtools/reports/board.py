@@ -85,7 +85,7 @@ def moment_board(match: MatchAnswers, moment: Moment) -> BoardInfo:
         notes.append(f"{names[resigner]} resigns{offered}"
                      + (f"; {names[1 - resigner]} accepts" if moment.action == "accept" else ""))
     position, to_act = moment.position, state.on_roll
-    if moment.final:
+    if moment.final and moment.dice is None:  # with dice: the roller is still to play them
         before = match.moments.get(moment.game, [])[-2:-1]
         if before and before[0].player == to_act:
             # The game is over: the turn has passed to the other player, as GNU Backgammon
@@ -98,7 +98,8 @@ def moment_board(match: MatchAnswers, moment: Moment) -> BoardInfo:
         match_length=replay.match_length,
         cube_value=state.cube_value,
         cube_owner=_cube_side(state.cube_owner),
-        # A final moment has dice only for a position file's dice to play.
+        # A final moment has dice only for dice still to play (a position file's, a roll
+        # the record stops after).
         dice=moment.dice if moment.action == "move" or moment.final else None,
         status="; ".join(notes),
         position_id=position_id, match_id=match_id, xgid=xgid,

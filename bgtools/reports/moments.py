@@ -12,12 +12,13 @@ rows GNU Backgammon's ``.mat`` export gives the same game.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from bgtools.engine import ids
 from bgtools.engine.position import Position
 from bgtools.engine.results import result_level
+from bgtools.record import GameRecord
 from bgtools.record_json import SCHEMA
 from bgtools.replay import Event, GameSummary, MatchReplay
 from bgtools.reports.files import play_label
@@ -279,6 +280,9 @@ def build_moments(replay: MatchReplay, events: list[Event]) -> dict[int, list[Mo
         final = _final_moment(summary, game_events, len(moments) + 1, length, jacoby)
         if not game_events and final.over is None:
             final = _with_position_dice(replay, final)
+        elif final.over is None and _ends_with_unplayed_roll(
+                replay.record.games[summary.number - 1], game_events[-1]):
+            final = _with_unplayed_roll(final, game_events[-1])
         moments.append(final)
         out[summary.number] = moments
     return out
@@ -287,14 +291,33 @@ def build_moments(replay: MatchReplay, events: list[Event]) -> dict[int, list[Mo
 def _with_position_dice(replay: MatchReplay, moment: Moment) -> Moment:
     """The moment of a position file (an ``.xgp``: a set-up and no action) with the dice
     the file gives to play, as for an XGID with dice."""
-    from dataclasses import replace
-
     from bgtools.read.xg import position_dice
 
     dice = position_dice(replay.record)
     if dice is None:
         return moment
     return replace(moment, dice=dice, state=moment.state.with_(dice=dice))
+
+
+def _ends_with_unplayed_roll(game: GameRecord, last: Event) -> bool:
+    """True when the record stops after a roll it writes with no play (an SGF ``DI``
+    node, a ``.mat`` cell ``63:``), nothing set by hand after it: the dice are rolled and
+    still to play, as GNU Backgammon loads such a file (a roll it cannot play is an empty
+    play, not None, and stays played)."""
+    source = last.source
+    return (last.action == "move" and last.play is None and last.dice is not None
+            and source is not None and source.kind == "roll" and not source.play_text
+            and not source.steps and not source.cannot_move and not source.illegal
+            and not source.resign_marker
+            and not any(setup.before >= len(game.actions) for setup in game.setups))
+
+
+def _with_unplayed_roll(moment: Moment, last: Event) -> Moment:
+    """The moment after a record that stops with dice rolled and not played: the roller
+    to act with those dice in the position he rolled them in (as gnubg's ``.mat`` and SGF
+    imports, and an ``.xgp`` checker decision, give it)."""
+    return replace(moment, position=last.position_before, dice=last.dice,
+                   state=last.state_before.with_(dice=last.dice))
 
 
 def _final_moment(summary: GameSummary, events: list[Event], move: int, length: int,

@@ -37,7 +37,7 @@ from bgtools.engine.position import Play, Position, Step
 from bgtools.engine.resolve import IllegalStep, play_steps
 from bgtools.engine.results import result_level
 from bgtools.errors import BgtoolsError
-from bgtools.record import Action, GameRecord, MatchRecord
+from bgtools.record import Action, GameRecord, MatchRecord, SetUp
 from bgtools.replay import Event, GameSummary, MatchReplay, replay_match
 
 __all__ = [
@@ -466,17 +466,46 @@ def write_mat(record: MatchRecord, replay: MatchReplay | None = None,
     ``replay`` and ``events`` may be passed to save a second replay: ``events`` must be all
     events of ``replay_match(record, ..., on_event=events.append)``. Raise
     :class:`UnwritableRecordError` when a roll of the record could not be replayed or a game
-    has SGF set-up nodes (a .mat cannot set a board, turn or cube).
+    has set-ups (a board, turn or cube set by hand, whatever the reader: an SGF set-up node,
+    a set or edited position of ``.xg`` or ``.bgf``), which a .mat cannot say.
     """
     for index, game in enumerate(record.games):
         if game.setups:
             # gnubg's own export writes such a game's moves without the set-up (and warns
             # "this game was edited during play and cannot be exported correctly").
+            more = len(game.setups) - 1
             raise UnwritableRecordError(
-                f"game {index + 1}: an SGF set-up node (board, turn or cube set by hand) "
-                "has no .mat form; convert to SGF or JSON instead")
+                f"game {index + 1}: {_describe_setup(game.setups[0])}"
+                + (f" (and {more} more set-up{'s' if more > 1 else ''})" if more else "")
+                + " has no .mat form; convert to SGF or JSON instead")
     script = normalise_match(record, replay, events)
     return render_mat(script)
+
+
+def _describe_setup(setup: SetUp) -> str:
+    """What a set-up is, in words, whatever the reader that found it: ``a set-up (the
+    board and the player to move set by hand before action 15: an edited position)``."""
+    what: list[str] = []
+    if setup.sets_board:
+        what.append("the board")
+    if setup.turn is not None:
+        what.append("the player to move")
+    if setup.cube is not None or setup.cube_position is not None:
+        cube = "the cube" if setup.cube is None else f"the cube at {setup.cube}"
+        if setup.cube_position == "centred":
+            cube += " (centred)"
+        elif setup.cube_position is not None:
+            cube += f" (owned by player {setup.cube_position})"
+        what.append(cube)
+    if not what:
+        what.append("nothing readable")
+    listed = what[0] if len(what) == 1 else ", ".join(what[:-1]) + " and " + what[-1]
+    where = "at the start of the game" if setup.before == 0 else \
+        f"before action {setup.before + 1}"
+    kind = ""
+    if setup.sets_board:
+        kind = ": a set position" if setup.before == 0 else ": an edited position"
+    return f"a set-up ({listed} set by hand {where}{kind})"
 
 
 def render_mat(script: MatchScript) -> str:
