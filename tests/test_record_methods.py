@@ -201,3 +201,22 @@ def test_the_replay_classes_signature_is_the_generated_one(cls: type) -> None:
     mine, theirs = inspect.signature(cls), inspect.signature(TWINS[cls])
     assert list(map(str, mine.parameters.values())) == \
         list(map(str, theirs.parameters.values()))
+
+
+@given(left=st.integers(0, 40), right=st.integers(0, 40), awaiting=st.booleans(),
+       index=st.integers(0, 5))
+def test_the_mat_readers_game_state_does_what_the_generated_one_does(
+        left: int, right: int, awaiting: bool, index: int) -> None:
+    from bgtools.read import mat
+
+    cls = mat._GameState  # noqa: SLF001 - compiled, private: built with values of its declared types
+    twin = generated_twin(cls)
+    game = GameRecord(1)
+    mine = cls(game, index, left, right, awaiting, Action("win", 0))
+    theirs = twin(game, index, left, right, awaiting, Action("win", 0))
+    assert repr(mine) == repr(theirs)
+    assert repr(cls(game, index)) == repr(twin(game, index))
+    assert (mine == cls(game, index)) == (theirs == twin(game, index))
+    assert mine == cls(game, index, left, right, awaiting, Action("win", 0))
+    assert mine.__eq__(theirs) is NotImplemented and cls.__hash__ is None
+    assert cls.__match_args__ == twin.__match_args__  # type: ignore[attr-defined]
