@@ -19,8 +19,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy rea
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
-__all__ = ["FACTORY", "FieldMethods", "FrozenFieldMethods", "fields_eq", "fields_hash",
-           "fields_repr", "field_values"]
+__all__ = ["FACTORY", "FACTORY_LIST", "FieldMethods", "FrozenFieldMethods", "fields_eq",
+           "fields_hash", "fields_repr", "field_values"]
 
 
 class _Factory:
@@ -34,6 +34,20 @@ FACTORY: Any = _Factory()
 """The default of an ``__init__`` parameter whose field has a ``default_factory``: the
 ``__init__`` calls the factory when it receives this (dataclasses does the same with a
 sentinel shown as ``<factory>``)."""
+
+
+class _FactoryList(list):  # type: ignore[type-arg]  # holds nothing: only its identity counts
+    """The default of a list field made by a factory, for a compiled class: a list, as the
+    parameter's type says (mypyc checks it), shown as dataclasses shows a factory."""
+
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+FACTORY_LIST: list[Any] = _FactoryList()
+""":data:`FACTORY` for a list parameter of a class that mypyc compiles (which refuses a
+default that is not of the parameter's type): the ``__init__`` makes a new list when it
+receives this one."""
 
 
 def field_values(instance: Any) -> tuple[object, ...]:

@@ -1,12 +1,15 @@
 """The hand-written ``__init__``, ``__repr__``, ``__eq__`` and ``__hash__`` of the dataclasses
 of the start-up path (the records, ``MatchState``, the batch's reports, the grammars'
-terminals) do what the methods dataclasses would generate do (``bgtools.dataclass_methods``:
-the generated ones are compiled from source at every import)."""
+terminals, the readers' inputs and decoded text, the reports' ``FileResult``) do what the
+methods dataclasses would generate do (``bgtools.dataclass_methods``: the generated ones are
+compiled from source at every import)."""
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
+import pickle
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,14 +20,21 @@ from bgtools import record
 from bgtools.batch.jobs import FileReport
 from bgtools.batch.pool import Outcome
 from bgtools.batch.summary import BatchSummary
+from bgtools.build import is_compiled
 from bgtools.engine.ids import MatchState
 from bgtools.grammars import Lexicon, Terminal
+from bgtools.read.detect import LoadedRecords, StdinInput, load_file
+from bgtools.read.source import DecodedText
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, SetUp, Severity
+from bgtools.replay import replay_match
+from bgtools.replay.model import Event, GameSummary, MatchReplay
+from bgtools.reports.files import FileResult
 
 PUBLIC = (Problem, Action, SetUp, GameRecord, MatchRecord, MatchState)
 """The classes of the documented API: their signatures are the generated ones, to the
 return annotation."""
-RECORDS = (*PUBLIC, Terminal, Lexicon, FileReport, Outcome, BatchSummary)
+RECORDS = (*PUBLIC, Terminal, Lexicon, FileReport, Outcome, BatchSummary, StdinInput,
+           LoadedRecords, DecodedText, FileResult)
 
 
 def generated_twin(cls: type) -> type:
@@ -44,7 +54,7 @@ def generated_twin(cls: type) -> type:
     return twin
 
 
-TWINS = {cls: generated_twin(cls) for cls in RECORDS}
+TWINS = {cls: generated_twin(cls) for cls in (*RECORDS, Event, GameSummary, MatchReplay)}
 
 _VALUES = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.text(max_size=3),
                     st.tuples(st.integers(1, 6), st.integers(1, 6)),
@@ -104,6 +114,8 @@ def test_the_methods_do_what_the_generated_ones_do(cls: type, data: st.DataObjec
             setattr(mine, dataclasses.fields(cls)[0].name, 1)
     changed = dataclasses.replace(mine, **second)
     assert repr(changed) == repr(dataclasses.replace(theirs, **second))
+    # A batch sends inputs (StdinInput) and reports to and from its workers.
+    assert repr(pickle.loads(pickle.dumps(mine))) == repr(mine)
 
 
 def test_factory_defaults_are_fresh_and_shown_as_factories() -> None:
@@ -127,3 +139,85 @@ def test_a_record_that_holds_itself_is_shown_without_recursion() -> None:
 
 def test_the_module_keeps_no_helper_in_its_api() -> None:
     assert not any(name.startswith("_") for name in record.__all__)
+
+
+REPLAY_CLASSES = (Event, GameSummary, MatchReplay)
+"""Compiled by mypyc in the compiled build, where their fields take only values of the
+declared types: they are compared on the instances real replays make."""
+
+REPLAYED = sorted(Path("samples").glob("*.mat")) + sorted(Path("samples").glob("*.sgf"))
+
+
+def _replayed_instances() -> dict[type, list[Any]]:
+    found: dict[type, list[Any]] = {cls: [] for cls in REPLAY_CLASSES}
+    for path in REPLAYED:
+        for match in load_file(path).records:
+            replay = replay_match(match, on_event=found[Event].append)
+            found[MatchReplay].append(replay)
+            found[GameSummary].extend(replay.games)
+    return found
+
+
+@pytest.fixture(scope="module")
+def replayed() -> dict[type, list[Any]]:
+    """Every Event, GameSummary and MatchReplay of the replays of the samples."""
+    return _replayed_instances()
+
+
+def _twin_of(instance: Any) -> Any:
+    cls = instance.__class__
+    return TWINS[cls](**{f.name: getattr(instance, f.name) for f in dataclasses.fields(cls)})
+
+
+@pytest.mark.parametrize("cls", REPLAY_CLASSES, ids=lambda c: c.__name__)
+def test_the_replay_classes_do_what_the_generated_ones_do(
+        cls: type, replayed: dict[type, list[Any]]) -> None:
+    instances = replayed[cls]
+    assert len(instances) >= len(REPLAYED)
+    assert cls.__match_args__ == TWINS[cls].__match_args__  # type: ignore[attr-defined]
+    assert (cls.__hash__ is None) == (TWINS[cls].__hash__ is None)
+    for first, second in zip(instances, instances[1:] + instances[:1], strict=True):
+        twin, other_twin = _twin_of(first), _twin_of(second)
+        assert repr(first) == repr(twin)
+        assert (first == second) == (twin == other_twin)
+        assert first == cls(**{f.name: getattr(first, f.name) for f in dataclasses.fields(cls)})
+        assert first != twin and first.__eq__(twin) is NotImplemented
+        name = dataclasses.fields(cls)[0].name
+        changed = dataclasses.replace(first, **{name: getattr(second, name)})
+        assert repr(changed) == repr(dataclasses.replace(twin, **{name: getattr(second, name)}))
+    if cls is MatchReplay:  # the factory defaults: a new list each
+        given = instances[0]
+        made = [cls(given.record, given.profile, given.match_length, given.names)
+                for _ in range(2)]
+        assert made[0].games == [] and made[0].games is not made[1].games
+        assert made[0].problems is not made[1].problems
+        assert repr(made[0]) == repr(TWINS[cls](given.record, given.profile,
+                                                given.match_length, given.names))
+        assert dataclasses.asdict(made[0])["games"] == []
+
+
+@pytest.mark.skipif(is_compiled(), reason="the compiled classes have no Python signature")
+@pytest.mark.parametrize("cls", REPLAY_CLASSES, ids=lambda c: c.__name__)
+def test_the_replay_classes_signature_is_the_generated_one(cls: type) -> None:
+    mine, theirs = inspect.signature(cls), inspect.signature(TWINS[cls])
+    assert list(map(str, mine.parameters.values())) == \
+        list(map(str, theirs.parameters.values()))
+
+
+@given(left=st.integers(0, 40), right=st.integers(0, 40), awaiting=st.booleans(),
+       index=st.integers(0, 5))
+def test_the_mat_readers_game_state_does_what_the_generated_one_does(
+        left: int, right: int, awaiting: bool, index: int) -> None:
+    from bgtools.read import mat
+
+    cls = mat._GameState  # noqa: SLF001 - compiled, private: built with values of its declared types
+    twin = generated_twin(cls)
+    game = GameRecord(1)
+    mine = cls(game, index, left, right, awaiting, Action("win", 0))
+    theirs = twin(game, index, left, right, awaiting, Action("win", 0))
+    assert repr(mine) == repr(theirs)
+    assert repr(cls(game, index)) == repr(twin(game, index))
+    assert (mine == cls(game, index)) == (theirs == twin(game, index))
+    assert mine == cls(game, index, left, right, awaiting, Action("win", 0))
+    assert mine.__eq__(theirs) is NotImplemented and cls.__hash__ is None
+    assert cls.__match_args__ == twin.__match_args__  # type: ignore[attr-defined]

@@ -14,6 +14,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bgtools.dataclass_methods import FACTORY, FieldMethods, FrozenFieldMethods
 from bgtools.errors import (
     BgtoolsError,
     LimitExceededError,
@@ -51,9 +52,10 @@ RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".gam", ".json", ".xg", ".xgp", ".bgf
 
 _UTF8_ENCODINGS = ("utf-8", "utf-8-sig")
 # Any number of digits: the .mat grammar takes at most 9, so a longer one would otherwise be
-# a plain syntax error instead of naming MAX_MATCH_LENGTH.
-_ANY_LENGTH_LINE_RE = re.compile(r"^[ \t]*([0-9]+)[ \t]+point[ \t]+match[ \t]*$",
-                                 re.IGNORECASE | re.MULTILINE | re.ASCII)
+# a plain syntax error instead of naming MAX_MATCH_LENGTH. Compiled by re's cache on first
+# use: most runs read no file with a suspect length line.
+_ANY_LENGTH_LINE = r"^[ \t]*([0-9]+)[ \t]+point[ \t]+match[ \t]*$"
+_ANY_LENGTH_FLAGS = re.IGNORECASE | re.MULTILINE | re.ASCII
 
 
 STDIN_ARGUMENT = "-"
@@ -65,12 +67,17 @@ class RepeatedStdinError(BgtoolsError):
     """``-`` (standard input) given more than once: a usage error (exit 2)."""
 
 
-@dataclass(frozen=True, slots=True)
-class StdinInput:
+# The two classes write their methods (bgtools.dataclass_methods): dataclasses would compile
+# them from source at every import of the readers.
+@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
+class StdinInput(FrozenFieldMethods):
     """Standard input, read whole (up to MAX_FILE_BYTES) by the process that was given
     ``-``: its bytes travel with the input to a worker, whose own stdin is not the user's."""
 
     data: bytes
+
+    def __init__(self, data: bytes) -> None:
+        object.__setattr__(self, "data", data)  # frozen
 
 
 InputSource = str | Path | StdinInput
@@ -78,13 +85,19 @@ InputSource = str | Path | StdinInput
 it, or a ``Path``), or standard input already read."""
 
 
-@dataclass(slots=True)
-class LoadedRecords:
+@dataclass(slots=True, init=False, repr=False, eq=False)
+class LoadedRecords(FieldMethods):
     """What a file holds: its format, the encoding assumed, and its match records."""
 
     format: str
     encoding: str
     records: list[MatchRecord] = field(default_factory=list)
+
+    def __init__(self, format: str, encoding: str,  # noqa: A002
+                 records: list[MatchRecord] = FACTORY) -> None:
+        self.format = format
+        self.encoding = encoding
+        self.records = [] if records is FACTORY else records
 
 
 def detect_format(text: str) -> str | None:
@@ -119,7 +132,7 @@ def _check_length_lines(text: str, suspects: tuple[int, ...], name: str) -> None
         return
     lines = text.split("\n")
     for line in suspects:
-        match = _ANY_LENGTH_LINE_RE.fullmatch(lines[line - 1])
+        match = re.fullmatch(_ANY_LENGTH_LINE, lines[line - 1], _ANY_LENGTH_FLAGS)
         if match is None:
             continue
         digits = match.group(1).lstrip("0")

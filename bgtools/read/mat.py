@@ -39,6 +39,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from bgtools.build import is_compiled
+from bgtools.dataclass_methods import fields_eq, fields_repr
 from bgtools.grammars import MAT_LINE, Terminal, terminals
 from bgtools.limits import MAX_LINE_CHARS, MAX_MATCH_LENGTH, MAX_PROBLEMS
 from bgtools.read.mat_grammar import scan_line_lark
@@ -564,9 +565,10 @@ def _split_score_line(line: str) -> _ScoreLine | None:
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class _GameState:
-    """Per-game layout knowledge used to give a lone cell to a column."""
+@dataclass(slots=True, init=False, repr=False, eq=False)
+class _GameState:  # noqa: PLW1641 - unhashable, as Python makes a class with __eq__ alone
+    """Per-game layout knowledge used to give a lone cell to a column (its methods written
+    here, as replay.model's: dataclasses would compile them from source at every import)."""
 
     game: GameRecord
     index: int
@@ -577,6 +579,25 @@ class _GameState:
     """A ``Losses N`` cell on an unnumbered row written left of the left column (Galaxy):
     its column says nothing, so it is the loser's, i.e. of the player the next ``Wins`` cell
     does not name."""
+
+    def __init__(self, game: GameRecord, index: int,
+                 left_column: int = _DEFAULT_LEFT_COLUMN,
+                 right_column: int = _DEFAULT_RIGHT_COLUMN, awaiting_score: bool = True,
+                 flush_result: Action | None = None) -> None:
+        self.game = game
+        self.index = index
+        self.left_column = left_column
+        self.right_column = right_column
+        self.awaiting_score = awaiting_score
+        self.flush_result = flush_result
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented  # as generated (and mypyc's bool return allows it here)
+        return fields_eq(self, other)
 
 
 class _Reader:

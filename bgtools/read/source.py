@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bgtools.dataclass_methods import FrozenFieldMethods
+
 __all__ = ["DecodedText", "decode_bytes", "decode_text", "normalise_newlines", "printable_path"]
 
 _BOM = b"\xef\xbb\xbf"
 
 
-@dataclass(frozen=True, slots=True)
-class DecodedText:
+# The methods are written here (bgtools.dataclass_methods): dataclasses would compile them
+# from source at every import of a text reader.
+@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
+class DecodedText(FrozenFieldMethods):
     """Decoded text with LF line ends, the encoding assumed, and where UTF-8 failed.
 
     ``first_bad_line`` is the 1-based line of the first byte that is not UTF-8 (None when
@@ -20,6 +24,12 @@ class DecodedText:
     text: str
     encoding: str
     first_bad_line: int | None = None
+
+    def __init__(self, text: str, encoding: str, first_bad_line: int | None = None) -> None:
+        setter = object.__setattr__  # frozen
+        setter(self, "text", text)
+        setter(self, "encoding", encoding)
+        setter(self, "first_bad_line", first_bad_line)
 
 
 def normalise_newlines(text: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from bgtools.dataclass_methods import FACTORY_LIST, fields_eq, fields_repr
 from bgtools.engine import ids
 from bgtools.engine.position import Play, Position
 from bgtools.engine.results import ResultName
@@ -27,8 +28,14 @@ EventKind = Literal["move", "double", "take", "drop", "beaver", "raccoon", "resi
 GameEnd = Literal["bearoff", "drop", "resign"]
 """How a game ended: the last checker borne off, a double dropped, a resignation."""
 
-@dataclass(slots=True)
-class Event:
+# The three classes write their __init__ and delegate __repr__/__eq__ to
+# bgtools.dataclass_methods: a compiled dataclass otherwise still has dataclasses compile
+# its methods from source at every import. No "__hash__ = None": mypyc would make it a
+# field; defining __eq__ alone makes the class unhashable, as a dataclass with eq.
+
+
+@dataclass(slots=True, init=False, repr=False, eq=False)
+class Event:  # noqa: PLW1641 - unhashable (eq, mutable), as Python makes it
     """One replayed action, with the state before it (for ``replay --jsonl``)."""
 
     game: int
@@ -43,6 +50,31 @@ class Event:
     position_after: Position | None = None
     source: Action | None = None
     """The record's cell this event replays (writers need its text and properties)."""
+
+    def __init__(self, game: int, index: int, line: int | None, player: int,
+                 action: EventKind, dice: tuple[int, int] | None, play: Play | None,
+                 position_before: Position, state_before: ids.MatchState,
+                 position_after: Position | None = None, source: Action | None = None,
+                 ) -> None:
+        self.game = game
+        self.index = index
+        self.line = line
+        self.player = player
+        self.action = action
+        self.dice = dice
+        self.play = play
+        self.position_before = position_before
+        self.state_before = state_before
+        self.position_after = position_after
+        self.source = source
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented  # as generated (and mypyc's bool return allows it here)
+        return fields_eq(self, other)
 
     def action_fields(self) -> dict[str, object]:
         """The action as JSON fields, in the contract's order: index, line, player, action,
@@ -67,8 +99,8 @@ class Event:
         return fields
 
 
-@dataclass(slots=True)
-class GameSummary:
+@dataclass(slots=True, init=False, repr=False, eq=False)
+class GameSummary:  # noqa: PLW1641 - unhashable, as Python makes it
     """What happened in one game (the contract's ``score`` game object)."""
 
     number: int
@@ -85,6 +117,35 @@ class GameSummary:
     actions: int = 0
     final_position: Position | None = None
     final_on_roll: int | None = None
+
+    def __init__(self, number: int, line: int | None, score_before: tuple[int, int],
+                 crawford: bool, post_crawford: bool, winner: int | None = None,
+                 points: int | None = None, cube: int = 1, result: ResultName | None = None,
+                 ended_by: GameEnd | None = None, rolls: int = 0, actions: int = 0,
+                 final_position: Position | None = None, final_on_roll: int | None = None,
+                 ) -> None:
+        self.number = number
+        self.line = line
+        self.score_before = score_before
+        self.crawford = crawford
+        self.post_crawford = post_crawford
+        self.winner = winner
+        self.points = points
+        self.cube = cube
+        self.result = result
+        self.ended_by = ended_by
+        self.rolls = rolls
+        self.actions = actions
+        self.final_position = final_position
+        self.final_on_roll = final_on_roll
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented  # as generated (and mypyc's bool return allows it here)
+        return fields_eq(self, other)
 
     @property
     def score_after(self) -> tuple[int, int]:
@@ -109,8 +170,8 @@ class GameSummary:
         }
 
 
-@dataclass(slots=True)
-class MatchReplay:
+@dataclass(slots=True, init=False, repr=False, eq=False)
+class MatchReplay:  # noqa: PLW1641 - unhashable, as Python makes it
     """The outcome of replaying a record: per-game summaries, problems, the final score."""
 
     record: MatchRecord
@@ -123,6 +184,30 @@ class MatchReplay:
     complete: bool = False
     winner: int | None = None
     rolls: int = 0
+
+    def __init__(self, record: MatchRecord, profile: RuleProfile, match_length: int,
+                 names: tuple[str, str] | None, games: list[GameSummary] = FACTORY_LIST,
+                 problems: list[Problem] = FACTORY_LIST, final_score: tuple[int, int] = (0, 0),
+                 complete: bool = False, winner: int | None = None, rolls: int = 0,
+                 ) -> None:
+        self.record = record
+        self.profile = profile
+        self.match_length = match_length
+        self.names = names
+        self.games = [] if games is FACTORY_LIST else games
+        self.problems = [] if problems is FACTORY_LIST else problems
+        self.final_score = final_score
+        self.complete = complete
+        self.winner = winner
+        self.rolls = rolls
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented  # as generated (and mypyc's bool return allows it here)
+        return fields_eq(self, other)
 
     @property
     def valid(self) -> bool:

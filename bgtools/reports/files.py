@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bgtools.dataclass_methods import FACTORY, FieldMethods
 from bgtools.errors import BgtoolsError, describe_error
 from bgtools.record import SCHEMA, Problem
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
@@ -34,8 +35,10 @@ __all__ = [
 ]
 
 
-@dataclass(slots=True)
-class FileResult:
+# FileResult writes its methods (bgtools.dataclass_methods): dataclasses would compile them
+# from source at every import of the reports.
+@dataclass(slots=True, init=False, repr=False, eq=False)
+class FileResult(FieldMethods):
     """One input file: its format, its replayed matches, or why it could not be read."""
 
     display: str
@@ -45,6 +48,16 @@ class FileResult:
     error: str | None = None
     events: list[list[Event]] = field(default_factory=list)
     """Per replay, its events, when ``analyse_file(..., keep_events=True)`` asked for them."""
+
+    def __init__(self, display: str, format: str | None = None,  # noqa: A002
+                 encoding: str | None = None, replays: list[MatchReplay] = FACTORY,
+                 error: str | None = None, events: list[list[Event]] = FACTORY) -> None:
+        self.display = display
+        self.format = format
+        self.encoding = encoding
+        self.replays = [] if replays is FACTORY else replays
+        self.error = error
+        self.events = [] if events is FACTORY else events
 
     @property
     def problems(self) -> list[Problem]:
