@@ -104,14 +104,17 @@ def test_step_is_legal_is_step_error_none(pos: Position, src: int, die: int) -> 
 
 @settings(max_examples=300, deadline=None)
 @given(positions, st.integers(-2, 27), st.integers(1, 6))
-def test_mover_can_step_is_step_is_legal_without_the_block(pos: Position, src: int,
-                                                           die: int) -> None:
-    # The plain path reads the opponent's side apart: the block is the only thing of it
-    # step_is_legal reads.
+def test_mover_can_step_is_step_error_none_without_the_block(pos: Position, src: int,
+                                                             die: int) -> None:
+    # The plain path reads the opponent's side apart (and step_is_legal is mover_can_step
+    # plus the block): with the point reached emptied of the opponent's checkers,
+    # mover_can_step is exactly step_error's verdict.
     me, opp = list(pos.mover), list(pos.opponent)
     dst = src - die
-    assert step_is_legal(me, opp, src, die) == (
-        mover_can_step(me, src, dst) and (dst <= 0 or opp[25 - dst] < 2))
+    if 0 < dst < 25:
+        opp[25 - dst] = 0
+    assert mover_can_step(me, src, dst) == (
+        step_error(tuple(me), tuple(opp), src, max(dst, 0), die) is None)
 
 
 def test_plain_play_sides_hit_each_blot_once() -> None:

@@ -566,27 +566,10 @@ def step_is_legal(me: list[int], opp: list[int], src: int, die: int) -> bool:
     ``me``/``opp`` (to ``src - die``, or off when that is 0 or less): exactly
     ``step_error(me, opp, src, max(src - die, 0), die) is None``
     (:func:`~bgtools.engine.position.step_error`; tests/test_resolve_plain.py proves it),
-    written for the compiled per-roll path."""
-    if not 1 <= src <= 25 or me[src] == 0:
-        return False
-    if me[25] and src != 25:
-        return False
+    written for the compiled per-roll path: :func:`mover_can_step` and no block on the
+    point reached."""
     dst = src - die
-    if dst > 0:
-        return opp[25 - dst] < 2
-    if src == 25:
-        return False
-    for point in range(7, 26):
-        if me[point]:
-            return False  # not every checker is home
-    if dst == 0:
-        return True
-    point = src + 1
-    while point < 7:  # a higher die bears off only from the highest point
-        if me[point]:
-            return False
-        point += 1
-    return True
+    return mover_can_step(me, src, dst) and (dst <= 0 or opp[25 - dst] < 2)
 
 
 def can_move(mover: tuple[int, ...], opponent: tuple[int, ...], die1: int, die2: int) -> bool:
@@ -765,8 +748,7 @@ def _fits(src: int, dst: int, die: int) -> bool:
 def mover_can_step(me: list[int], src: int, dst: int) -> bool:
     """:func:`step_is_legal` without the opponent's side: whether the mover may move a
     checker from ``src`` to ``dst = src - die`` (0 or less: off), a block on ``dst``
-    aside. ``step_is_legal(me, opp, src, die)`` is exactly this and, when ``dst > 0``,
-    ``opp[25 - dst] < 2`` (tests/test_resolve_plain.py proves it)."""
+    aside (:func:`step_is_legal` adds the block)."""
     if not 1 <= src <= 25 or me[src] == 0:
         return False
     if me[25] and src != 25:
