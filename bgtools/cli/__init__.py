@@ -77,16 +77,6 @@ class _CliPackage(ModuleType):
 sys.modules[__name__].__class__ = _CliPackage
 
 
-def _command_name(args: list[str]) -> str | None:
-    """The command that ``args`` name: the first that is not a global option."""
-    for arg in args:
-        if arg == "--":
-            return None
-        if not arg.startswith("-"):
-            return arg
-    return None
-
-
 def main() -> None:
     """Console-script entry point: run the app; errors end as one line and an exit code."""
     args = sys.argv[1:]
@@ -98,10 +88,10 @@ def main() -> None:
 
             sys.stdout.write(f"bgtools {__version__} ({build_name()})\n")
             return
-        from bgtools.cli.app import app_for
+        from bgtools.cli.app import app_for, command_name
         from bgtools.cli.errors import run_app
 
-        load_commands(_command_name(args))
+        load_commands(command_name(args))
         run_app(app_for(args))
     finally:
         # The process ends here: the interpreter's collections at exit would only rescan

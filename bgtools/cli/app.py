@@ -34,6 +34,7 @@ __all__ = [
     "app",
     "app_for",
     "check_rules",
+    "command_name",
     "emit_json",
     "fit_table",
     "make_console",
@@ -99,18 +100,27 @@ def app_for(args: Sequence[str]) -> typer.Typer:
     return chosen
 
 
-def _chosen_app(args: Sequence[str]) -> typer.Typer:
+def command_name(args: Sequence[str]) -> str | None:
+    """The command that the command line ``args`` names: the first argument that is not a
+    global option (they take no value); None when there is none before ``--``."""
     for arg in args:
-        if arg.startswith("-") and arg != "--":
-            continue
+        if arg == "--":
+            return None
+        if not arg.startswith("-"):
+            return arg
+    return None
+
+
+def _chosen_app(args: Sequence[str]) -> typer.Typer:
+    wanted = command_name(args)
+    if wanted is not None:
         for info in app.registered_commands:
             callback = info.callback
             name = info.name or (callback and typer.main.get_command_name(callback.__name__))
-            if name == arg:
+            if name == wanted:
                 single = copy.copy(app)
                 single.registered_commands = [info]
                 return single
-        break
     return app
 
 
