@@ -1,18 +1,20 @@
 """The methods a dataclass would generate, written once for the classes that write their own.
 
 ``dataclasses`` compiles a class's ``__init__``, ``__repr__``, ``__eq__`` (and, frozen,
-``__hash__``) from source text when the class is defined: about a millisecond a class, paid
-by every run of the command line for every class it imports. The classes of the start-up
-path (the records, the batch's reports, the grammars' terminals) are declared
-``@dataclass(..., init=False, repr=False, eq=False)``, write their ``__init__`` by hand
-and inherit the rest from :class:`FieldMethods` or :class:`FrozenFieldMethods` (a class
-mypyc compiles calls the functions instead), which do what the generated methods do
-(``tests/test_record_methods.py`` compares each class with a twin whose methods dataclasses
-generates).
+``__hash__``, ``__setattr__`` and ``__delattr__``) from source text when the class is
+defined: about a millisecond a class, paid by every run of the command line for every class
+it imports. The classes of the start-up path (the records, the positions, the batch's
+reports, the grammars' terminals) are declared ``@dataclass(..., init=False, repr=False,
+eq=False)``, never ``frozen=True``, write their ``__init__`` by hand and inherit the rest
+from :class:`FieldMethods` or :class:`FrozenFieldMethods` (a class mypyc compiles calls the
+functions instead, and declares its fields ``Final``, which the compiled class enforces),
+which do what the generated methods do (``tests/test_record_methods.py`` compares each class
+with a twin whose methods dataclasses generates).
 """
 
 from __future__ import annotations
 
+from dataclasses import FrozenInstanceError
 from reprlib import recursive_repr
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads it so)
@@ -95,7 +97,23 @@ class FieldMethods:
 
 
 class FrozenFieldMethods(FieldMethods):
-    """:class:`FieldMethods` for a frozen class: the hash of its fields instead of none."""
+    """:class:`FieldMethods` for a frozen class: the hash of its fields instead of none, and
+    no assignment or deletion of a field (``FrozenInstanceError``, as a frozen dataclass).
+    Its ``__init__`` sets the fields with ``object.__setattr__``; pickling and copying set
+    them the same way."""
 
     __slots__ = ()
     __hash__ = fields_hash  # type: ignore[assignment]  # frozen: hashable, as a dataclass
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __getstate__(self) -> tuple[object, ...]:
+        return field_values(self)
+
+    def __setstate__(self, state: tuple[object, ...]) -> None:
+        for name, value in zip(self.__match_args__, state, strict=True):  # type: ignore[attr-defined]
+            object.__setattr__(self, name, value)

@@ -43,7 +43,7 @@ class Severity(str, Enum):
     WARNING = "warning"
 
 
-@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class Problem(FrozenFieldMethods):
     """One problem found in a record, with a stable rule id and a 1-based location.
 
@@ -168,7 +168,7 @@ CubePosition = Literal[0, 1, "centred"]
 """Where a set-up puts the cube: owned by player 0 or 1, or in the middle."""
 
 
-@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class SetUp(FrozenFieldMethods):
     """A board, turn or cube set by hand inside a game (an SGF set-up node: ``AE``/``AW``/
     ``AB``, ``PL``, ``CV``, ``CP``; a root ``CV`` of automatic doubles, FORMATS.md 3.3).

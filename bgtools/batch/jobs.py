@@ -60,7 +60,7 @@ def warm_up() -> None:
         pass
 
 
-@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class FileReport(FrozenFieldMethods):
     """What a worker sends back about one file: small and picklable.
 

@@ -36,7 +36,7 @@ def default_jobs() -> int:
     return os.cpu_count() or 1
 
 
-@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class Outcome(FrozenFieldMethods, Generic[T, R]):
     """The result of the job on one input: ``value``, or ``failure`` when the job raised or
     its worker process died. ``seconds`` is the time the job took."""

@@ -137,7 +137,7 @@ def decode_position_id(text: str) -> tuple[Side, Side]:
     return not_on_roll, on_roll
 
 
-@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class MatchState(FrozenFieldMethods):
     """Every field of a GNU Backgammon Match ID (FORMATS.md 4.2).
 

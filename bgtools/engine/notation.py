@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Final, Literal
 
+from bgtools.dataclass_methods import fields_repr
 from bgtools.engine.memo import BoundedMemo
 from bgtools.engine.notation_grammar import (
     BAR_POINT,
@@ -27,11 +28,16 @@ from bgtools.engine.notation_grammar import (
 from bgtools.errors import NotationError
 from bgtools.grammars import NOTATION, terminals
 
-__all__ = ["Segments", "WrittenPath", "WrittenPlay", "parse_play", "plain_segments"]
+__all__ = ["PlayKind", "Segments", "WrittenPath", "WrittenPlay", "parse_play", "plain_segments"]
 
 
 
-@dataclass(frozen=True, slots=True)
+# The classes here write their methods (bgtools.dataclass_methods: generated ones cost
+# start-up time, and a compiled class's generated __init__ runs as Python). Their fields are
+# Final: read-only, which the compiled classes enforce.
+
+
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class WrittenPath:
     """One item of a written play: a checker's path ``points`` (from, [via ...], to).
 
@@ -39,47 +45,89 @@ class WrittenPath:
     repetition (1 when absent); ``column`` is the 0-based offset of the item in the text.
     """
 
-    points: tuple[int, ...]
-    marks: tuple[bool, ...]
-    count: int = 1
-    column: int = 0
+    points: Final[tuple[int, ...]]
+    marks: Final[tuple[bool, ...]]
+    count: Final[int]
+    column: Final[int]
+
+    def __init__(self, points: tuple[int, ...], marks: tuple[bool, ...], count: int = 1,
+                 column: int = 0) -> None:
+        self.points = points
+        self.marks = marks
+        self.count = count
+        self.column = column
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, WrittenPath) and other.__class__ is self.__class__:
+            return (self.points == other.points and self.marks == other.marks
+                    and self.count == other.count and self.column == other.column)
+        return NotImplemented  # as generated (and mypyc's bool return allows it here)
+
+    def __hash__(self) -> int:
+        return hash((self.points, self.marks, self.count, self.column))
 
 
-@dataclass(frozen=True, slots=True)
+PlayKind = Literal["moves", "cannot_move", "resign", "illegal"]
+"""What a written play is: paths, or one of the special forms."""
+
+
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class WrittenPlay:
     """A parsed play: ``kind`` says whether it lists paths or is one of the special forms."""
 
-    kind: Literal["moves", "cannot_move", "resign", "illegal"]
-    paths: tuple[WrittenPath, ...] = ()
-    text: str = ""
+    kind: Final[PlayKind]
+    paths: Final[tuple[WrittenPath, ...]]
+    text: Final[str]
     segments: tuple[tuple[int, int, bool], ...] = field(init=False, repr=False, compare=False)
     """Every written ``from -> to`` segment with its hit mark, repetitions expanded
     (computed once: parsed plays are memoised and replayed many times)."""
 
-    def __post_init__(self) -> None:
+    def __init__(self, kind: PlayKind, paths: tuple[WrittenPath, ...] = (),
+                 text: str = "") -> None:
+        self.kind = kind
+        self.paths = paths
+        self.text = text
         out: list[tuple[int, int, bool]] = []
-        for path in self.paths:
+        for path in paths:
             points = path.points
             marks = path.marks
             last = len(points) - 1
             for _ in range(path.count):
                 out.extend([(points[i], points[i + 1], marks[i + 1]) for i in range(last)])
-        object.__setattr__(self, "segments", tuple(out))
+        self.segments = tuple(out)
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, WrittenPlay) and other.__class__ is self.__class__:
+            return (self.kind == other.kind and self.paths == other.paths
+                    and self.text == other.text)
+        return NotImplemented  # as generated (and mypyc's bool return allows it here)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.paths, self.text))
 
 
-
-
-@dataclass(frozen=True, slots=True)
 class _FastSyntax:
     """The fast path's expressions, assembled from the terminals of ``notation.lark``."""
 
-    item: re.Pattern[str]
+    item: Final[re.Pattern[str]]
     """One path with its optional ``(N)``, after optional separators and before a separator
     or the end: group 1 is the path, group 2 the repetition."""
-    point: re.Pattern[str]
+    point: Final[re.Pattern[str]]
     """One point of a path: which of the groups NUMBER, BAR, OFF matched, and STAR."""
-    tail: re.Pattern[str]
+    tail: Final[re.Pattern[str]]
     """Separators up to the end of the text."""
+
+    def __init__(self, item: re.Pattern[str], point: re.Pattern[str],
+                 tail: re.Pattern[str]) -> None:
+        self.item = item
+        self.point = point
+        self.tail = tail
 
 
 @cache

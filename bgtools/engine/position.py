@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from bgtools.dataclass_methods import FrozenFieldMethods
 from bgtools.engine import ids
 
 __all__ = [
@@ -41,8 +42,12 @@ class PositionError(ValueError):
     """A position that cannot exist: too many checkers, a shared point, a bad ID."""
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+# The classes here are frozen dataclasses whose methods are written, not generated (see
+# bgtools.dataclass_methods: generating them costs start-up time).
+
+
+@dataclass(slots=True, init=False, repr=False, eq=False)
+class Play(FrozenFieldMethods):
     """All the steps of one turn, in the order they are played.
 
     ``hits[i]`` tells whether step ``i`` hit an opposing blot. An empty play means the
@@ -51,6 +56,19 @@ class Play:
 
     steps: tuple[Step, ...] = ()
     hits: tuple[bool, ...] = ()
+
+    def __init__(self, steps: tuple[Step, ...] = (), hits: tuple[bool, ...] = ()) -> None:
+        setter = object.__setattr__  # frozen
+        setter(self, "steps", steps)
+        setter(self, "hits", hits)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__ and isinstance(other, Play):  # (mypy: narrows)
+            return self.steps == other.steps and self.hits == other.hits
+        return NotImplemented
+
+    def __hash__(self) -> int:  # type: ignore[override]  # frozen: hashable
+        return hash((self.steps, self.hits))
 
     def __str__(self) -> str:
         return format_play(self.steps, self.hits)
@@ -76,8 +94,8 @@ def _side(counts: Sequence[int], what: str) -> tuple[int, ...]:
     return tuple(board)
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
+@dataclass(slots=True, init=False, repr=False, eq=False)
+class Position(FrozenFieldMethods):
     """An immutable backgammon position seen from the player to act.
 
     ``mover[p]`` and ``opponent[p]`` are checker counts on point ``p`` of each player's own
@@ -88,14 +106,22 @@ class Position:
     mover: tuple[int, ...]
     opponent: tuple[int, ...]
 
-    def __post_init__(self) -> None:
-        mover = _side(self.mover, "the player on roll")
-        opponent = _side(self.opponent, "the opponent")
+    def __init__(self, mover: tuple[int, ...], opponent: tuple[int, ...]) -> None:
+        checked_mover = _side(mover, "the player on roll")
+        checked_opponent = _side(opponent, "the opponent")
         for q in range(1, 25):
-            if mover[q] and opponent[25 - q]:
+            if checked_mover[q] and checked_opponent[25 - q]:
                 raise PositionError(f"both players have checkers on the mover's point {q}")
-        object.__setattr__(self, "mover", mover)
-        object.__setattr__(self, "opponent", opponent)
+        object.__setattr__(self, "mover", checked_mover)
+        object.__setattr__(self, "opponent", checked_opponent)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__ and isinstance(other, Position):  # (mypy: narrows)
+            return self.mover == other.mover and self.opponent == other.opponent
+        return NotImplemented
+
+    def __hash__(self) -> int:  # type: ignore[override]  # frozen: hashable
+        return hash((self.mover, self.opponent))
 
     # --- construction -------------------------------------------------------------------
 
@@ -473,13 +499,18 @@ def _point_name(point: int) -> str:
     return str(point)
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedId:
+@dataclass(slots=True, init=False, repr=False, eq=False)
+class ParsedId(FrozenFieldMethods):
     """What an ID string says: the position (player to act on roll) and, when the ID
     carries one, the match state (GNUbg ID or XGID)."""
 
     position: Position
     state: ids.MatchState | None
+
+    def __init__(self, position: Position, state: ids.MatchState | None) -> None:
+        setter = object.__setattr__  # frozen
+        setter(self, "position", position)
+        setter(self, "state", state)
 
 
 def parse_id(text: str) -> ParsedId:

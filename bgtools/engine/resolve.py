@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Final
 
+from bgtools.dataclass_methods import fields_repr
 from bgtools.engine import notation
 from bgtools.engine.memo import BoundedMemo
 from bgtools.engine.notation import WrittenPlay
@@ -59,7 +60,11 @@ RULE_MESSAGES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+# The classes here write their methods and declare their fields Final, as
+# bgtools.engine.notation's (see there).
+
+
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class Resolution:
     """The outcome of resolving a written play.
 
@@ -69,11 +74,32 @@ class Resolution:
     ``ambiguous`` is set when merged segments allowed several different results.
     """
 
-    play: Play | None
-    result: Position | None
-    rule: str | None = None
-    message: str = ""
-    ambiguous: bool = False
+    play: Final[Play | None]
+    result: Final[Position | None]
+    rule: Final[str | None]
+    message: Final[str]
+    ambiguous: Final[bool]
+
+    def __init__(self, play: Play | None, result: Position | None, rule: str | None = None,
+                 message: str = "", ambiguous: bool = False) -> None:
+        self.play = play
+        self.result = result
+        self.rule = rule
+        self.message = message
+        self.ambiguous = ambiguous
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Resolution) and other.__class__ is self.__class__:
+            return (self.play == other.play and self.result == other.result
+                    and self.rule == other.rule and self.message == other.message
+                    and self.ambiguous == other.ambiguous)
+        return NotImplemented  # as generated (and mypyc's bool return allows it here)
+
+    def __hash__(self) -> int:
+        return hash((self.play, self.result, self.rule, self.message, self.ambiguous))
 
 
 def _segment_options(src: int, dst: int, dice: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -386,13 +412,28 @@ def _single_steps(
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class IllegalStep:
     """The first step of a sequence that cannot be played, and the rule it breaks with the
     first die tried (None when no die was left for it)."""
 
-    step: Step
-    rule: str | None
+    step: Final[Step]
+    rule: Final[str | None]
+
+    def __init__(self, step: Step, rule: str | None) -> None:
+        self.step = step
+        self.rule = rule
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, IllegalStep) and other.__class__ is self.__class__:
+            return self.step == other.step and self.rule == other.rule
+        return NotImplemented  # as generated (and mypyc's bool return allows it here)
+
+    def __hash__(self) -> int:
+        return hash((self.step, self.rule))
 
 
 def play_steps(me: list[int], opp: list[int], steps: Sequence[Step], dice: Sequence[int], *,

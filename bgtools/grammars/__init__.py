@@ -65,7 +65,7 @@ def parser(name: str) -> Lark:
     return Lark(grammar_text(name), parser="lalr", **_LARK_OPTIONS[name])
 
 
-@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class Terminal(FrozenFieldMethods):
     """A terminal of a grammar: ``pattern`` is a Python regular expression (a string literal
     is escaped), ``ignore_case`` its ``i`` flag, ``priority`` the lexer's (0 when not given)."""
@@ -89,7 +89,7 @@ class Terminal(FrozenFieldMethods):
         return f"(?i:{self.pattern})" if self.ignore_case else f"(?:{self.pattern})"
 
 
-@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class Lexicon(FrozenFieldMethods):
     """The terminals of one grammar, in the order of the file, and what it ignores."""
 

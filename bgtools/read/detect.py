@@ -69,7 +69,7 @@ class RepeatedStdinError(BgtoolsError):
 
 # The two classes write their methods (bgtools.dataclass_methods): dataclasses would compile
 # them from source at every import of the readers.
-@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class StdinInput(FrozenFieldMethods):
     """Standard input, read whole (up to MAX_FILE_BYTES) by the process that was given
     ``-``: its bytes travel with the input to a worker, whose own stdin is not the user's."""

@@ -94,35 +94,54 @@ _RESULTS = (("win", "WINS"), ("loss", "LOSSES"))
 _ROLL_RESTS = ("play", "cannot_move", "resign_mark", "illegal")
 
 
-@dataclass(frozen=True, slots=True)
 class _CellGroups:
     """The group numbers of one cell of the line expression (``a``: the first cell, ``b``:
     the second); each ``(kind, group, ...)`` is one alternative of the grammar's ``cell``."""
 
-    cell: int
-    roll: int
-    play: int
-    rests: tuple[tuple[str, int], ...]
+    cell: Final[int]
+    roll: Final[int]
+    play: Final[int]
+    rests: Final[tuple[tuple[str, int], ...]]
     """The roll's other rests: (rest, group)."""
-    cubes: tuple[tuple[str, int, int], ...]
+    cubes: Final[tuple[tuple[str, int, int], ...]]
     """(kind, group, group of the ``=> V`` value)"""
-    bare: tuple[tuple[str, int], ...]
-    mark: int
+    bare: Final[tuple[tuple[str, int], ...]]
+    mark: Final[int]
     """A resignation cell ``???``/``????`` of its own."""
-    results: tuple[tuple[str, int, int, int], ...]
+    results: Final[tuple[tuple[str, int, int, int], ...]]
     """(kind, group, group of the points, group of ``and the match``)"""
 
+    def __init__(self, cell: int, roll: int, play: int, rests: tuple[tuple[str, int], ...],
+                 cubes: tuple[tuple[str, int, int], ...], bare: tuple[tuple[str, int], ...],
+                 mark: int, results: tuple[tuple[str, int, int, int], ...]) -> None:
+        self.cell = cell
+        self.roll = roll
+        self.play = play
+        self.rests = rests
+        self.cubes = cubes
+        self.bare = bare
+        self.mark = mark
+        self.results = results
 
-@dataclass(frozen=True, slots=True)
+
 class _LineSyntax:
     """The fast path's expression of a whole line (see :func:`_line_syntax`)."""
 
-    line: re.Pattern[str]
-    comment: int
-    length: int
-    game: int
-    row: int
-    cells: tuple[_CellGroups, _CellGroups]
+    line: Final[re.Pattern[str]]
+    comment: Final[int]
+    length: Final[int]
+    game: Final[int]
+    row: Final[int]
+    cells: Final[tuple[_CellGroups, _CellGroups]]
+
+    def __init__(self, line: re.Pattern[str], comment: int, length: int, game: int, row: int,
+                 cells: tuple[_CellGroups, _CellGroups]) -> None:
+        self.line = line
+        self.comment = comment
+        self.length = length
+        self.game = game
+        self.row = row
+        self.cells = cells
 
 
 @cache
@@ -266,16 +285,21 @@ _BARE_KINDS: Final = {name: kind for kind, name in _BARE}
 _RESULT_KINDS: Final = {name: kind for kind, name in _RESULTS}
 
 
-@dataclass(frozen=True, slots=True)
 class _WordSyntax:
     """The terminals as the word scanner uses them (see :func:`_word_syntax`)."""
 
-    single: tuple[tuple[str, re.Pattern[str]], ...]
+    single: Final[tuple[tuple[str, re.Pattern[str]], ...]]
     """Every terminal in the lexer's order (priority first), as an atomic group."""
-    leads: tuple[re.Pattern[str], ...]
+    leads: Final[tuple[re.Pattern[str], ...]]
     """The first word of each terminal that spans blanks (``cannot`` of ``cannot\\s+move``)."""
-    spanning: dict[str, re.Pattern[str]]
+    spanning: Final[dict[str, re.Pattern[str]]]
     """Those terminals by name, as atomic groups."""
+
+    def __init__(self, single: tuple[tuple[str, re.Pattern[str]], ...],
+                 leads: tuple[re.Pattern[str], ...], spanning: dict[str, re.Pattern[str]]) -> None:
+        self.single = single
+        self.leads = leads
+        self.spanning = spanning
 
 
 @cache

@@ -13,7 +13,7 @@ _BOM = b"\xef\xbb\xbf"
 
 # The methods are written here (bgtools.dataclass_methods): dataclasses would compile them
 # from source at every import of a text reader.
-@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class DecodedText(FrozenFieldMethods):
     """Decoded text with LF line ends, the encoding assumed, and where UTF-8 failed.
 

@@ -8,7 +8,6 @@ rules of a single play belong to the engine (:func:`~bgtools.engine.resolve.reso
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Final
 
 from bgtools.engine import ids
@@ -39,16 +38,23 @@ _NO_PLAY: Final = Play()
 """The empty play of a roll that cannot be played (immutable, so one serves every roll)."""
 
 
-@dataclass(frozen=True, slots=True)
 class MatchContext:
     """What every game of a match shares: its rules and length, the Jacoby flag its IDs
-    carry, the listener of events and the list its problems go to."""
+    carry, the listener of events and the list its problems go to (read-only fields)."""
 
-    profile: RuleProfile
-    length: int
-    jacoby_for_ids: bool
-    on_event: Callable[[Event], None] | None
-    problems: list[Problem]
+    profile: Final[RuleProfile]
+    length: Final[int]
+    jacoby_for_ids: Final[bool]
+    on_event: Final[Callable[[Event], None] | None]
+    problems: Final[list[Problem]]
+
+    def __init__(self, profile: RuleProfile, length: int, jacoby_for_ids: bool,
+                 on_event: Callable[[Event], None] | None, problems: list[Problem]) -> None:
+        self.profile = profile
+        self.length = length
+        self.jacoby_for_ids = jacoby_for_ids
+        self.on_event = on_event
+        self.problems = problems
 
 
 class Game:

@@ -6,8 +6,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Final, Literal
 
+from bgtools.dataclass_methods import fields_eq, fields_hash, fields_repr
 from bgtools.record import MatchRecord, Severity
 
 __all__ = [
@@ -160,7 +161,8 @@ CubeRule = Literal["on", "off", "min3"]
 """When the cube is in use: always, never, or only in matches of 3 points or more."""
 
 
-@dataclass(frozen=True, slots=True)
+# Its methods are written, and its fields Final, as bgtools.engine.notation's (see there).
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class RuleProfile:
     """Site-dependent rules: Crawford, cube use, Jacoby, beavers, resignations, lengths.
 
@@ -174,18 +176,46 @@ class RuleProfile:
     ends the match; ``resign_at_length``: so it does for a resignation that ends the match.
     """
 
-    name: str
-    crawford: bool = True
-    cube: CubeRule = "on"
-    jacoby: bool | None = None  # None: unknown, accept results with or without it
-    beavers: bool = True
-    resignation: ResignationRule = "game"
-    money_sessions: bool = False
-    money_session: bool = False
-    lengths: frozenset[int] | None = None
-    forfeit_factor: int | None = None
-    wins_at_length: bool = False
-    resign_at_length: bool = False
+    name: Final[str]
+    crawford: Final[bool]
+    cube: Final[CubeRule]
+    jacoby: Final[bool | None]  # None: unknown, accept results with or without it
+    beavers: Final[bool]
+    resignation: Final[ResignationRule]
+    money_sessions: Final[bool]
+    money_session: Final[bool]
+    lengths: Final[frozenset[int] | None]
+    forfeit_factor: Final[int | None]
+    wins_at_length: Final[bool]
+    resign_at_length: Final[bool]
+
+    def __init__(self, name: str, crawford: bool = True, cube: CubeRule = "on",
+                 jacoby: bool | None = None, beavers: bool = True,
+                 resignation: ResignationRule = "game", money_sessions: bool = False,
+                 money_session: bool = False, lengths: frozenset[int] | None = None,
+                 forfeit_factor: int | None = None, wins_at_length: bool = False,
+                 resign_at_length: bool = False) -> None:
+        self.name = name
+        self.crawford = crawford
+        self.cube = cube
+        self.jacoby = jacoby
+        self.beavers = beavers
+        self.resignation = resignation
+        self.money_sessions = money_sessions
+        self.money_session = money_session
+        self.lengths = lengths
+        self.forfeit_factor = forfeit_factor
+        self.wins_at_length = wins_at_length
+        self.resign_at_length = resign_at_length
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
+
+    def __hash__(self) -> int:
+        return fields_hash(self)
 
     @property
     def match_resignation(self) -> bool:
