@@ -919,3 +919,24 @@ def test_lone_and_paired_roll_cells_go_to_the_same_players(
     text = " 5 point match\n\n Game 1\n alice : 0                 bob : 0\n" + "\n".join(lines)
     with pytest.MonkeyPatch.context() as patch:
         _both_readers(text, patch)
+
+
+
+_WRITTEN_DICE = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
+
+
+@given(st.text(alphabet="0123456789\u0663\uff16", min_size=2, max_size=2),
+       st.sampled_from([" 24/23", "", " ???", " Cannot Move"]), st.booleans())
+def test_a_roll_has_the_dice_of_its_two_digits_from_1_to_6(digits: str, rest: str,
+                                                             numbered: bool) -> None:
+    row = "  1) " if numbered else "     "
+    text = f" 1 point match\n\n Game 1\n a : 0   b : 0\n{row}{digits}:{rest}\n"
+    [record] = parse_mat(text)
+    dice = _WRITTEN_DICE.get(digits)
+    if dice is None:
+        assert [p.rule for p in record.problems] == ["syntax"] or digits == "00"
+        assert all(a.dice is None for a in record.games[0].actions)
+    else:
+        [action] = record.games[0].actions
+        assert action.dice == dice and not record.problems
+        assert action.extra.get("row") == (1 if numbered else None)

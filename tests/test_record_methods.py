@@ -44,12 +44,16 @@ RECORDS = (*PUBLIC, Terminal, Lexicon, FileReport, Outcome, BatchSummary, StdinI
            LoadedRecords, DecodedText, FileResult)
 
 
+FINAL_FIELDS = (WrittenPath, WrittenPlay, Resolution, IllegalStep, RuleProfile)
+"""The frozen classes of the compiled modules: their fields are declared Final (compiled,
+the annotations are gone)."""
+
+
 def is_frozen(cls: type) -> bool:
     """Whether ``cls`` is one of the frozen classes: none is declared ``frozen=True`` (its
     methods would be generated); a pure one inherits FrozenFieldMethods, a compiled one
     declares its fields Final."""
-    return issubclass(cls, FrozenFieldMethods) or all(
-        str(f.type).startswith("Final[") for f in dataclasses.fields(cls) if f.init)
+    return issubclass(cls, FrozenFieldMethods) or cls in FINAL_FIELDS
 
 
 def generated_twin(cls: type) -> type:

@@ -87,7 +87,22 @@ _MOVE_WORD_SHAPE = "(?=[0-9]++/|[bB][aA][rR]/)"
 lexer's PLAY_WORD can start with digits then ``/``, or with ``bar/`` (tests/test_mat_reader.py
 checks it); any other word of a play sends the line to the grammar."""
 
-_DICE: Final = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
+_DICE_PAIRS: Final[tuple[tuple[int, int] | None, ...]] = tuple(
+    (index // 7, index % 7) if 1 <= index // 7 <= 6 and 1 <= index % 7 <= 6 else None
+    for index in range(49))
+"""The dice ``(a, b)`` at ``7 * a + b``, None where a die is not 1 to 6."""
+
+
+def _dice_of(text: str) -> tuple[int, int] | None:
+    """The dice of a roll's two digits (``"63"``: ``(6, 3)``), None unless both are 1 to 6.
+    Computed from the code points: a dict lookup would hash every new string."""
+    if len(text) != 2:
+        return None
+    first = ord(text[0]) - 48
+    second = ord(text[1]) - 48
+    if 0 <= first <= 6 and 0 <= second <= 6:
+        return _DICE_PAIRS[7 * first + second]
+    return None
 _CUBES = (("double", "DOUBLES"), ("beaver", "BEAVERS"), ("raccoon", "RACCOONS"))
 _BARE = (("take", "TAKES"), ("drop", "DROPS"), ("resign", "RESIGNS"))
 _RESULTS = (("win", "WINS"), ("loss", "LOSSES"))
@@ -758,10 +773,8 @@ class _Reader:
         flush = state.flush_result
         state.flush_result = None
         for cell, player in zip(cells, players):
-            action = self.make_action(lineno, line, cell, player)
+            action = self.make_action(lineno, line, cell, player, row)
             if action is not None:
-                if row is not None:
-                    action.extra["row"] = row
                 if (flush is not None and action.kind == "win" and actions
                         and actions[-1] is flush and flush.player == action.player):
                     flush.player = 1 - action.player
@@ -770,12 +783,33 @@ class _Reader:
                 and cells[0].start + 1 < left):
             state.flush_result = actions[-1]  # make_action always makes a loss cell's action
 
-    def make_action(self, lineno: int, line: str, cell: LineCell, player: int) -> Action | None:
-        """The action of one cell (None, and a problem, for a roll whose dice are not 1 to 6)."""
+    def make_action(self, lineno: int, line: str, cell: LineCell, player: int,
+                    row: int | None) -> Action | None:
+        """The action of one cell, with its ``row`` number in ``extra`` when the line has one
+        (None, and a problem, for a roll whose dice are not 1 to 6)."""
+        if cell.rest == "play" and cell.kind == "roll":
+            dice = _dice_of(cell.dice)
+            if dice is not None:
+                # Most cells. Every argument positional: the quickest call (a keyword makes
+                # the class call build a dict of them).
+                return Action("roll", player, lineno, cell.start + 1, dice,
+                              line[cell.text_start:cell.text_end], cell.text_start + 1,
+                              None, None, None, False, False, False, False, None, None, False,
+                              {} if row is None else {"row": row})
+        action = self.other_action(lineno, line, cell, player)
+        if action is not None and row is not None:
+            action.extra["row"] = row
+        return action
+
+    def other_action(self, lineno: int, line: str, cell: LineCell,
+                     player: int) -> Action | None:
+        """:meth:`make_action` for any cell, without its row. (The actions of the common cells
+        are made with positional arguments only, in the order of Action's fields: a keyword
+        makes the class call build a dict.)"""
         kind = cell.kind
         column = cell.start + 1
         if kind == "roll":
-            dice = _DICE.get(cell.dice)
+            dice = _dice_of(cell.dice)
             rest = cell.rest
             if dice is None:
                 if cell.dice == "00" and rest == "resign_mark":
@@ -786,10 +820,10 @@ class _Reader:
                     return action
                 self.problem(f"roll {cell.dice!r}: dice must be 1 to 6", lineno, column)
                 return None
-            if rest == "play":  # most cells: positional arguments, the quickest call
+            if rest == "play":
                 return Action("roll", player, lineno, column, dice,
                               line[cell.text_start:cell.text_end], cell.text_start + 1)
-            action = Action(kind="roll", player=player, line=lineno, column=column, dice=dice)
+            action = Action("roll", player, lineno, column, dice)
             if rest:
                 action.play_column = cell.text_start + 1
                 if rest == "cannot_move":
@@ -804,13 +838,13 @@ class _Reader:
         akind: ActionKind
         if kind in ("double", "beaver", "raccoon"):
             akind = "double" if kind == "double" else ("beaver" if kind == "beaver" else "raccoon")
-            return Action(kind=akind, player=player, line=lineno, column=column, cube=cell.value)
+            return Action(akind, player, lineno, column, None, "", None, None, cell.value)
         if kind in ("win", "loss"):
             akind = "win" if kind == "win" else "loss"
-            return Action(kind=akind, player=player, line=lineno, column=column, points=cell.value,
-                          and_the_match=cell.and_the_match)
+            return Action(akind, player, lineno, column, None, "", None, None, None, cell.value,
+                          cell.and_the_match)
         akind = "take" if kind == "take" else ("drop" if kind == "drop" else "resign")
-        action = Action(kind=akind, player=player, line=lineno, column=column)
+        action = Action(akind, player, lineno, column)
         if cell.rest == "resign_mark":
             action.resign_marker = True
             action.extra["marker"] = line[cell.start:cell.end]

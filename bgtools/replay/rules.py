@@ -212,6 +212,8 @@ class RuleProfile:
         return fields_repr(self)
 
     def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented  # as generated (and mypyc's bool return allows it here)
         return fields_eq(self, other)
 
     def __hash__(self) -> int:
