@@ -356,9 +356,7 @@ class Game:
                 # usual case, a roll that cannot be played, with no listener.
                 if self.on_event is None and mover[0] != 15 and not can_move(
                         mover, opponent, d1, d2):
-                    self.mover_side = opponent
-                    self.opponent_side = mover
-                    self.on_roll = 1 - p
+                    self.pass_turn()
                     return
                 self.play_as_written(action, next_action, position_of(mover, opponent), d1,
                                      d2)
