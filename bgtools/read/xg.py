@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from bgtools.engine.position import Position, PositionError
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
 from bgtools.limits import MAX_DECOMPRESSED_BYTES, format_count
-from bgtools.read.inflate import crc32, inflate_bounded, inflate_stream
+from bgtools.read.inflate import InflatedChunks, crc32, inflate_bounded, inflate_stream
 from bgtools.read.spans import BoardTracker, moves_text
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, SetUp, Severity
 
@@ -51,6 +51,7 @@ _FOOTER = struct.Struct("<iiBxxxiii")  # scores, Crawford next, winner, points, 
 _DELPHI_EPOCH = datetime(1899, 12, 30)
 _MAX_AUTO_DOUBLES = 15  # a cube of 2^15, the largest a set-up (SGF CV) takes
 _VARIATIONS = {1: "Nackgammon", 2: "Hypergammon", 3: "Longgammon"}
+_CHUNK_RECORDS = 100  # records of temp.xg inflated at a time (256,000 bytes: in the cache)
 
 
 def looks_like_xg(data: bytes) -> bool:
@@ -64,6 +65,24 @@ def _bad(name: str, why: str) -> UnsupportedFormatError:
 
 def read_game_file(data: bytes, name: str = "<input>", member: str = "temp.xg") -> bytes:
     """The decompressed ``member`` of an XG file's archive (``temp.xg``: the records)."""
+    found = _archived(data, name, member)
+    if found is None:
+        bare = _bare_stream(data, name) if member == "temp.xg" else None
+        if bare is not None:
+            return bare
+        raise _bad(name, "the archive trailer is damaged or the file is truncated")
+    raw, osize, file_crc, stored = found
+    body = raw if stored else inflate_bounded(raw, osize, name, member,
+                                               lambda why: _bad(name, why))
+    if len(body) != osize or crc32(body) != file_crc & 0xFFFFFFFF:
+        raise _bad(name, f"{member} is damaged (size or checksum)")
+    return body
+
+
+def _archived(data: bytes, name: str, member: str) -> tuple[bytes, int, int, bool] | None:
+    """``member`` as the archive stores it: its bytes, size decompressed, CRC-32 and
+    whether it is stored uncompressed; None when the file ends in no plausible archive
+    trailer. Raises what :func:`read_game_file` raises for the archive around it."""
     if not looks_like_xg(data):
         raise _bad(name, "it does not start with RGMH")
     if len(data) < _HEADER_SIZE + _TRAILER.size:
@@ -73,11 +92,8 @@ def read_game_file(data: bytes, name: str = "<input>", member: str = "temp.xg") 
     end = len(data) - _TRAILER.size
     start = end - index_size - data_size
     if not (0 < count <= 64 and index_size > 0 and data_size >= 0 and start >= _HEADER_SIZE):
-        bare = _bare_stream(data, name) if member == "temp.xg" else None
-        if bare is not None:
-            return bare
-        raise _bad(name, "the archive trailer is damaged or the file is truncated")
-    if crc32(data[start:end]) != crc & 0xFFFFFFFF:
+        return None
+    if crc32(memoryview(data)[start:end]) != crc & 0xFFFFFFFF:
         raise _bad(name, "the archive checksum does not match (truncated or corrupt)")
     index = data[end - index_size:end]
     if compressed:
@@ -99,12 +115,7 @@ def read_game_file(data: bytes, name: str = "<input>", member: str = "temp.xg") 
                 f"{name}: {member} is {format_count(max(osize, 0))} bytes decompressed; the "
                 f"limit MAX_DECOMPRESSED_BYTES is {format_count(MAX_DECOMPRESSED_BYTES)}",
                 "MAX_DECOMPRESSED_BYTES", MAX_DECOMPRESSED_BYTES)
-        raw = data[start + offset:start + offset + csize]
-        body = raw if stored else inflate_bounded(raw, osize, name, member,
-                                                   lambda why: _bad(name, why))
-        if len(body) != osize or crc32(body) != file_crc & 0xFFFFFFFF:
-            raise _bad(name, f"{member} is damaged (size or checksum)")
-        return body
+        return data[start + offset:start + offset + csize], osize, file_crc, stored
     raise _bad(name, f"the archive holds no {member}")
 
 
@@ -427,11 +438,14 @@ class _Reader:
         steps = board.play(p, (d1, d2), moves)
         game = self.game
         assert game is not None
-        # Built once with its final fields (the dataclass's setters cost as much again).
-        action = Action(kind="roll", player=p, dice=(d1, d2), steps=steps,
-                        # the dice cannot explain it: replayed as text, like a .mat
-                        play_text=moves_text(moves) if steps is None else "",
-                        move=len(game.actions) + 1)
+        # Built once with its final fields (the dataclass's setters cost as much again),
+        # by position, the quickest call (as read/bgf.py does): kind, player, line, column,
+        # dice, play_text (when the dice cannot explain the moves: replayed as text, like
+        # a .mat), play_column, steps, cube, points, and_the_match, cannot_move,
+        # resign_marker, illegal, move.
+        action = Action("roll", p, None, None, (d1, d2),
+                        moves_text(moves) if steps is None else "", None, steps, None, None,
+                        False, False, False, False, len(game.actions) + 1)
         if before is not None:
             self.restate(rec, action, before, moves)
         if invalid:
@@ -505,6 +519,35 @@ class _Reader:
         self.record.extra["final_score"] = (s1, s2)
         self.record.extra["xg_winner"] = winner
 
+    def records(self, body: bytes, start: int, offset: int = 0) -> None:
+        """Read the records of ``body`` from ``start`` on (every record but the match
+        header and position files' records), ``offset`` the place of ``body`` in
+        ``temp.xg`` (for the numbers of records in problems)."""
+        view = memoryview(body)  # records are read in place, never copied
+        for at in range(start, len(body), RECORD_SIZE):
+            rec = view[at:at + RECORD_SIZE]
+            kind = body[at + 8]  # bytes indexing compiles to C; the view's goes through Python
+            if kind == 1:
+                self.game_header(rec)
+            elif kind in (2, 3, 4):
+                if self.game is None:
+                    self.problem(f"a {('cube', 'move', 'game footer')[kind - 2]} record "
+                                 "outside any game (no game header before it)", move=None)
+                    continue
+                if kind == 2:
+                    self.cube_record(rec)
+                elif kind == 3:
+                    self.move_record(rec)
+                else:
+                    self.footer(rec)
+            elif kind == 5:
+                self.match_footer(rec)
+            elif kind in (6, 7):
+                continue  # "missing" and unimplemented entries: nothing to replay
+            else:
+                self.problem(f"record {(offset + at) // RECORD_SIZE + 1} has the unknown "
+                             f"type {kind}", move=None)
+
 
 def _position_record(body: bytes) -> bytes | None:
     """The record holding the position of a position file (``.xgp``), else None.
@@ -512,8 +555,12 @@ def _position_record(body: bytes) -> bytes | None:
     A position file is a match header, one game header and the decision: a cube record,
     a move record, or both (XG writes a cube record before each move), with no footer. Of
     both, the cube record when it holds a double (a take/drop decision), else the move."""
-    kinds = [body[at + 8] for at in range(0, len(body), RECORD_SIZE)
-             if body[at + 8] not in (6, 7)]
+    kinds: list[int] = []
+    for at in range(0, len(body), RECORD_SIZE):
+        if body[at + 8] not in (6, 7):
+            if len(kinds) == 4:
+                return None  # a fifth record: a match
+            kinds.append(body[at + 8])
     if kinds[:2] != [0, 1] or kinds[2:] not in ([2], [3], [2, 3]):
         return None
     records = [body[at:at + RECORD_SIZE] for at in range(2 * RECORD_SIZE, len(body), RECORD_SIZE)
@@ -526,7 +573,14 @@ def _position_record(body: bytes) -> bytes | None:
 
 def parse_xg(data: bytes, name: str = "<input>") -> list[MatchRecord]:
     """Read an eXtreme Gammon ``.xg`` file into one match record (see the module doc)."""
-    body = read_game_file(data, name)
+    streamed = _parse_streamed(data, name)
+    if streamed is not None:
+        return [streamed]
+    return [_parse_body(read_game_file(data, name), name)]
+
+
+def _parse_body(body: bytes, name: str) -> MatchRecord:
+    """The match record of the whole of ``temp.xg``."""
     if not body or len(body) % RECORD_SIZE:
         raise _bad(name, f"temp.xg is {format_count(len(body))} bytes, not a whole number of "
                    f"{format_count(RECORD_SIZE)}-byte records")
@@ -538,32 +592,48 @@ def parse_xg(data: bytes, name: str = "<input>") -> list[MatchRecord]:
     if position is not None:
         reader.game_header(body[RECORD_SIZE:2 * RECORD_SIZE], position_file=True)
         reader.position(position)
-        return [reader.record]
-    view = memoryview(body)  # records are read in place, never copied
-    for at in range(RECORD_SIZE, len(body), RECORD_SIZE):
-        rec = view[at:at + RECORD_SIZE]
-        kind = body[at + 8]  # bytes indexing compiles to C; the view's goes through Python
-        if kind == 1:
-            reader.game_header(rec)
-        elif kind in (2, 3, 4):
-            if reader.game is None:
-                reader.problem(f"a {('cube', 'move', 'game footer')[kind - 2]} record outside "
-                               "any game (no game header before it)", move=None)
-                continue
-            if kind == 2:
-                reader.cube_record(rec)
-            elif kind == 3:
-                reader.move_record(rec)
+        return reader.record
+    reader.records(body, RECORD_SIZE)
+    return reader.record
+
+
+def _parse_streamed(data: bytes, name: str) -> MatchRecord | None:
+    """The match record of a file whose ``temp.xg`` is inflated ``_CHUNK_RECORDS`` records
+    at a time (docs/xg-format.md, "Reading speed"), or None whenever that cannot give
+    exactly what :func:`_parse_body` gives: no compressed member, a body that is not a
+    whole number of records, wrong in size or checksum, one that may be a position file
+    (the first chunk holds fewer than five records that are not skipped), any error. The
+    caller then reads the whole body as before, for the same record or the same error.
+    Errors in the archive around ``temp.xg`` are raised here as :func:`read_game_file`
+    raises them."""
+    found = _archived(data, name, "temp.xg")
+    if found is None or found[3] or found[1] % RECORD_SIZE:
+        return None
+    raw, osize, file_crc, _stored = found
+    chunks = InflatedChunks(raw, _CHUNK_RECORDS * RECORD_SIZE, osize)
+    reader = _Reader(name)
+    crc = 0
+    at = 0
+    try:
+        for chunk in chunks:
+            crc = crc32(chunk, crc)
+            if len(chunk) % RECORD_SIZE:
+                return None
+            if not at:
+                if len(chunk) < _CHUNK_RECORDS * RECORD_SIZE or chunk[8] != 0 or sum(
+                        chunk[i + 8] not in (6, 7)
+                        for i in range(0, len(chunk), RECORD_SIZE)) < 5:
+                    return None
+                reader.match(chunk[:RECORD_SIZE])
+                reader.records(chunk, RECORD_SIZE)
             else:
-                reader.footer(rec)
-        elif kind == 5:
-            reader.match_footer(rec)
-        elif kind in (6, 7):
-            continue  # "missing" and unimplemented entries: nothing to replay
-        else:
-            reader.problem(f"record {at // RECORD_SIZE + 1} has the unknown type {kind}",
-                           move=None)
-    return [reader.record]
+                reader.records(chunk, 0, at)
+            at += len(chunk)
+    except Exception:  # noqa: BLE001 - any failure: _parse_body reads it again, for its error
+        return None
+    if not (at and chunks.complete and at == osize and crc == file_crc & 0xFFFFFFFF):
+        return None
+    return reader.record
 
 
 def position_dice(record: MatchRecord) -> tuple[int, int] | None:
