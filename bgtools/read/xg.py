@@ -46,6 +46,9 @@ _POSITION = struct.Struct("<26b")  # PositionEngine: 0 the opponent's bar, 1-24,
 _MATCH = struct.Struct("<iiBBBBddiid")  # length .. date, at 92
 _CUBE = struct.Struct("<iiiiii")  # active, double, take, beaver, raccoon, cube, at 12
 _MOVE = struct.Struct("<i8i2ii")  # active, moves, dice, cube, at 64
+# What a move record's roll reads, in one call: active, moves, dice (at 64), the invalid
+# flag (at 2480) and the edited flag (at 2528).
+_ROLL = struct.Struct("<i8i2i2372xi44xB")
 _GAME = struct.Struct("<iiB")  # scores, Crawford, at 12
 _FOOTER = struct.Struct("<iiBxxxiii")  # scores, Crawford next, winner, points, termination
 _DELPHI_EPOCH = datetime(1899, 12, 30)
@@ -408,7 +411,7 @@ class _Reader:
                          "(beaver)")
 
     def move_record(self, rec: Record) -> None:
-        fields = _MOVE.unpack_from(rec, 64)
+        fields = _ROLL.unpack_from(rec, 64)
         p = self.player(fields[0])
         if p is None:
             return
@@ -418,7 +421,7 @@ class _Reader:
             self.problem(f"the dice {d1} and {d2} are not two dice 1-6")
             self.board.lost = True
             return
-        if self.version >= 24 and rec[2528] != 0:
+        if self.version >= 24 and fields[12] != 0:
             self.edited(rec, p)
         moves: list[tuple[int, int]] = []
         for i in range(1, 9, 2):
@@ -432,7 +435,7 @@ class _Reader:
                 moves = []
                 break
             moves.append((src + 1, dst + 1))
-        invalid = _INT.unpack_from(rec, 2480)[0] == 2
+        invalid = fields[11] == 2
         board = self.board
         before = board.sides[p].copy() if invalid and not board.lost else None
         steps = board.play(p, (d1, d2), moves)
