@@ -145,7 +145,7 @@ def _first_routes(me: list[int], opp: list[int], pool: list[int], moves: list[St
         best: tuple[int, tuple[int, ...], list[Step], list[int], list[int]] | None = None
         for group in _candidates(pool, src, dst):
             for dice in group:
-                m2, o2 = list(me), list(opp)
+                m2, o2 = me.copy(), opp.copy()
                 here = src
                 hits = 0
                 route: list[Step] = []
@@ -167,6 +167,8 @@ def _first_routes(me: list[int], opp: list[int], pool: list[int], moves: list[St
                 else:
                     if best is None or hits < best[0]:
                         best = (hits, dice, route, m2, o2)
+                        if not hits:
+                            break  # no later route of the group can have fewer hits
             if best is not None:
                 break
         if best is None:

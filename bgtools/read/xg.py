@@ -140,9 +140,6 @@ def _bare_stream(data: bytes, name: str) -> bytes | None:
     return body
 
 
-Record = bytes | memoryview
-"""One 2,560-byte record of ``temp.xg`` (a view into the decompressed body)."""
-
 Sides = tuple[list[int], list[int]]
 """Both sides of a board, each in its own numbering (26 slots: 0 off, 1-24, 25 the bar)."""
 
@@ -305,9 +302,9 @@ class _Reader:
         }
         record.extra["application"] = "eXtreme Gammon"
 
-    def game_header(self, rec: Record, position_file: bool = False) -> None:
-        s1, s2, crawford = _GAME.unpack_from(rec, 12)
-        number = _INT.unpack_from(rec, 48)[0]
+    def game_header(self, body: bytes, at: int, position_file: bool = False) -> None:
+        s1, s2, crawford = _GAME.unpack_from(body, at + 12)
+        number = _INT.unpack_from(body, at + 48)[0]
         names = self.record.names
         game = GameRecord(number=number if 0 < number < 1_000_000 else None,
                           names=names, score=(s1, s2) if s1 >= 0 and s2 >= 0 else None)
@@ -317,8 +314,8 @@ class _Reader:
         self.board = BoardTracker()
         if s1 < 0 or s2 < 0:
             self.problem(f"the game's score {s1}-{s2} is negative")
-        self.start_cube(_INT.unpack_from(rec, 64)[0] if self.version >= 26 else 0)
-        initial = _POSITION.unpack_from(rec, 21)
+        self.start_cube(_INT.unpack_from(body, at + 64)[0] if self.version >= 26 else 0)
+        initial = _POSITION.unpack_from(body, at + 21)
         if initial != _START and not position_file:
             self.set_board(_sides(initial))
             self.problem("the game starts from a position set up in eXtreme Gammon, not the "
@@ -351,21 +348,21 @@ class _Reader:
         self.board = BoardTracker()
         self.board.sides = board
 
-    def position(self, rec: Record) -> None:
+    def position(self, body: bytes, at: int) -> None:
         """The position of a position file: one game set up from the cube or move record
         (board, player on roll, cube), with no action; the dice of a checker decision in
         ``extra["xg_position"]``."""
-        cube_record = rec[8] == 2
-        board = _sides(_POSITION.unpack_from(rec, 36 if cube_record else 9))
-        turn = self.player(_INT.unpack_from(rec, 12 if cube_record else 64)[0])
-        code = _INT.unpack_from(rec, 32 if cube_record else 108)[0]
+        cube_record = body[at + 8] == 2
+        board = _sides(_POSITION.unpack_from(body, at + (36 if cube_record else 9)))
+        turn = self.player(_INT.unpack_from(body, at + (12 if cube_record else 64))[0])
+        code = _INT.unpack_from(body, at + (32 if cube_record else 108))[0]
         if not -15 <= code <= 15:
             self.problem(f"the cube value code {code} is out of range")
             code = 0
         owner = None if code == 0 or turn is None else turn if code > 0 else 1 - turn
         dice: list[int] | None = None
         if not cube_record:
-            d1, d2 = _MOVE.unpack_from(rec, 64)[9:11]
+            d1, d2 = _MOVE.unpack_from(body, at + 64)[9:11]
             if 1 <= d1 <= 6 and 1 <= d2 <= 6:
                 dice = [d1, d2]
             elif (d1, d2) != (0, 0):
@@ -383,8 +380,8 @@ class _Reader:
         self.problem(f"the player on roll is {active}, not 1 or -1")
         return None
 
-    def cube_record(self, rec: Record) -> None:
-        active, double, take, beaver, raccoon, cube_b = _CUBE.unpack_from(rec, 12)
+    def cube_record(self, body: bytes, at: int) -> None:
+        active, double, take, beaver, raccoon, cube_b = _CUBE.unpack_from(body, at + 12)
         if double != 1:
             return  # 0 no double, -1 resigns next, -2 no cube decision
         p = self.player(active)
@@ -410,8 +407,8 @@ class _Reader:
             self.problem(f"the answer to the double is {take}, not 0 (drop), 1 (take) or 2 "
                          "(beaver)")
 
-    def move_record(self, rec: Record) -> None:
-        fields = _ROLL.unpack_from(rec, 64)
+    def move_record(self, body: bytes, at: int) -> None:
+        fields = _ROLL.unpack_from(body, at + 64)
         p = self.player(fields[0])
         if p is None:
             return
@@ -422,7 +419,7 @@ class _Reader:
             self.board.lost = True
             return
         if self.version >= 24 and fields[12] != 0:
-            self.edited(rec, p)
+            self.edited(body, at, p)
         moves: list[tuple[int, int]] = []
         for i in range(1, 9, 2):
             src: int = fields[i]
@@ -450,14 +447,14 @@ class _Reader:
                         moves_text(moves) if steps is None else "", None, steps, None, None,
                         False, False, False, False, len(game.actions) + 1)
         if before is not None:
-            self.restate(rec, action, before, moves)
+            self.restate(body, at, action, before, moves)
         if invalid:
             action.extra["xg_invalid"] = True
             self.problem("eXtreme Gammon marks this play as invalid", rule="illegal-play-line",
                          severity=Severity.WARNING)
         game.actions.append(action)
 
-    def restate(self, rec: Record, action: Action, before: list[int],
+    def restate(self, body: bytes, at: int, action: Action, before: list[int],
                 moves: list[tuple[int, int]]) -> None:
         """An illegal play XG was given (flagged invalid): its checker moves can leave a
         checker out (a move backwards is not stored), so the play is the change from the
@@ -465,7 +462,7 @@ class _Reader:
         replayer as text. The replayer reports it as for a ``.mat`` file and carries on
         from that board, which is the one XG plays on."""
         p = action.player
-        after = _sides(_POSITION.unpack_from(rec, 35), p)
+        after = _sides(_POSITION.unpack_from(body, at + 35), p)
         if after == self.board.sides:
             return
         text = _restated(before, after[p], moves)
@@ -476,10 +473,10 @@ class _Reader:
         self.board.sides = after
         self.board.lost = False
 
-    def edited(self, rec: Record, player: int) -> None:
+    def edited(self, body: bytes, at: int, player: int) -> None:
         """XG's flag of a position edited at this play: a legitimate change of the board
         (not a play), set up before the play, as gnubg's ``set board``."""
-        board = _sides(_POSITION.unpack_from(rec, 9))
+        board = _sides(_POSITION.unpack_from(body, at + 9))
         if board == self.board.sides and not self.board.lost:
             return
         self.set_board(board, player)
@@ -487,8 +484,8 @@ class _Reader:
                      "goes on from the edited position", rule="set-position",
                      severity=Severity.WARNING)
 
-    def footer(self, rec: Record) -> None:
-        s1, s2, _crawford_next, winner, points, termination = _FOOTER.unpack_from(rec, 12)
+    def footer(self, body: bytes, at: int) -> None:
+        s1, s2, _crawford_next, winner, points, termination = _FOOTER.unpack_from(body, at + 12)
         game = self.game
         assert game is not None
         game.extra["xg_termination"] = termination
@@ -517,8 +514,8 @@ class _Reader:
         game.extra["xg_final_score"] = (s1, s2)
         self.game = None
 
-    def match_footer(self, rec: Record) -> None:
-        s1, s2, winner = struct.unpack_from("<iii", rec, 12)
+    def match_footer(self, body: bytes, at: int) -> None:
+        s1, s2, winner = struct.unpack_from("<iii", body, at + 12)
         self.record.extra["final_score"] = (s1, s2)
         self.record.extra["xg_winner"] = winner
 
@@ -526,25 +523,23 @@ class _Reader:
         """Read the records of ``body`` from ``start`` on (every record but the match
         header and position files' records), ``offset`` the place of ``body`` in
         ``temp.xg`` (for the numbers of records in problems)."""
-        view = memoryview(body)  # records are read in place, never copied
-        for at in range(start, len(body), RECORD_SIZE):
-            rec = view[at:at + RECORD_SIZE]
-            kind = body[at + 8]  # bytes indexing compiles to C; the view's goes through Python
+        for at in range(start, len(body), RECORD_SIZE):  # read in place, never copied
+            kind = body[at + 8]
             if kind == 1:
-                self.game_header(rec)
+                self.game_header(body, at)
             elif kind in (2, 3, 4):
                 if self.game is None:
                     self.problem(f"a {('cube', 'move', 'game footer')[kind - 2]} record "
                                  "outside any game (no game header before it)", move=None)
                     continue
                 if kind == 2:
-                    self.cube_record(rec)
+                    self.cube_record(body, at)
                 elif kind == 3:
-                    self.move_record(rec)
+                    self.move_record(body, at)
                 else:
-                    self.footer(rec)
+                    self.footer(body, at)
             elif kind == 5:
-                self.match_footer(rec)
+                self.match_footer(body, at)
             elif kind in (6, 7):
                 continue  # "missing" and unimplemented entries: nothing to replay
             else:
@@ -593,8 +588,8 @@ def _parse_body(body: bytes, name: str) -> MatchRecord:
     reader.match(body[:RECORD_SIZE])
     position = _position_record(body)
     if position is not None:
-        reader.game_header(body[RECORD_SIZE:2 * RECORD_SIZE], position_file=True)
-        reader.position(position)
+        reader.game_header(body, RECORD_SIZE, position_file=True)
+        reader.position(position, 0)
         return reader.record
     reader.records(body, RECORD_SIZE)
     return reader.record
