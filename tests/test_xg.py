@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 from bgtools.cli import app
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
 from bgtools.limits import MAX_DECOMPRESSED_BYTES
+from bgtools.read import xg as xg_module
 from bgtools.read.detect import RECORD_SUFFIXES, read_records
 from bgtools.read.smile import MAX_DEPTH, SmileError, decode_smile
 from bgtools.read.xg import RECORD_SIZE, read_game_file
@@ -345,8 +346,7 @@ def test_xg_records_match_gammonview_reading(corpus: Path) -> None:
 
 
 def _streamed_and_whole(data: bytes) -> tuple[object, object]:
-    from bgtools.read import xg
-
+    xg = xg_module
     whole: object
     try:
         whole = xg._parse_body(xg.read_game_file(data, "x.xg"), "x.xg")  # noqa: SLF001
@@ -360,8 +360,7 @@ def _streamed_and_whole(data: bytes) -> tuple[object, object]:
 
 
 def test_chunks_read_the_corpus_like_the_whole_body(corpus: Path) -> None:
-    from bgtools.read import xg
-
+    xg = xg_module
     paths = [SAMPLE_XG, *sorted((corpus / "xg-binary").glob("*.xg"))]
     streamed_files = 0
     for path in paths:
@@ -369,7 +368,7 @@ def test_chunks_read_the_corpus_like_the_whole_body(corpus: Path) -> None:
         streamed, whole = _streamed_and_whole(data)
         assert streamed == whole, path
         streamed_files += xg._parse_streamed(data, "x.xg") is not None  # noqa: SLF001
-    assert streamed_files >= 2  # the sample (120 records) and the corpus matches
+    assert streamed_files >= 2  # the sample (120 records: 3 chunks) and the corpus matches
 
 
 def _with_record(body: bytes, index: int, offset: int, value: int) -> bytes:
@@ -378,14 +377,18 @@ def _with_record(body: bytes, index: int, offset: int, value: int) -> bytes:
     return bytes(changed)
 
 
+CHUNK = xg_module._CHUNK_RECORDS  # noqa: SLF001 - records a chunk, for bodies around it
+
+
 @pytest.mark.parametrize("make", [
-    lambda body: build_xg(_with_record(body, 110, 8, 42)),  # a problem in the second chunk
+    lambda body: build_xg(_with_record(body, CHUNK + 10, 8, 42)),  # a problem in chunk 2
     lambda body: build_xg(_with_record(body, 3, 8, 42)),  # and in the first
     lambda body: build_xg(body, osize=len(body) - RECORD_SIZE),  # longer than declared
     lambda body: build_xg(body, osize=len(body) + RECORD_SIZE),  # shorter than declared
     lambda body: build_xg(body[:-RECORD_SIZE] + bytes(RECORD_SIZE)),  # skipped records last
-    lambda body: build_xg(body[:RECORD_SIZE * 100]),  # exactly one chunk
-    lambda body: build_xg(body[:RECORD_SIZE * 101] + b"x"),  # a partial record last
+    lambda body: build_xg(body[:RECORD_SIZE * CHUNK]),  # exactly one chunk
+    lambda body: build_xg(body[:RECORD_SIZE * (CHUNK - 1)]),  # less than one
+    lambda body: build_xg(body[:RECORD_SIZE * (CHUNK + 1)] + b"x"),  # a partial record last
     lambda body: build_xg(body + body),  # a second match header, read as an unknown record
 ])
 def test_chunks_read_odd_bodies_like_the_whole_body(make: Callable[[bytes], bytes]) -> None:
