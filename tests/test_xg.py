@@ -13,6 +13,7 @@ import gzip
 import json
 import struct
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from typer.testing import CliRunner
 from bgtools.cli import app
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
 from bgtools.limits import MAX_DECOMPRESSED_BYTES
+from bgtools.read import xg as xg_module
 from bgtools.read.detect import RECORD_SUFFIXES, read_records
 from bgtools.read.smile import MAX_DEPTH, SmileError, decode_smile
 from bgtools.read.xg import RECORD_SIZE, read_game_file
@@ -338,3 +340,67 @@ def test_xg_records_match_gammonview_reading(corpus: Path) -> None:
             for a in g.actions if a.kind == "roll" and a.dice is not None]
     assert ours == theirs and len(ours) == 125
     assert zlib.crc32(read_game_file(path.read_bytes())) != 0
+
+
+# --- temp.xg inflated chunk by chunk --------------------------------------------------------
+
+
+def _streamed_and_whole(data: bytes) -> tuple[object, object]:
+    xg = xg_module
+    whole: object
+    try:
+        whole = xg._parse_body(xg.read_game_file(data, "x.xg"), "x.xg")  # noqa: SLF001
+    except Exception as exc:  # noqa: BLE001 - the error is what is compared
+        whole = f"{type(exc).__name__}: {exc}"
+    try:
+        streamed: object = xg.parse_xg(data, "x.xg")[0]
+    except Exception as exc:  # noqa: BLE001 - the error is what is compared
+        streamed = f"{type(exc).__name__}: {exc}"
+    return streamed, whole
+
+
+def test_chunks_read_the_corpus_like_the_whole_body(corpus: Path) -> None:
+    xg = xg_module
+    paths = [SAMPLE_XG, *sorted((corpus / "xg-binary").glob("*.xg"))]
+    streamed_files = 0
+    for path in paths:
+        data = path.read_bytes()
+        streamed, whole = _streamed_and_whole(data)
+        assert streamed == whole, path
+        streamed_files += xg._parse_streamed(data, "x.xg") is not None  # noqa: SLF001
+    assert streamed_files >= 2  # the sample (120 records: 3 chunks) and the corpus matches
+
+
+def _with_record(body: bytes, index: int, offset: int, value: int) -> bytes:
+    changed = bytearray(body)
+    changed[index * RECORD_SIZE + offset] = value
+    return bytes(changed)
+
+
+CHUNK = xg_module._CHUNK_RECORDS  # noqa: SLF001 - records a chunk, for bodies around it
+
+
+@pytest.mark.parametrize("make", [
+    lambda body: build_xg(_with_record(body, CHUNK + 10, 8, 42)),  # a problem in chunk 2
+    lambda body: build_xg(_with_record(body, 3, 8, 42)),  # and in the first
+    lambda body: build_xg(body, osize=len(body) - RECORD_SIZE),  # longer than declared
+    lambda body: build_xg(body, osize=len(body) + RECORD_SIZE),  # shorter than declared
+    lambda body: build_xg(body[:-RECORD_SIZE] + bytes(RECORD_SIZE)),  # skipped records last
+    lambda body: build_xg(body[:RECORD_SIZE * CHUNK]),  # exactly one chunk
+    lambda body: build_xg(body[:RECORD_SIZE * (CHUNK - 1)]),  # less than one
+    lambda body: build_xg(body[:RECORD_SIZE * (CHUNK + 1)] + b"x"),  # a partial record last
+    lambda body: build_xg(body + body),  # a second match header, read as an unknown record
+])
+def test_chunks_read_odd_bodies_like_the_whole_body(make: Callable[[bytes], bytes]) -> None:
+    streamed, whole = _streamed_and_whole(make(_body()))
+    assert streamed == whole
+
+
+def test_chunks_read_a_damaged_stream_like_the_whole_body() -> None:
+    data = bytearray(build_xg(_body()))
+    packed_end = len(data) - 36 - 100  # inside the compressed temp.xg, near its end
+    for at in (packed_end, packed_end - 2000, 9000):
+        damaged = bytearray(data)
+        damaged[at] ^= 0x55
+        streamed, whole = _streamed_and_whole(bytes(damaged))
+        assert streamed == whole

@@ -11,14 +11,14 @@ give the same bytes and the same checks.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
 from bgtools.errors import BgtoolsError, LimitExceededError
 from bgtools.limits import MAX_DECOMPRESSED_BYTES, format_count
 
-__all__ = ["crc32", "inflate_bounded", "inflate_stream"]
+__all__ = ["InflatedChunks", "crc32", "inflate_bounded", "inflate_stream"]
 
 _zlib: ModuleType
 try:
@@ -29,9 +29,50 @@ except ImportError:  # pragma: no cover - the dependency is missing: the standar
 _ERRORS: tuple[type[Exception], ...] = (zlib.error, _zlib.error)
 
 
-def crc32(data: bytes) -> int:
-    """The CRC-32 of ``data`` (unsigned), as zlib computes it."""
-    return int(_zlib.crc32(data)) & 0xFFFFFFFF
+def crc32(data: bytes | memoryview, value: int = 0) -> int:
+    """The CRC-32 of ``data`` (unsigned), as zlib computes it; ``value`` the CRC-32 of the
+    bytes before it, for a running CRC."""
+    return int(_zlib.crc32(data, value)) & 0xFFFFFFFF
+
+
+class InflatedChunks:
+    """The zlib stream ``data`` decompressed ``chunk`` bytes at a time (the last chunk
+    shorter), never more than ``limit`` bytes in all; ``complete`` tells, once iterated,
+    whether the stream ended cleanly (its Adler-32 checked) within the limit.
+
+    Iterating stops early, without an error, when the stream is corrupt, truncated or
+    longer than ``limit``: a caller that finds it incomplete reads the stream again with
+    :func:`inflate_bounded`, for the error. A chunk small enough to stay in the
+    processor's cache is read quicker than one buffer of the whole output, which is
+    written out to memory and read back (and grown block by block while inflating)."""
+
+    def __init__(self, data: bytes, chunk: int, limit: int) -> None:
+        self.data = data
+        self.chunk = chunk
+        self.limit = limit
+        self.complete = False
+
+    def __iter__(self) -> Iterator[bytes]:
+        """The chunks, in order (see the class)."""
+        inflater = _zlib.decompressobj(15)
+        produced = 0
+        pending = self.data
+        try:
+            while True:
+                out = inflater.decompress(pending, min(self.chunk, self.limit + 1 - produced))
+                produced += len(out)
+                if produced > self.limit:
+                    return
+                if not out:  # the stream's end read after a full chunk, or no progress
+                    self.complete = bool(inflater.eof)
+                    return
+                yield out
+                if inflater.eof:
+                    self.complete = True
+                    return
+                pending = inflater.unconsumed_tail
+        except _ERRORS:
+            return
 
 
 def _inflate(data: bytes, limit: int, name: str, what: str, wbits: int) -> tuple[Any, bytes]:

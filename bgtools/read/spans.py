@@ -82,17 +82,26 @@ def _split(me: list[int], opp: list[int], dice: tuple[int, int], moves: list[Ste
     # The usual case: one move per die, none bearing off; checked step by step.
     if len(moves) == (4 if d1 == d2 else 2):
         m2, o2 = me.copy(), opp.copy()
-        unused = [d1, d2] if d1 != d2 else [d1] * 4
+        # Each die once (four times a double, one move each): flags, not a list of the
+        # dice left, whose membership test and removal cost more than the step's check.
+        first_free = second_free = True
         for src, dst in moves:
             die = src - dst
-            # dst is src - die, so step_is_legal is exactly step_error(...) is None.
-            if not dst or die not in unused or not step_is_legal(m2, o2, src, die):
+            if not dst:
                 break
-            unused.remove(die)
+            if die == d1 and first_free:
+                first_free = d1 == d2
+            elif die == d2 and second_free and d1 != d2:
+                second_free = False
+            else:
+                break
+            # dst is src - die, so step_is_legal is exactly step_error(...) is None.
+            if not step_is_legal(m2, o2, src, die):
+                break
             move_checker(m2, o2, src, dst)
         else:
             return tuple(moves), (m2, o2)
-    pool = [d1] * 4 if d1 == d2 else sorted((d1, d2), reverse=True)
+    pool = [d1] * 4 if d1 == d2 else [d1, d2] if d1 > d2 else [d2, d1]
     first = _first_routes(me, opp, list(pool), moves)
     if first is not None:
         return first
@@ -136,7 +145,7 @@ def _first_routes(me: list[int], opp: list[int], pool: list[int], moves: list[St
         best: tuple[int, tuple[int, ...], list[Step], list[int], list[int]] | None = None
         for group in _candidates(pool, src, dst):
             for dice in group:
-                m2, o2 = list(me), list(opp)
+                m2, o2 = me.copy(), opp.copy()
                 here = src
                 hits = 0
                 route: list[Step] = []
@@ -158,6 +167,8 @@ def _first_routes(me: list[int], opp: list[int], pool: list[int], moves: list[St
                 else:
                     if best is None or hits < best[0]:
                         best = (hits, dice, route, m2, o2)
+                        if not hits:
+                            break  # no later route of the group can have fewer hits
             if best is not None:
                 break
         if best is None:

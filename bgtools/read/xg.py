@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from bgtools.engine.position import Position, PositionError
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
 from bgtools.limits import MAX_DECOMPRESSED_BYTES, format_count
-from bgtools.read.inflate import crc32, inflate_bounded, inflate_stream
+from bgtools.read.inflate import InflatedChunks, crc32, inflate_bounded, inflate_stream
 from bgtools.read.spans import BoardTracker, moves_text
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, SetUp, Severity
 
@@ -46,11 +46,18 @@ _POSITION = struct.Struct("<26b")  # PositionEngine: 0 the opponent's bar, 1-24,
 _MATCH = struct.Struct("<iiBBBBddiid")  # length .. date, at 92
 _CUBE = struct.Struct("<iiiiii")  # active, double, take, beaver, raccoon, cube, at 12
 _MOVE = struct.Struct("<i8i2ii")  # active, moves, dice, cube, at 64
+# What a move record's roll reads, in one call: active, moves, dice (at 64), the invalid
+# flag (at 2480) and the edited flag (at 2528).
+_ROLL = struct.Struct("<i8i2i2372xi44xB")
 _GAME = struct.Struct("<iiB")  # scores, Crawford, at 12
 _FOOTER = struct.Struct("<iiBxxxiii")  # scores, Crawford next, winner, points, termination
 _DELPHI_EPOCH = datetime(1899, 12, 30)
 _MAX_AUTO_DOUBLES = 15  # a cube of 2^15, the largest a set-up (SGF CV) takes
 _VARIATIONS = {1: "Nackgammon", 2: "Hypergammon", 3: "Longgammon"}
+# Records of temp.xg inflated at a time: 128,000 bytes stay in the processor's cache, and
+# below glibc's mmap threshold (128 KiB), so each chunk's buffer is reused memory, not
+# fresh pages (256,000-byte chunks cost ~600 page faults a pass over the corpus).
+_CHUNK_RECORDS = 50
 
 
 def looks_like_xg(data: bytes) -> bool:
@@ -64,6 +71,24 @@ def _bad(name: str, why: str) -> UnsupportedFormatError:
 
 def read_game_file(data: bytes, name: str = "<input>", member: str = "temp.xg") -> bytes:
     """The decompressed ``member`` of an XG file's archive (``temp.xg``: the records)."""
+    found = _archived(data, name, member)
+    if found is None:
+        bare = _bare_stream(data, name) if member == "temp.xg" else None
+        if bare is not None:
+            return bare
+        raise _bad(name, "the archive trailer is damaged or the file is truncated")
+    raw, osize, file_crc, stored = found
+    body = raw if stored else inflate_bounded(raw, osize, name, member,
+                                               lambda why: _bad(name, why))
+    if len(body) != osize or crc32(body) != file_crc & 0xFFFFFFFF:
+        raise _bad(name, f"{member} is damaged (size or checksum)")
+    return body
+
+
+def _archived(data: bytes, name: str, member: str) -> tuple[bytes, int, int, bool] | None:
+    """``member`` as the archive stores it: its bytes, size decompressed, CRC-32 and
+    whether it is stored uncompressed; None when the file ends in no plausible archive
+    trailer. Raises what :func:`read_game_file` raises for the archive around it."""
     if not looks_like_xg(data):
         raise _bad(name, "it does not start with RGMH")
     if len(data) < _HEADER_SIZE + _TRAILER.size:
@@ -73,11 +98,8 @@ def read_game_file(data: bytes, name: str = "<input>", member: str = "temp.xg") 
     end = len(data) - _TRAILER.size
     start = end - index_size - data_size
     if not (0 < count <= 64 and index_size > 0 and data_size >= 0 and start >= _HEADER_SIZE):
-        bare = _bare_stream(data, name) if member == "temp.xg" else None
-        if bare is not None:
-            return bare
-        raise _bad(name, "the archive trailer is damaged or the file is truncated")
-    if crc32(data[start:end]) != crc & 0xFFFFFFFF:
+        return None
+    if crc32(memoryview(data)[start:end]) != crc & 0xFFFFFFFF:
         raise _bad(name, "the archive checksum does not match (truncated or corrupt)")
     index = data[end - index_size:end]
     if compressed:
@@ -99,12 +121,7 @@ def read_game_file(data: bytes, name: str = "<input>", member: str = "temp.xg") 
                 f"{name}: {member} is {format_count(max(osize, 0))} bytes decompressed; the "
                 f"limit MAX_DECOMPRESSED_BYTES is {format_count(MAX_DECOMPRESSED_BYTES)}",
                 "MAX_DECOMPRESSED_BYTES", MAX_DECOMPRESSED_BYTES)
-        raw = data[start + offset:start + offset + csize]
-        body = raw if stored else inflate_bounded(raw, osize, name, member,
-                                                   lambda why: _bad(name, why))
-        if len(body) != osize or crc32(body) != file_crc & 0xFFFFFFFF:
-            raise _bad(name, f"{member} is damaged (size or checksum)")
-        return body
+        return data[start + offset:start + offset + csize], osize, file_crc, stored
     raise _bad(name, f"the archive holds no {member}")
 
 
@@ -125,9 +142,6 @@ def _bare_stream(data: bytes, name: str) -> bytes | None:
         return None
     return body
 
-
-Record = bytes | memoryview
-"""One 2,560-byte record of ``temp.xg`` (a view into the decompressed body)."""
 
 Sides = tuple[list[int], list[int]]
 """Both sides of a board, each in its own numbering (26 slots: 0 off, 1-24, 25 the bar)."""
@@ -291,9 +305,9 @@ class _Reader:
         }
         record.extra["application"] = "eXtreme Gammon"
 
-    def game_header(self, rec: Record, position_file: bool = False) -> None:
-        s1, s2, crawford = _GAME.unpack_from(rec, 12)
-        number = _INT.unpack_from(rec, 48)[0]
+    def game_header(self, body: bytes, at: int, position_file: bool = False) -> None:
+        s1, s2, crawford = _GAME.unpack_from(body, at + 12)
+        number = _INT.unpack_from(body, at + 48)[0]
         names = self.record.names
         game = GameRecord(number=number if 0 < number < 1_000_000 else None,
                           names=names, score=(s1, s2) if s1 >= 0 and s2 >= 0 else None)
@@ -303,8 +317,8 @@ class _Reader:
         self.board = BoardTracker()
         if s1 < 0 or s2 < 0:
             self.problem(f"the game's score {s1}-{s2} is negative")
-        self.start_cube(_INT.unpack_from(rec, 64)[0] if self.version >= 26 else 0)
-        initial = _POSITION.unpack_from(rec, 21)
+        self.start_cube(_INT.unpack_from(body, at + 64)[0] if self.version >= 26 else 0)
+        initial = _POSITION.unpack_from(body, at + 21)
         if initial != _START and not position_file:
             self.set_board(_sides(initial))
             self.problem("the game starts from a position set up in eXtreme Gammon, not the "
@@ -337,21 +351,21 @@ class _Reader:
         self.board = BoardTracker()
         self.board.sides = board
 
-    def position(self, rec: Record) -> None:
+    def position(self, body: bytes, at: int) -> None:
         """The position of a position file: one game set up from the cube or move record
         (board, player on roll, cube), with no action; the dice of a checker decision in
         ``extra["xg_position"]``."""
-        cube_record = rec[8] == 2
-        board = _sides(_POSITION.unpack_from(rec, 36 if cube_record else 9))
-        turn = self.player(_INT.unpack_from(rec, 12 if cube_record else 64)[0])
-        code = _INT.unpack_from(rec, 32 if cube_record else 108)[0]
+        cube_record = body[at + 8] == 2
+        board = _sides(_POSITION.unpack_from(body, at + (36 if cube_record else 9)))
+        turn = self.player(_INT.unpack_from(body, at + (12 if cube_record else 64))[0])
+        code = _INT.unpack_from(body, at + (32 if cube_record else 108))[0]
         if not -15 <= code <= 15:
             self.problem(f"the cube value code {code} is out of range")
             code = 0
         owner = None if code == 0 or turn is None else turn if code > 0 else 1 - turn
         dice: list[int] | None = None
         if not cube_record:
-            d1, d2 = _MOVE.unpack_from(rec, 64)[9:11]
+            d1, d2 = _MOVE.unpack_from(body, at + 64)[9:11]
             if 1 <= d1 <= 6 and 1 <= d2 <= 6:
                 dice = [d1, d2]
             elif (d1, d2) != (0, 0):
@@ -369,8 +383,8 @@ class _Reader:
         self.problem(f"the player on roll is {active}, not 1 or -1")
         return None
 
-    def cube_record(self, rec: Record) -> None:
-        active, double, take, beaver, raccoon, cube_b = _CUBE.unpack_from(rec, 12)
+    def cube_record(self, body: bytes, at: int) -> None:
+        active, double, take, beaver, raccoon, cube_b = _CUBE.unpack_from(body, at + 12)
         if double != 1:
             return  # 0 no double, -1 resigns next, -2 no cube decision
         p = self.player(active)
@@ -396,8 +410,8 @@ class _Reader:
             self.problem(f"the answer to the double is {take}, not 0 (drop), 1 (take) or 2 "
                          "(beaver)")
 
-    def move_record(self, rec: Record) -> None:
-        fields = _MOVE.unpack_from(rec, 64)
+    def move_record(self, body: bytes, at: int) -> None:
+        fields = _ROLL.unpack_from(body, at + 64)
         p = self.player(fields[0])
         if p is None:
             return
@@ -407,8 +421,8 @@ class _Reader:
             self.problem(f"the dice {d1} and {d2} are not two dice 1-6")
             self.board.lost = True
             return
-        if self.version >= 24 and rec[2528] != 0:
-            self.edited(rec, p)
+        if self.version >= 24 and fields[12] != 0:
+            self.edited(body, at, p)
         moves: list[tuple[int, int]] = []
         for i in range(1, 9, 2):
             src: int = fields[i]
@@ -421,26 +435,29 @@ class _Reader:
                 moves = []
                 break
             moves.append((src + 1, dst + 1))
-        invalid = _INT.unpack_from(rec, 2480)[0] == 2
+        invalid = fields[11] == 2
         board = self.board
         before = board.sides[p].copy() if invalid and not board.lost else None
         steps = board.play(p, (d1, d2), moves)
         game = self.game
         assert game is not None
-        # Built once with its final fields (the dataclass's setters cost as much again).
-        action = Action(kind="roll", player=p, dice=(d1, d2), steps=steps,
-                        # the dice cannot explain it: replayed as text, like a .mat
-                        play_text=moves_text(moves) if steps is None else "",
-                        move=len(game.actions) + 1)
+        # Built once with its final fields (the dataclass's setters cost as much again),
+        # by position, the quickest call (as read/bgf.py does): kind, player, line, column,
+        # dice, play_text (when the dice cannot explain the moves: replayed as text, like
+        # a .mat), play_column, steps, cube, points, and_the_match, cannot_move,
+        # resign_marker, illegal, move.
+        action = Action("roll", p, None, None, (d1, d2),
+                        moves_text(moves) if steps is None else "", None, steps, None, None,
+                        False, False, False, False, len(game.actions) + 1)
         if before is not None:
-            self.restate(rec, action, before, moves)
+            self.restate(body, at, action, before, moves)
         if invalid:
             action.extra["xg_invalid"] = True
             self.problem("eXtreme Gammon marks this play as invalid", rule="illegal-play-line",
                          severity=Severity.WARNING)
         game.actions.append(action)
 
-    def restate(self, rec: Record, action: Action, before: list[int],
+    def restate(self, body: bytes, at: int, action: Action, before: list[int],
                 moves: list[tuple[int, int]]) -> None:
         """An illegal play XG was given (flagged invalid): its checker moves can leave a
         checker out (a move backwards is not stored), so the play is the change from the
@@ -448,7 +465,7 @@ class _Reader:
         replayer as text. The replayer reports it as for a ``.mat`` file and carries on
         from that board, which is the one XG plays on."""
         p = action.player
-        after = _sides(_POSITION.unpack_from(rec, 35), p)
+        after = _sides(_POSITION.unpack_from(body, at + 35), p)
         if after == self.board.sides:
             return
         text = _restated(before, after[p], moves)
@@ -459,10 +476,10 @@ class _Reader:
         self.board.sides = after
         self.board.lost = False
 
-    def edited(self, rec: Record, player: int) -> None:
+    def edited(self, body: bytes, at: int, player: int) -> None:
         """XG's flag of a position edited at this play: a legitimate change of the board
         (not a play), set up before the play, as gnubg's ``set board``."""
-        board = _sides(_POSITION.unpack_from(rec, 9))
+        board = _sides(_POSITION.unpack_from(body, at + 9))
         if board == self.board.sides and not self.board.lost:
             return
         self.set_board(board, player)
@@ -470,8 +487,8 @@ class _Reader:
                      "goes on from the edited position", rule="set-position",
                      severity=Severity.WARNING)
 
-    def footer(self, rec: Record) -> None:
-        s1, s2, _crawford_next, winner, points, termination = _FOOTER.unpack_from(rec, 12)
+    def footer(self, body: bytes, at: int) -> None:
+        s1, s2, _crawford_next, winner, points, termination = _FOOTER.unpack_from(body, at + 12)
         game = self.game
         assert game is not None
         game.extra["xg_termination"] = termination
@@ -500,10 +517,37 @@ class _Reader:
         game.extra["xg_final_score"] = (s1, s2)
         self.game = None
 
-    def match_footer(self, rec: Record) -> None:
-        s1, s2, winner = struct.unpack_from("<iii", rec, 12)
+    def match_footer(self, body: bytes, at: int) -> None:
+        s1, s2, winner = struct.unpack_from("<iii", body, at + 12)
         self.record.extra["final_score"] = (s1, s2)
         self.record.extra["xg_winner"] = winner
+
+    def records(self, body: bytes, start: int, offset: int = 0) -> None:
+        """Read the records of ``body`` from ``start`` on (every record but the match
+        header and position files' records), ``offset`` the place of ``body`` in
+        ``temp.xg`` (for the numbers of records in problems)."""
+        for at in range(start, len(body), RECORD_SIZE):  # read in place, never copied
+            kind = body[at + 8]
+            if kind == 1:
+                self.game_header(body, at)
+            elif kind in (2, 3, 4):
+                if self.game is None:
+                    self.problem(f"a {('cube', 'move', 'game footer')[kind - 2]} record "
+                                 "outside any game (no game header before it)", move=None)
+                    continue
+                if kind == 2:
+                    self.cube_record(body, at)
+                elif kind == 3:
+                    self.move_record(body, at)
+                else:
+                    self.footer(body, at)
+            elif kind == 5:
+                self.match_footer(body, at)
+            elif kind in (6, 7):
+                continue  # "missing" and unimplemented entries: nothing to replay
+            else:
+                self.problem(f"record {(offset + at) // RECORD_SIZE + 1} has the unknown "
+                             f"type {kind}", move=None)
 
 
 def _position_record(body: bytes) -> bytes | None:
@@ -512,8 +556,12 @@ def _position_record(body: bytes) -> bytes | None:
     A position file is a match header, one game header and the decision: a cube record,
     a move record, or both (XG writes a cube record before each move), with no footer. Of
     both, the cube record when it holds a double (a take/drop decision), else the move."""
-    kinds = [body[at + 8] for at in range(0, len(body), RECORD_SIZE)
-             if body[at + 8] not in (6, 7)]
+    kinds: list[int] = []
+    for at in range(0, len(body), RECORD_SIZE):
+        if body[at + 8] not in (6, 7):
+            if len(kinds) == 4:
+                return None  # a fifth record: a match
+            kinds.append(body[at + 8])
     if kinds[:2] != [0, 1] or kinds[2:] not in ([2], [3], [2, 3]):
         return None
     records = [body[at:at + RECORD_SIZE] for at in range(2 * RECORD_SIZE, len(body), RECORD_SIZE)
@@ -526,7 +574,14 @@ def _position_record(body: bytes) -> bytes | None:
 
 def parse_xg(data: bytes, name: str = "<input>") -> list[MatchRecord]:
     """Read an eXtreme Gammon ``.xg`` file into one match record (see the module doc)."""
-    body = read_game_file(data, name)
+    streamed = _parse_streamed(data, name)
+    if streamed is not None:
+        return [streamed]
+    return [_parse_body(read_game_file(data, name), name)]
+
+
+def _parse_body(body: bytes, name: str) -> MatchRecord:
+    """The match record of the whole of ``temp.xg``."""
     if not body or len(body) % RECORD_SIZE:
         raise _bad(name, f"temp.xg is {format_count(len(body))} bytes, not a whole number of "
                    f"{format_count(RECORD_SIZE)}-byte records")
@@ -536,34 +591,50 @@ def parse_xg(data: bytes, name: str = "<input>") -> list[MatchRecord]:
     reader.match(body[:RECORD_SIZE])
     position = _position_record(body)
     if position is not None:
-        reader.game_header(body[RECORD_SIZE:2 * RECORD_SIZE], position_file=True)
-        reader.position(position)
-        return [reader.record]
-    view = memoryview(body)  # records are read in place, never copied
-    for at in range(RECORD_SIZE, len(body), RECORD_SIZE):
-        rec = view[at:at + RECORD_SIZE]
-        kind = body[at + 8]  # bytes indexing compiles to C; the view's goes through Python
-        if kind == 1:
-            reader.game_header(rec)
-        elif kind in (2, 3, 4):
-            if reader.game is None:
-                reader.problem(f"a {('cube', 'move', 'game footer')[kind - 2]} record outside "
-                               "any game (no game header before it)", move=None)
-                continue
-            if kind == 2:
-                reader.cube_record(rec)
-            elif kind == 3:
-                reader.move_record(rec)
+        reader.game_header(body, RECORD_SIZE, position_file=True)
+        reader.position(position, 0)
+        return reader.record
+    reader.records(body, RECORD_SIZE)
+    return reader.record
+
+
+def _parse_streamed(data: bytes, name: str) -> MatchRecord | None:
+    """The match record of a file whose ``temp.xg`` is inflated ``_CHUNK_RECORDS`` records
+    at a time (docs/xg-format.md, "Reading speed"), or None whenever that cannot give
+    exactly what :func:`_parse_body` gives: no compressed member, a body that is not a
+    whole number of records, wrong in size or checksum, one that may be a position file
+    (the first chunk holds fewer than five records that are not skipped), any error. The
+    caller then reads the whole body as before, for the same record or the same error.
+    Errors in the archive around ``temp.xg`` are raised here as :func:`read_game_file`
+    raises them."""
+    found = _archived(data, name, "temp.xg")
+    if found is None or found[3] or found[1] % RECORD_SIZE:
+        return None
+    raw, osize, file_crc, _stored = found
+    chunks = InflatedChunks(raw, _CHUNK_RECORDS * RECORD_SIZE, osize)
+    reader = _Reader(name)
+    crc = 0
+    at = 0
+    try:
+        for chunk in chunks:
+            crc = crc32(chunk, crc)
+            if len(chunk) % RECORD_SIZE:
+                return None
+            if not at:
+                if len(chunk) < _CHUNK_RECORDS * RECORD_SIZE or chunk[8] != 0 or sum(
+                        chunk[i + 8] not in (6, 7)
+                        for i in range(0, len(chunk), RECORD_SIZE)) < 5:
+                    return None
+                reader.match(chunk[:RECORD_SIZE])
+                reader.records(chunk, RECORD_SIZE)
             else:
-                reader.footer(rec)
-        elif kind == 5:
-            reader.match_footer(rec)
-        elif kind in (6, 7):
-            continue  # "missing" and unimplemented entries: nothing to replay
-        else:
-            reader.problem(f"record {at // RECORD_SIZE + 1} has the unknown type {kind}",
-                           move=None)
-    return [reader.record]
+                reader.records(chunk, 0, at)
+            at += len(chunk)
+    except Exception:  # noqa: BLE001 - any failure: _parse_body reads it again, for its error
+        return None
+    if not (at and chunks.complete and at == osize and crc == file_crc & 0xFFFFFFFF):
+        return None
+    return reader.record
 
 
 def position_dice(record: MatchRecord) -> tuple[int, int] | None:
