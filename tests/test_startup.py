@@ -30,9 +30,10 @@ finally:
 """
 
 # Rich draws the human output; Lark parses what the fast paths do not; the replayer and the
-# readers check files; importlib.resources (with tempfile, random, zipfile) loaded grammars.
+# readers check files; importlib.resources (with tempfile, random, zipfile) loaded grammars;
+# json writes --json output (Typer does not import it).
 NOT_FOR_HELP = ("rich", "lark", "bgtools.replay", "bgtools.read.mat", "bgtools.read.detect",
-                "bgtools.record", "importlib.resources", "tempfile", "multiprocessing")
+                "bgtools.record", "importlib.resources", "tempfile", "multiprocessing", "json")
 NOT_FOR_ONE_FILE = ("rich", "importlib.resources", "tempfile", "random", "zipfile",
                     "multiprocessing", "bgtools.write", "bgtools.data", "bgtools.api")
 

@@ -9,7 +9,6 @@ the readers) are imported inside the functions so that ``bgtools --help`` starts
 from __future__ import annotations
 
 import copy
-import json
 import sys
 from collections.abc import Callable
 from functools import cache
@@ -286,4 +285,6 @@ def fit_table(console: Console, table: Table, drop: Sequence[str]) -> Table:
 
 def emit_json(obj: dict[str, Any]) -> None:
     """Print ``obj`` as one JSON line on stdout (UTF-8 as written, not ``\\u`` escapes)."""
+    import json  # here, not at the top: ``bgtools --help`` needs no JSON (~5 M instructions)
+
     sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
