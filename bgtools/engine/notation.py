@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Final, Literal
 
-from bgtools.dataclass_methods import fields_repr
+from bgtools.dataclass_methods import fields_eq, fields_hash, fields_repr
 from bgtools.engine.memo import BoundedMemo
 from bgtools.engine.notation_grammar import (
     BAR_POINT,
@@ -61,13 +61,12 @@ class WrittenPath:
         return fields_repr(self)
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, WrittenPath) and other.__class__ is self.__class__:
-            return (self.points == other.points and self.marks == other.marks
-                    and self.count == other.count and self.column == other.column)
-        return NotImplemented  # as generated (and mypyc's bool return allows it here)
+        if other.__class__ is not self.__class__:
+            return NotImplemented  # as generated (and mypyc's bool return allows it here)
+        return fields_eq(self, other)
 
     def __hash__(self) -> int:
-        return hash((self.points, self.marks, self.count, self.column))
+        return fields_hash(self)
 
 
 PlayKind = Literal["moves", "cannot_move", "resign", "illegal"]
@@ -103,13 +102,12 @@ class WrittenPlay:
         return fields_repr(self)
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, WrittenPlay) and other.__class__ is self.__class__:
-            return (self.kind == other.kind and self.paths == other.paths
-                    and self.text == other.text)
-        return NotImplemented  # as generated (and mypyc's bool return allows it here)
+        if other.__class__ is not self.__class__:
+            return NotImplemented  # as generated (and mypyc's bool return allows it here)
+        return fields_eq(self, other)
 
     def __hash__(self) -> int:
-        return hash((self.kind, self.paths, self.text))
+        return fields_hash(self)
 
 
 class _FastSyntax:

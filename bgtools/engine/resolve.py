@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Final
 
-from bgtools.dataclass_methods import fields_repr
+from bgtools.dataclass_methods import fields_eq, fields_hash, fields_repr
 from bgtools.engine import notation
 from bgtools.engine.memo import BoundedMemo
 from bgtools.engine.notation import WrittenPlay
@@ -92,14 +92,12 @@ class Resolution:
         return fields_repr(self)
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, Resolution) and other.__class__ is self.__class__:
-            return (self.play == other.play and self.result == other.result
-                    and self.rule == other.rule and self.message == other.message
-                    and self.ambiguous == other.ambiguous)
-        return NotImplemented  # as generated (and mypyc's bool return allows it here)
+        if other.__class__ is not self.__class__:
+            return NotImplemented  # as generated (and mypyc's bool return allows it here)
+        return fields_eq(self, other)
 
     def __hash__(self) -> int:
-        return hash((self.play, self.result, self.rule, self.message, self.ambiguous))
+        return fields_hash(self)
 
 
 def _segment_options(src: int, dst: int, dice: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -428,12 +426,12 @@ class IllegalStep:
         return fields_repr(self)
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, IllegalStep) and other.__class__ is self.__class__:
-            return self.step == other.step and self.rule == other.rule
-        return NotImplemented  # as generated (and mypyc's bool return allows it here)
+        if other.__class__ is not self.__class__:
+            return NotImplemented  # as generated (and mypyc's bool return allows it here)
+        return fields_eq(self, other)
 
     def __hash__(self) -> int:
-        return hash((self.step, self.rule))
+        return fields_hash(self)
 
 
 def play_steps(me: list[int], opp: list[int], steps: Sequence[Step], dice: Sequence[int], *,

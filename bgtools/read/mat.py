@@ -803,9 +803,10 @@ class _Reader:
 
     def other_action(self, lineno: int, line: str, cell: LineCell,
                      player: int) -> Action | None:
-        """:meth:`make_action` for any cell, without its row. (The actions of the common cells
-        are made with positional arguments only, in the order of Action's fields: a keyword
-        makes the class call build a dict.)"""
+        """:meth:`make_action` for every cell but a play of dice 1 to 6 (which it makes
+        itself), without the row. (The actions of the common cells are made with positional
+        arguments only, in the order of Action's fields: a keyword makes the class call build
+        a dict.)"""
         kind = cell.kind
         column = cell.start + 1
         if kind == "roll":
@@ -820,9 +821,7 @@ class _Reader:
                     return action
                 self.problem(f"roll {cell.dice!r}: dice must be 1 to 6", lineno, column)
                 return None
-            if rest == "play":
-                return Action("roll", player, lineno, column, dice,
-                              line[cell.text_start:cell.text_end], cell.text_start + 1)
+            assert rest != "play", "make_action makes a play's action"
             action = Action("roll", player, lineno, column, dice)
             if rest:
                 action.play_column = cell.text_start + 1
