@@ -218,6 +218,30 @@ def test_word_classes_are_the_lexers_tokens(word: str, blank: str, after: str) -
         assert any(lead.fullmatch(word) for lead in mat._word_syntax().leads), word  # noqa: SLF001
 
 
+_DIGIT_WORD_ALPHABET = "0123456789:)(/*xo\u0663\uff10"
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.sampled_from("0123456789"),
+       st.text(alphabet=st.sampled_from(_DIGIT_WORD_ALPHABET), max_size=14))
+def test_digit_words_are_classed_as_the_terminals_class_them(first: str, rest: str) -> None:
+    """The word scanner classes a word that begins with a digit from its code points, not by
+    the terminals' expressions: the same class for every such word (Arabic-Indic and
+    full-width digits are not [0-9])."""
+    word = first + rest
+    assert mat._digit_word_class(word) == mat._classify_word(word), word  # noqa: SLF001
+
+
+def test_digit_words_up_to_four_characters_are_classed_as_the_terminals_class_them() -> None:
+    """Every word of up to four characters of digits, ``:``, ``)`` and ``/`` that begins with
+    a digit (all the shapes of roll, row, point and play prefixes), exhaustively."""
+    alphabet = "09:)/"
+    words = [first + "".join(rest) for first in "05" for size in range(4)
+             for rest in itertools.product(alphabet, repeat=size)]
+    for word in words:
+        assert mat._digit_word_class(word) == mat._classify_word(word), word  # noqa: SLF001
+
+
 def test_the_tokens_that_span_blanks_are_known() -> None:
     """The word scanner reads three terminals across blanks (and COMMENT, which takes the
     rest of the line); any other terminal that can match a blank must be taught to it."""
