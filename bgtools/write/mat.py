@@ -115,6 +115,9 @@ class MatchInfo:
     """The session's ``Jacoby`` setting (``On``/``Off``) when the record states it."""
     beaver: str | None = None
     """The session's ``Beaver`` setting (``On``/``Off``) when the record states it."""
+    crawford: str | None = None
+    """``Off`` for a match played without the Crawford rule (else None: gnubg writes no
+    tag, and the Crawford rule is what a .mat without one is read with)."""
 
 
 @dataclass(slots=True)
@@ -184,6 +187,8 @@ def normalise_match(record: MatchRecord, replay: MatchReplay | None = None,
     profile = replay.profile
     script = MatchScript(record, replay, replay.match_length, names, _match_info(record))
     script.crawford_rule = bool(replay.match_length) and profile.crawford
+    if replay.match_length and not profile.crawford:
+        script.info.crawford = "Off"
     script.jacoby = replay.match_length == 0 and profile.jacoby is not False
     if replay.match_length == 0 and profile.jacoby is None:
         # The file does not say: a gammon on a centred cube counted in full shows the
@@ -441,8 +446,11 @@ def _header(info: MatchInfo) -> str:
         out.append(f'; [EventDate "{y:4d}.{m:02d}.{d:02d}"]\n')
     if info.annotator is not None:
         out.append(f'; [Transcriber "{info.annotator}"]\n')
-    # Not in gnubg's export (its import ignores them); XG's files state the session's rules
-    # so, in this order, and our reader reads them back.
+    # Not in gnubg's export (its import ignores them); XG's files state the match's or the
+    # session's rules so, in this order, and our reader reads them back. gnubg's export of
+    # a match without the Crawford rule says nothing, and so reads back as a Crawford match.
+    if info.crawford is not None:
+        out.append(f'; [Crawford "{info.crawford}"]\n')
     if info.jacoby is not None:
         out.append(f'; [Jacoby "{info.jacoby}"]\n')
     if info.beaver is not None:
