@@ -329,3 +329,16 @@ def test_score_of_a_resigned_galaxy_match_is_final(tmp_path: Path) -> None:
     assert converted.exit_code == 0, converted.output
     again = runner.invoke(app, ["score", "--json", str(out)])
     assert json.loads(again.stdout)["final_score"] == [2, 5]
+
+
+def test_the_rules_option_names_every_profile() -> None:
+    """``--rules``'s help lists every profile the replayer knows (a new one is offered)."""
+    from typer.models import OptionInfo
+
+    from bgtools.cli.app import RulesOption
+    from bgtools.replay.rules import PROFILE_NAMES
+
+    option = next(m for m in RulesOption.__metadata__ if isinstance(m, OptionInfo))
+    assert option.help is not None
+    for name in PROFILE_NAMES:
+        assert name in option.help, name

@@ -61,3 +61,22 @@ def test_mat_without_the_tag_is_read_with_the_crawford_rule(tmp_path: Path) -> N
     text = target.read_text(encoding="utf-8").replace(CRAWFORD_TAG, "")
     errors = bgtools.read(text)[0].replay().errors()
     assert [(p.rule, p.game) for p in errors] == [("crawford-double", 2)]
+
+
+NO_CRAWFORD_MAT = SOAK / "m3_s5018_nocrawford.mat"  # gnubg's own export of the same match
+
+
+def test_gnubg_mat_of_a_match_without_crawford_needs_the_nocrawford_rules() -> None:
+    """gnubg's .mat export of a match played without the Crawford rule says nothing of it:
+    under the standard rules its double at 2-0 of 3 is a ``crawford-double`` that names the
+    way out, and ``--rules nocrawford`` reads it as the SGF of the same match reads."""
+    match = bgtools.read(NO_CRAWFORD_MAT)[0]
+    standard = match.replay()
+    assert [p.rule for p in standard.problems] == ["crawford-double"]
+    assert "--rules nocrawford" in standard.problems[0].message
+    without = match.replay("nocrawford")
+    assert without.valid, without.problems
+    assert without.rules == "nocrawford"
+    sgf = bgtools.read(NO_CRAWFORD)[0].replay()
+    assert _results(without) == _results(sgf)
+    assert without.final_score == sgf.final_score

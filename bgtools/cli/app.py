@@ -170,8 +170,9 @@ Paths = Annotated[
 RulesOption = Annotated[
     str,
     typer.Option("--rules", metavar="PROFILE", show_default=False,
-                 help="House rules: standard, galaxy, studio, megammon, pieceofcake, nocube, "
-                 "cube3, match-resign, or auto (the default: the file's site, else standard)."),
+                 help="House rules: standard, galaxy, studio, xg, megammon, pieceofcake, nocube, "
+                 "cube3, match-resign, nocrawford, or auto (the default: the file's site, "
+                 "else standard)."),
 ]
 """``--rules PROFILE``; check its value with :func:`check_rules`."""
 

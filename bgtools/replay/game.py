@@ -612,8 +612,8 @@ class Game:
             self.problem("cube-disabled", "the cube is not in use in this match", line, column,
                          action)
         if self.crawford:
-            self.problem("crawford-double", "a double in the Crawford game", line, column,
-                         action)
+            self.problem("crawford-double", "a double in the Crawford game (a match played "
+                         "without the Crawford rule: --rules nocrawford)", line, column, action)
         if self.cube_owner is not None and self.cube_owner != p:
             self.problem("cube-not-owner", f"player {p} doubles but player {self.cube_owner} "
                          "owns the cube", line, column, action)

@@ -239,6 +239,9 @@ PROFILES: dict[str, RuleProfile] = {
     "nocube": RuleProfile("nocube", cube="off"),
     "cube3": RuleProfile("cube3", cube="min3"),
     "match-resign": RuleProfile("match-resign", resignation="game-or-match"),
+    # A match played without the Crawford rule (GNU Backgammon's 'set automatic crawford
+    # off'): its .mat export cannot say so, and a [Crawford "Off"] tag does the same.
+    "nocrawford": RuleProfile("nocrawford", crawford=False),
     # Backgammon Galaxy: a resignation may give the points still needed (match1988690: Wins 4
     # at 2-1 of 5, cube 1); its money sessions are headed with an even nominal length.
     "galaxy": RuleProfile("galaxy", resignation="game-or-match", wins_at_length=True,
