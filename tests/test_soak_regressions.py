@@ -80,3 +80,18 @@ def test_gnubg_mat_of_a_match_without_crawford_needs_the_nocrawford_rules() -> N
     sgf = bgtools.read(NO_CRAWFORD)[0].replay()
     assert _results(without) == _results(sgf)
     assert without.final_score == sgf.final_score
+
+
+def test_a_match_converted_under_nocrawford_reads_back_without_the_rule(tmp_path: Path) -> None:
+    """gnubg's .mat of a no-Crawford match, converted with ``rules="nocrawford"``: each
+    written file says the match has no Crawford rule, so it reads back valid with the same
+    results under the default rules (the JSON format, like .mat, gains a Crawford Off tag)."""
+    match = bgtools.read(NO_CRAWFORD_MAT)[0]
+    expected = match.replay("nocrawford")
+    for suffix in (".mat", ".sgf", ".json"):
+        target = tmp_path / f"out{suffix}"
+        match.write(target, rules="nocrawford")
+        back = bgtools.read(target)[0].replay()
+        assert back.valid, (suffix, back.problems)
+        assert _results(back) == _results(expected), suffix
+        assert back.final_score == expected.final_score, suffix

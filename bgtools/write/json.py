@@ -34,6 +34,13 @@ def record_to_json(record: MatchRecord, replay: MatchReplay | None = None,
     """
     obj = encode_record(record)
     if replay is not None:
+        if (replay.match_length and not replay.profile.crawford
+                and (record.tag("Crawford") or "").strip().lower() != "off"):
+            # Replayed without the Crawford rule (--rules nocrawford): say so as the .mat
+            # writer does, or the file would read back as a Crawford match.
+            tags = obj["tags"]
+            assert isinstance(tags, list)
+            tags.append(["Crawford", "Off"])
         obj["derived"] = _derived(replay, events)
     return obj
 
