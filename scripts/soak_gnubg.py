@@ -150,30 +150,17 @@ def probe_features(timeout: float = 120.0) -> set[str]:
 
 def play_one(spec: Spec, out_dir: Path) -> None:
     """In this process: let gnubg play ``spec``; write its ``.mat``, ``.sgf``, ``.gnubg.json``."""
-    from tests.helpers.selfplay import load_gnubg, quiet_stdout
+    from tests.helpers import selfplay
 
-    gnubg = load_gnubg()
+    gnubg = selfplay.load_gnubg()
     stem = out_dir / spec.name
-    with quiet_stdout():
-        gnubg.command("set display off")
-        gnubg.command("set sound enable off")
-        gnubg.command("set jacoby " + ("on" if spec.jacoby else "off"))
-        gnubg.command(f"set beavers {DEFAULT_BEAVERS if spec.beavers else 0}")
-        gnubg.command("set automatic crawford " + ("on" if spec.crawford else "off"))
-        gnubg.command("set cube use " + ("on" if spec.cube else "off"))
-        gnubg.command(f"set automatic doubles {spec.auto_doubles}")
-        gnubg.command("set automatic game " + ("on" if spec.length else "off"))
-        for p in (0, 1):
-            gnubg.command(f"set player {p} gnubg")
-            gnubg.command(f"set player {p} chequerplay evaluation plies 0")
-            gnubg.command(f"set player {p} cubedecision evaluation plies 0")
-        gnubg.command(f"set seed {spec.seed}")
-        if spec.length:
-            gnubg.command(f"new match {spec.length}")
-        else:
-            gnubg.command("new session")
-            for _ in range(spec.games - 1):
-                gnubg.command("new game")
+    with selfplay.quiet_stdout():
+        selfplay.play_spec(
+            gnubg, selfplay.Spec(spec.name, spec.seed, spec.length, spec.games, spec.jacoby),
+            (f"set beavers {DEFAULT_BEAVERS if spec.beavers else 0}",
+             "set automatic crawford " + ("on" if spec.crawford else "off"),
+             "set cube use " + ("on" if spec.cube else "off"),
+             f"set automatic doubles {spec.auto_doubles}"))
         gnubg.command(f"export match mat {stem}.tmp.mat")
         gnubg.command(f"save match {stem}.tmp.sgf")
         match = gnubg.match()

@@ -29,7 +29,7 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -161,11 +161,14 @@ def _walk(gnubg: Any, game_index: int, command: str, steps: int) -> list[tuple[s
     return out
 
 
-def play_spec(gnubg: Any, spec: Spec) -> None:
-    """Let gnubg play the match or session of ``spec`` against itself (0-ply, seeded)."""
+def play_spec(gnubg: Any, spec: Spec, settings: Sequence[str] = ()) -> None:
+    """Let gnubg play the match or session of ``spec`` against itself (0-ply, seeded), with
+    the gnubg ``settings`` commands (``set beavers 0``, ...) given before it starts."""
     gnubg.command("set display off")
     gnubg.command("set sound enable off")
     gnubg.command("set jacoby " + ("on" if spec.jacoby else "off"))
+    for setting in settings:
+        gnubg.command(setting)
     gnubg.command("set automatic game " + ("on" if spec.length else "off"))
     for p in (0, 1):
         gnubg.command(f"set player {p} gnubg")
