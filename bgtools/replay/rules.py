@@ -23,6 +23,7 @@ __all__ = [
     "RuleProfile",
     "is_money_session",
     "is_xg_dialect",
+    "states_no_crawford",
     "profile_for",
     "severity_of",
     "site_profile_name",
@@ -305,6 +306,13 @@ def is_money_session(record: MatchRecord) -> bool:
     return len(record.games) == 1 and length >= 4 and length % 2 == 0
 
 
+def states_no_crawford(record: MatchRecord) -> bool:
+    """True when the record's header says its match has no Crawford rule
+    (``[Crawford "Off"]``)."""
+    tag = record.tag("Crawford")
+    return tag is not None and tag.strip().lower() == "off"
+
+
 def profile_for(record: MatchRecord, name: str = "auto") -> RuleProfile:
     """The profile ``name`` refined by the file's header tags (Crawford, CubeLimit, Jacoby,
     Beaver); ``auto`` first picks the site's profile (:func:`site_profile_name`)."""
@@ -315,8 +323,7 @@ def profile_for(record: MatchRecord, name: str = "auto") -> RuleProfile:
     cube: CubeRule = base.cube
     jacoby = base.jacoby
     beavers = base.beavers
-    tag = record.tag("Crawford")
-    if tag is not None and tag.strip().lower() == "off":
+    if states_no_crawford(record):
         crawford = False
     tag = record.tag("CubeLimit")
     if tag is not None and tag.strip() == "1":

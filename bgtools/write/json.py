@@ -16,6 +16,7 @@ from typing import cast
 from bgtools.record import MatchRecord
 from bgtools.record_json import JsonObject, JsonValue, encode_problem, encode_record
 from bgtools.replay import Event, MatchReplay
+from bgtools.replay.rules import states_no_crawford
 
 __all__ = ["dumps_file", "dumps_match", "record_to_json"]
 
@@ -35,7 +36,7 @@ def record_to_json(record: MatchRecord, replay: MatchReplay | None = None,
     obj = encode_record(record)
     if replay is not None:
         if (replay.match_length and not replay.profile.crawford
-                and (record.tag("Crawford") or "").strip().lower() != "off"):
+                and not states_no_crawford(record)):
             # Replayed without the Crawford rule (--rules nocrawford): say so as the .mat
             # writer does, or the file would read back as a Crawford match.
             tags = obj["tags"]
