@@ -6,6 +6,14 @@ analysis that must be inflated to be passed over), so the faster zlib-ng impleme
 used when it is installed (the ``zlib-ng`` package, a dependency: about six times the
 speed of the standard library's zlib on the corpus); the standard library otherwise. Both
 give the same bytes and the same checks.
+
+Where the module has it, the incremental ``_ZlibDecompressor`` inflates (zlib-ng's, as
+Python 3.12's zlib has: the decompressor ``gzip`` reads with). Unlike ``decompressobj``,
+it keeps the compressed input itself, so a call asking for the next chunk copies nothing
+(``decompressobj`` hands back the input left as a new ``unconsumed_tail`` each call), and
+it writes a chunk into one buffer instead of growing one by reallocation: 28.7 M -> 21.6 M
+instructions to inflate the eight corpus ``temp.xg`` bodies (6.9 MB) 128,000 bytes at a
+time. The same bytes, bound and Adler-32 check.
 """
 
 from __future__ import annotations
@@ -27,6 +35,10 @@ except ImportError:  # pragma: no cover - the dependency is missing: the standar
     _zlib = zlib
 
 _ERRORS: tuple[type[Exception], ...] = (zlib.error, _zlib.error)
+# None where neither zlib-ng nor the standard library has it (Python 3.11's zlib):
+# decompressobj then, which gives the same bytes.
+_Decompressor: Any = getattr(_zlib, "_ZlibDecompressor", None) or getattr(
+    zlib, "_ZlibDecompressor", None)
 
 
 def crc32(data: bytes | memoryview, value: int = 0) -> int:
@@ -54,6 +66,31 @@ class InflatedChunks:
 
     def __iter__(self) -> Iterator[bytes]:
         """The chunks, in order (see the class)."""
+        if _Decompressor is None:
+            yield from self._by_decompressobj()
+            return
+        inflater = _Decompressor(15)
+        produced = 0
+        pending = self.data
+        try:
+            while True:
+                out = inflater.decompress(pending, min(self.chunk, self.limit + 1 - produced))
+                pending = b""
+                produced += len(out)
+                if produced > self.limit:
+                    return
+                if not out:  # the stream's end read after a full chunk, or no progress
+                    self.complete = bool(inflater.eof)
+                    return
+                yield out
+                if inflater.eof:
+                    self.complete = True
+                    return
+        except _ERRORS:
+            return
+
+    def _by_decompressobj(self) -> Iterator[bytes]:
+        """The chunks by ``decompressobj``, which hands back the input it has not read."""
         inflater = _zlib.decompressobj(15)
         produced = 0
         pending = self.data
@@ -78,7 +115,7 @@ class InflatedChunks:
 def _inflate(data: bytes, limit: int, name: str, what: str, wbits: int) -> tuple[Any, bytes]:
     """The decompressor after one bounded call on ``data``, and what it produced; zlib's
     errors propagate, more than ``limit`` bytes raises LimitExceededError."""
-    inflater = _zlib.decompressobj(wbits)
+    inflater = (_zlib.decompressobj if _Decompressor is None else _Decompressor)(wbits)
     out = inflater.decompress(data, limit + 1)
     if len(out) > limit:
         raise LimitExceededError(
