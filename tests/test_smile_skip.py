@@ -321,15 +321,14 @@ def test_every_bgblitz_body_skips_to_what_the_full_decode_reads(path: Path) -> N
 
 
 @pytest.mark.parametrize("value", [
-    b"\x41\xff\xfe",  # a short string that is not UTF-8
     b"\x28\x7f\x7f\x80\x00\x00",  # a float with a 7-bit group's high bit set
     b"\x24" + b"\x01" * 25 + b"\x81",  # a VInt longer than 20 bytes
     b"\xfa\x81\xff\xfe\xc2\xfb",  # an object whose new name is not UTF-8
     b"\xfa\x34\xff\xfc\xc2\xfb",  # a long name that is not UTF-8
 ])
 def test_a_skipped_value_is_malformed_when_its_decode_is(value: bytes) -> None:
-    """The skip checks what the decode checks: a value that cannot be decoded cannot be
-    skipped either, by the fast pattern or by the token loop."""
+    """The skip checks the tokens the decode checks: a value whose tokens cannot be
+    decoded cannot be skipped either, by the fast pattern or by the token loop."""
     data = b":)\n\x01\xfa\x81eq" + value + b"\x82red\xc2\xfb"
     with pytest.raises(SmileError):
         decode_smile(data)
@@ -338,15 +337,43 @@ def test_a_skipped_value_is_malformed_when_its_decode_is(value: bytes) -> None:
             decode_smile(data, frozenset({"eq"}), fast_after, native=native)
 
 
+@pytest.mark.parametrize("value", [
+    b"\x41\xff\xfe",  # a tiny ASCII string that is not UTF-8
+    b"\x61" + b"\xff" * 34,  # a short ASCII one
+    b"\x81\xc3\x28\xa0",  # a tiny Unicode one (a broken two-byte sequence)
+    b"\xe0\xff\xfe\xfc",  # a long ASCII one, to its end marker
+    b"\xe4\xed\xa0\x80\xfc",  # a long Unicode one: a lone surrogate, as Java may write it
+    b"\xf8\x41\xff\xfe\xfa\x81eq\x41\xff\xfe\xfb\xf9",  # inside an array and an object
+])
+def test_a_skipped_string_is_passed_over_not_decoded(value: bytes) -> None:
+    """A string inside a skipped member (BGBlitz's analysis, which nothing reads) is passed
+    over by its length or to its end marker, not decoded: content that is not UTF-8 there
+    does not refuse the file, by any way of skipping; kept, it does."""
+    data = b":)\n\x01\xfa\x81eq" + value + b"\x82red\xc2\xfb"
+    with pytest.raises(SmileError, match="not UTF-8"):
+        decode_smile(data)
+    for fast_after, native in ((1, True), (1, False), (None, False)):
+        assert decode_smile(data, frozenset({"eq"}), fast_after, native=native) == {"red": 1}
+
+
+def test_a_skipped_long_string_without_its_end_marker_is_malformed() -> None:
+    data = b":)\n\x01\xfa\x81eq\xe0abc"
+    outcomes = {_outcome(data, frozenset({"eq"}), fast_after, native)
+                for fast_after, native in ((1, True), (1, False), (None, False))}
+    assert outcomes == {"SmileError: a long string has no end marker 0xFC at byte 9"}
+    with pytest.raises(SmileError, match="no end marker 0xFC at byte 9"):
+        decode_smile(data)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0x40, 0xBF), st.integers(0, 70), st.integers(0, 255),
        st.integers(-3, 3))
 def test_every_string_token_skips_as_the_token_loop_reads_it(token: int, where: int,
                                                              byte: int, short: int) -> None:
     """Every string token 0x40-0xBF (the plain scan computes its length from the token
-    and or-s its content bytes, one test after them): content of the right length, of a few
-    bytes more or less, with any byte at any place, read alike whichever way, value or
-    error (a high byte in the content, not UTF-8, or the data ends early)."""
+    and passes over its content): content of the right length, of a few bytes more or less,
+    with any byte at any place, read alike whichever way, value or error (a byte that
+    leaves the rest malformed, or the data ends early)."""
     size = (token & 0x1F) + (1, 33, 2, 34)[(token - 0x40) >> 5]
     content = bytearray(b"7" * max(size + short, 0))
     if content:
@@ -382,15 +409,6 @@ def test_a_member_without_a_value_and_stray_ends_fail(tail: bytes) -> None:
         outcomes.add(str(_outcome(data, frozenset(), None)))
         assert len(outcomes) == 1, outcomes
         assert outcomes.pop().startswith("SmileError") == (tail not in closing)
-
-
-def _without(value: object, dropped: frozenset[str]) -> object:
-    """``value`` without the members named in ``dropped``, in every object."""
-    if isinstance(value, list):
-        return [_without(v, dropped) for v in value]
-    if isinstance(value, dict):
-        return {k: _without(v, dropped) for k, v in value.items() if k not in dropped}
-    return value
 
 
 @pytest.mark.parametrize("fillers", [0, 60, 70, 1020, 1021, 1022, 1023, 2046])

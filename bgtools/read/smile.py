@@ -7,8 +7,12 @@ binary) and every key token, with the shared-name and shared-value tables (1,024
 reset when full). Raw (unescaped) binary is refused.
 
 :func:`decode_smile` raises :class:`SmileError` (a ``ValueError``) on any malformed input:
-truncation, an unknown token, a back reference to a string never seen, nesting deeper than
-:data:`MAX_DEPTH`. It never recurses, so hostile input cannot exhaust the stack.
+truncation, an unknown token, a back reference to a string never seen, a string that is
+not UTF-8, nesting deeper than :data:`MAX_DEPTH`. It never recurses, so hostile input
+cannot exhaust the stack. Inside a skipped member (BGBlitz's analysis), the content of a
+string value is passed over by its length (to its end marker, for a long string) and not
+decoded, since nothing reads it; every token is still checked, and names are decoded
+(they enter the shared-name table).
 """
 
 from __future__ import annotations
@@ -39,9 +43,9 @@ _SHARED_MAX = 64  # strings up to 64 bytes go into the shared tables
 
 def _token_sizes() -> tuple[int, ...]:
     """Bytes taken by each value token of a fixed size that needs no check and touches no
-    table (0: any other token): the literals and the small ints. Strings (UTF-8), floats
-    and doubles (7-bit groups) and VInts (at most 20 bytes) are read with the decoder's
-    checks, so that a skipped value is malformed exactly when its decode would be."""
+    table (0: any other token): the literals and the small ints. Strings (passed over by
+    their length), floats and doubles (7-bit groups) and VInts (at most 20 bytes) are read
+    with the token loop's checks, so that every skip finds a value malformed alike."""
     sizes = [0] * 256
     for token in (0x20, 0x21, 0x22, 0x23, *range(0xC0, 0xE0)):
         sizes[token] = 1
@@ -75,15 +79,16 @@ def _skip_pattern(names: int) -> bytes:
     :meth:`_Decoder._skip` reads past without touching any table or failing, when the
     shared-name table holds ``names`` names and string values are not shared: literals,
     small ints, 32/64-bit ints (VInts of at most 20 bytes), 7-bit floats and doubles,
-    short ASCII strings, arrays of literals and ints, and objects (nested up to
-    ``_FAST_DEPTH``) whose keys are back references to names already defined. Anything
-    else (a new name, a reference out of the table, a non-ASCII or long string, truncated
-    data) does not match, and the token loop reads the value instead, with its checks."""
+    tiny ASCII strings (any content, passed over by length as the token loop passes it),
+    arrays of literals and ints, and objects (nested up to ``_FAST_DEPTH``) whose keys
+    are back references to names already defined. Anything else (a new name, a reference
+    out of the table, another string token, truncated data) does not match, and the token
+    loop reads the value instead, with its checks."""
     seven = b"[\\x00-\\x7f]"
     vint = seven + b"{0,19}[\\x80-\\xff]"
     simple = b"[\\x20-\\x23\\xc0-\\xdf]|[\\x24\\x25]" + vint
     lengths = (10, 11, 9, 12, *range(1, 9), *range(13, 33))  # the commonest first
-    strings = b"|".join(_byte(0x3F + n) + seven + b"{%d}" % n for n in lengths)
+    strings = b"|".join(_byte(0x3F + n) + b"[\\x00-\\xff]{%d}" % n for n in lengths)
     scalar = b"|".join((simple, strings, b"\\x28" + seven + b"{5}",
                         b"\\x29" + seven + b"{10}"))
     array = b"\\xf8(?:" + simple + b")*+\\xf9"
@@ -138,7 +143,8 @@ class _Layout:
     passed, no name defined): the table holds more than ``top_ref`` names, and the bytes
     at ``exact`` (key bytes whose class has other members: a long reference's ``0``) are
     ``values``. Every other token byte is alone in its class or stands for a class of
-    equivalent one-byte tokens, and content bytes are ASCII as the signature says."""
+    equivalent one-byte tokens; content bytes are passed over by the length their token
+    gives (a string's, any byte) or are 7-bit as the signature says (a float's)."""
 
     __slots__ = ("exact", "top_ref", "values")
 
@@ -190,10 +196,9 @@ def _layout(value: bytes, known: int) -> _Layout | None:  # noqa: C901
             b = value[pos]
         if 0xC0 <= b <= 0xDF or 0x21 <= b <= 0x23:  # one byte, as any of its class
             pos += 1
-        elif 0x40 <= b <= 0x7F:  # a short ASCII string: ASCII content is UTF-8
-            content = pos + 1
-            pos = content + (b & 0x1F) + (1 if b < 0x60 else 33)
-            if pos > size or not value[content:pos].isascii():
+        elif 0x40 <= b <= 0x7F:  # a short ASCII string: its content is passed over
+            pos += 1 + (b & 0x1F) + (1 if b < 0x60 else 33)
+            if pos > size:
                 return None
         elif b in {0x28, 0x29}:  # a float or a double: 7-bit groups
             pos += 6 if b == 0x28 else 11
@@ -296,8 +301,8 @@ _PLAIN_DEPTH: Final = 40  # the deepest nesting a plain skip reads (deeper: the 
 
 
 def _plain_string_end(data: bytes, pos: i64, size: i64) -> i64:
-    """The end of the ``size`` content bytes at ``pos`` when all are ASCII (so UTF-8)
-    and inside the data; else -1."""
+    """The end of the ``size`` 7-bit groups at ``pos`` (a float's or a double's) when all
+    are below 0x80 and inside the data; else -1."""
     stop: i64 = pos + size
     if stop > len(data):
         return -1
@@ -313,20 +318,19 @@ def _plain_end(data: bytes, pos: i64, known: i64) -> i64:  # noqa: C901
     """The end of the value at ``pos`` when the token loop of :meth:`_Decoder._skip`
     reads it without touching a table or failing (string values not shared, ``known``
     names defined): back references below ``known`` and empty keys, literals, small
-    ints, VInts of at most 20 bytes, floats and doubles of 7-bit groups, strings of
-    ASCII content (every string token but the long ones), arrays and objects nested up
-    to ``_PLAIN_DEPTH``. Anything else (a name defined, a reference beyond the table,
-    another token, non-ASCII content, data cut short) gives -1: the caller reads the
-    value with the token loop, with its checks and errors. One pass over the bytes,
-    each an integer load once compiled; the commonest tokens (short back references,
-    strings) tested first."""
+    ints, VInts of at most 20 bytes, floats and doubles of 7-bit groups, strings (every
+    string token but the long ones; the content passed over by its length, as the token
+    loop passes it), arrays and objects nested up to ``_PLAIN_DEPTH``. Anything else (a
+    name defined, a reference beyond the table, another token, data cut short) gives -1:
+    the caller reads the value with the token loop, with its checks and errors. One pass
+    over the token bytes, each an integer load once compiled; the commonest tokens (short
+    back references, strings) tested first."""
     end: i64 = len(data)
     kinds: i64 = 0  # one bit per open container, the innermost lowest: 1 for an object
     depth: i64 = 0
     in_object = False
     b: i64
     last: i64
-    high: i64
     while pos < end:
         b = data[pos]
         if (b == 0xFB) if in_object else (b == 0xF9 and depth > 0):  # the container closes
@@ -354,17 +358,8 @@ def _plain_end(data: bytes, pos: i64, known: i64) -> i64:  # noqa: C901
                 return -1
             b = data[pos]
         if 0x40 <= b <= 0xBF:  # a string of 1-65 bytes (0x40 + 1, 0x60 + 33, 0x80 + 2, 0xA0 + 34)
-            # _plain_string_end in line: the call per string cost a fifth more (27 M
-            # instructions on the corpus bodies).
-            last = pos + 2 + (b & 0x3F) + (b >> 7)
-            if last > end:
-                return -1
-            pos += 1
-            high = 0  # the content or-ed: ASCII (so UTF-8) when below 0x80
-            while pos < last:
-                high |= data[pos]
-                pos += 1
-            if high >= 0x80:
+            pos += 2 + (b & 0x3F) + (b >> 7)  # its content passed over, not decoded
+            if pos > end:
                 return -1
         elif 0xC0 <= b <= 0xDF or 0x20 <= b <= 0x23:
             pos += 1
@@ -725,9 +720,9 @@ class _Decoder:
             names = len(self.names)
             data, pos = self.data, self.pos
             b = data[pos] if pos < len(data) else 0
-            if 0x40 <= b <= 0x7F:  # a short ASCII string, whose ASCII content is UTF-8
+            if 0x40 <= b <= 0x7F:  # a short ASCII string, its content passed over
                 end = pos + 1 + (b & 0x1F) + (1 if b < 0x60 else 33)
-                if end <= len(data) and data[pos + 1:end].isascii():
+                if end <= len(data):
                     self.pos = end
                     return
             if data.startswith(b"\xf8\xf9", pos):  # an empty array
@@ -925,14 +920,19 @@ class _Decoder:
                     return pos
                 in_object = kinds[-1]
                 continue
-            if 0x40 <= b < 0xC0:  # a string: checked, remembered when values are shared
+            if 0x40 <= b < 0xC0:  # a string: decoded only for the shared-value table
                 size = (b & 0x1F) + (1, 33, 2, 34)[(b - 0x40) >> 5]
                 if pos + size > end:
                     raise IndexError
-                text = self.text(data[pos:pos + size])
                 if share_values and size <= _SHARED_MAX:
-                    self.remember(self.values, text)
+                    self.remember(self.values, self.text(data[pos:pos + size]))
                 pos += size
+            elif b == 0xE0 or b == 0xE4:  # noqa: PLR1714 - a long string, to its end marker
+                stop = data.find(b"\xfc", pos)
+                if stop < 0:
+                    self.pos = pos
+                    raise self.fail("a long string has no end marker 0xFC")
+                pos = stop + 1
             else:
                 self.pos = pos
                 self.scalar(b)
