@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import struct
 from datetime import datetime, timedelta
+from typing import Final
 
 from bgtools.engine.position import Position, PositionError
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
@@ -49,6 +50,9 @@ _MOVE = struct.Struct("<i8i2ii")  # active, moves, dice, cube, at 64
 # What a move record's roll reads, in one call: active, moves, dice (at 64), the invalid
 # flag (at 2480) and the edited flag (at 2528).
 _ROLL = struct.Struct("<i8i2i2372xi44xB")
+# Bound once: a compiled call of the bound method skips looking up ``unpack_from`` on the
+# Struct at every move record (and Final, a static, not a lookup in the module's dict).
+_UNPACK_ROLL: Final = _ROLL.unpack_from
 _GAME = struct.Struct("<iiB")  # scores, Crawford, at 12
 _FOOTER = struct.Struct("<iiBxxxiii")  # scores, Crawford next, winner, points, termination
 _DELPHI_EPOCH = datetime(1899, 12, 30)
@@ -416,7 +420,7 @@ class _Reader:
                          "(beaver)")
 
     def move_record(self, body: bytes, at: int) -> None:
-        fields = _ROLL.unpack_from(body, at + 64)
+        fields = _UNPACK_ROLL(body, at + 64)
         p = self.player(fields[0])
         if p is None:
             return
@@ -446,6 +450,7 @@ class _Reader:
         steps = board.play(p, (d1, d2), moves)
         game = self.game
         assert game is not None
+        actions = game.actions
         # Built once with its final fields (the dataclass's setters cost as much again),
         # by position, the quickest call (as read/bgf.py does): kind, player, line, column,
         # dice, play_text (when the dice cannot explain the moves: replayed as text, like
@@ -453,14 +458,14 @@ class _Reader:
         # resign_marker, illegal, move.
         action = Action("roll", p, None, None, (d1, d2),
                         moves_text(moves) if steps is None else "", None, steps, None, None,
-                        False, False, False, False, len(game.actions) + 1)
+                        False, False, False, False, len(actions) + 1)
         if before is not None:
             self.restate(body, at, action, before, moves)
         if invalid:
             action.extra["xg_invalid"] = True
             self.problem("eXtreme Gammon marks this play as invalid", rule="illegal-play-line",
                          severity=Severity.WARNING)
-        game.actions.append(action)
+        actions.append(action)
 
     def restate(self, body: bytes, at: int, action: Action, before: list[int],
                 moves: list[tuple[int, int]]) -> None:
