@@ -14,9 +14,12 @@ import json
 import struct
 import zlib
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from bgtools.cli import app
@@ -404,3 +407,34 @@ def test_chunks_read_a_damaged_stream_like_the_whole_body() -> None:
         damaged[at] ^= 0x55
         streamed, whole = _streamed_and_whole(bytes(damaged))
         assert streamed == whole
+
+
+def _wide_decoded_whole(record: bytes, offset: int, units: int) -> str:
+    text = record[offset:offset + 2 * units].decode("utf-16-le", errors="replace")
+    cut = text.find("\x00")
+    return text if cut < 0 else text[:cut]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.binary(max_size=80).map(lambda raw: raw.replace(b"\x01", b"\x00")),
+       st.integers(0, 5), st.integers(0, 40))
+def test_wide_strings_stop_at_the_first_nul_unit(record: bytes, offset: int,
+                                                 units: int) -> None:
+    """``_wide`` decodes only the units before the first NUL unit: the string is the one
+    that decoding all the units and cutting at the first NUL gives (odd places, lone
+    surrogates, fields cut short by the record's end)."""
+    assert xg_module._wide(record, offset, units) == _wide_decoded_whole(  # noqa: SLF001
+        record, offset, units)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.floats(-10.0, 3_000_000.0, allow_nan=False))
+def test_dates_are_formatted_as_strftime_formats_them(value: float) -> None:
+    """XG's date (days since 1899-12-30, a Delphi TDateTime) as ``EventDate``/``EventTime``:
+    the hand-made format equals ``strftime``'s, from the first day to 9999-12-31."""
+    found = xg_module._date(value)  # noqa: SLF001
+    if not 1.0 <= value <= 2_958_465.0:
+        assert found is None
+        return
+    moment = datetime(1899, 12, 30) + timedelta(days=value)
+    assert found == (moment.strftime("%Y.%m.%d"), moment.strftime("%H:%M"))
