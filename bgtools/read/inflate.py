@@ -66,32 +66,8 @@ class InflatedChunks:
 
     def __iter__(self) -> Iterator[bytes]:
         """The chunks, in order (see the class)."""
-        if _Decompressor is None:
-            yield from self._by_decompressobj()
-            return
-        inflater = _Decompressor(15)
-        produced = 0
-        pending = self.data
-        try:
-            while True:
-                out = inflater.decompress(pending, min(self.chunk, self.limit + 1 - produced))
-                pending = b""
-                produced += len(out)
-                if produced > self.limit:
-                    return
-                if not out:  # the stream's end read after a full chunk, or no progress
-                    self.complete = bool(inflater.eof)
-                    return
-                yield out
-                if inflater.eof:
-                    self.complete = True
-                    return
-        except _ERRORS:
-            return
-
-    def _by_decompressobj(self) -> Iterator[bytes]:
-        """The chunks by ``decompressobj``, which hands back the input it has not read."""
-        inflater = _zlib.decompressobj(15)
+        incremental = _Decompressor is not None
+        inflater = _Decompressor(15) if incremental else _zlib.decompressobj(15)
         produced = 0
         pending = self.data
         try:
@@ -107,7 +83,9 @@ class InflatedChunks:
                 if inflater.eof:
                     self.complete = True
                     return
-                pending = inflater.unconsumed_tail
+                # The incremental decompressor keeps the input it has not read;
+                # decompressobj hands it back.
+                pending = b"" if incremental else inflater.unconsumed_tail
         except _ERRORS:
             return
 
