@@ -7,13 +7,14 @@ used when it is installed (the ``zlib-ng`` package, a dependency: about six time
 speed of the standard library's zlib on the corpus); the standard library otherwise. Both
 give the same bytes and the same checks.
 
-Where the module has it, the incremental ``_ZlibDecompressor`` inflates (zlib-ng's, as
+Where the module has it, the incremental ``_ZlibDecompressor`` inflates chunk by chunk
+(:class:`InflatedChunks`, ``temp.xg``; zlib-ng's, as
 Python 3.12's zlib has: the decompressor ``gzip`` reads with). Unlike ``decompressobj``,
 it keeps the compressed input itself, so a call asking for the next chunk copies nothing
 (``decompressobj`` hands back the input left as a new ``unconsumed_tail`` each call), and
 it writes a chunk into one buffer instead of growing one by reallocation: 28.7 M -> 21.6 M
 instructions to inflate the eight corpus ``temp.xg`` bodies (6.9 MB) 128,000 bytes at a
-time. The same bytes, bound and Adler-32 check.
+time, and less time (3.0 ms against 3.5 ms). The same bytes, bound and Adler-32 check.
 """
 
 from __future__ import annotations
@@ -93,7 +94,10 @@ class InflatedChunks:
 def _inflate(data: bytes, limit: int, name: str, what: str, wbits: int) -> tuple[Any, bytes]:
     """The decompressor after one bounded call on ``data``, and what it produced; zlib's
     errors propagate, more than ``limit`` bytes raises LimitExceededError."""
-    inflater = (_zlib.decompressobj if _Decompressor is None else _Decompressor)(wbits)
+    # decompressobj, not the incremental decompressor: in one call for a whole body it
+    # costs more instructions (~2.7 M more for the eight corpus .bgf bodies) but less
+    # time (4.6 ms against 5.9 ms, best of 30), its output grown in blocks.
+    inflater = _zlib.decompressobj(wbits)
     out = inflater.decompress(data, limit + 1)
     if len(out) > limit:
         raise LimitExceededError(
