@@ -1,6 +1,7 @@
-"""bgtools.read.inflate: both inflaters (the incremental ``_ZlibDecompressor`` where zlib-ng
-or the standard library has it, ``decompressobj`` otherwise) give the same chunks, the
-same completeness and the same errors, on whole, damaged, truncated and oversized streams.
+"""bgtools.read.inflate: both inflaters of the chunks (the incremental ``_ZlibDecompressor``
+where zlib-ng or the standard library has it, ``decompressobj`` otherwise) give the same
+chunks, the same completeness and the same errors, on whole, damaged, truncated and
+oversized streams; one-call inflating (``decompressobj`` always) is bounded and checked.
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ def _bad(why: str) -> UnsupportedFormatError:
     return UnsupportedFormatError(f"bad: {why}")
 
 
-def test_one_call_inflating_is_bounded_and_checked(inflater: str) -> None:
+def test_one_call_inflating_is_bounded_and_checked() -> None:
     assert inflate.inflate_bounded(_STREAM, len(_PAYLOAD), "x", "the body", _bad) == _PAYLOAD
     with pytest.raises(LimitExceededError, match="MAX_DECOMPRESSED_BYTES"):
         inflate.inflate_bounded(_STREAM, len(_PAYLOAD) - 1, "x", "the body", _bad)
@@ -100,7 +101,7 @@ def test_one_call_inflating_is_bounded_and_checked(inflater: str) -> None:
     assert gzipped == _PAYLOAD
 
 
-def test_a_stream_and_what_follows_it(inflater: str) -> None:
+def test_a_stream_and_what_follows_it() -> None:
     assert inflate.inflate_stream(_STREAM + b"rest", len(_PAYLOAD), "x", "s") == (
         _PAYLOAD, b"rest")
     assert inflate.inflate_stream(_STREAM[:-1], len(_PAYLOAD), "x", "s") is None
