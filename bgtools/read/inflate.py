@@ -7,14 +7,14 @@ used when it is installed (the ``zlib-ng`` package, a dependency: about six time
 speed of the standard library's zlib on the corpus); the standard library otherwise. Both
 give the same bytes and the same checks.
 
-Where the module has it, the incremental ``_ZlibDecompressor`` inflates chunk by chunk
-(:class:`InflatedChunks`, ``temp.xg``; zlib-ng's, as
-Python 3.12's zlib has: the decompressor ``gzip`` reads with). Unlike ``decompressobj``,
-it keeps the compressed input itself, so a call asking for the next chunk copies nothing
-(``decompressobj`` hands back the input left as a new ``unconsumed_tail`` each call), and
-it writes a chunk into one buffer instead of growing one by reallocation: 28.7 M -> 21.6 M
-instructions to inflate the eight corpus ``temp.xg`` bodies (6.9 MB) 128,000 bytes at a
-time, and less time (3.0 ms against 3.5 ms). The same bytes, bound and Adler-32 check.
+Where the module has it, the incremental ``_ZlibDecompressor`` (zlib-ng's, as Python
+3.12's zlib has: the decompressor ``gzip`` reads with) inflates chunk by chunk
+(:class:`InflatedChunks`, ``temp.xg``). Unlike ``decompressobj``, it keeps the compressed
+input itself, so a call asking for the next chunk copies nothing (``decompressobj`` hands
+back the input left as a new ``unconsumed_tail`` each call), and it writes a chunk into
+one buffer instead of growing one by reallocation: 28.7 M -> 21.6 M instructions to
+inflate the eight corpus ``temp.xg`` bodies (6.9 MB) 128,000 bytes at a time, and less
+time (3.0 ms against 3.5 ms). The same bytes, bound and Adler-32 check.
 """
 
 from __future__ import annotations
