@@ -342,3 +342,66 @@ def test_the_rules_option_names_every_profile() -> None:
     assert option.help is not None
     for name in PROFILE_NAMES:
         assert name in option.help, name
+
+
+# --- a converted copy replays under the profile its source was replayed under ----------------
+
+@pytest.mark.parametrize("fmt", ["mat", "sgf", "json"])
+def test_a_copy_of_an_xg_dialect_file_keeps_the_xg_profile(tmp_path: Path, fmt: str) -> None:
+    # The copy's plays are written in gnubg's way (off, not Off), so the dialect that picked
+    # the xg profile is gone: the copy must name it, or its length-written resignation reads
+    # back as an error.
+    source = tmp_path / "xg.mat"
+    source.write_text(_last_wins("m5_s1.mat", "Wins 4 points", 5).replace("/0", "/Off"),
+                      encoding="utf-8")
+    out = tmp_path / f"copy.{fmt}"
+    converted = runner.invoke(app, ["convert", str(source), "-o", str(out)])
+    assert converted.exit_code == 0, converted.output
+    if fmt != "json":  # JSON keeps the play text as written
+        assert "Off" not in out.read_text(encoding="utf-8").replace('"Off"', "")
+    (record,) = load_file(out).records
+    assert site_profile_name(record) == "xg"
+    again = runner.invoke(app, ["validate", "--json", str(out)])
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout)["rules"] == "xg"
+
+
+@pytest.mark.parametrize("fmt", ["mat", "sgf", "json"])
+def test_a_copy_made_under_explicit_rules_states_them(tmp_path: Path, fmt: str) -> None:
+    # match1988690 without its Site tag: only --rules galaxy reads its resignation.
+    text = (SITES / "match1988690.txt").read_text(encoding="utf-8")
+    bare = re.sub(r"^; \[Site [^\n]*\n", "", text, flags=re.MULTILINE)
+    assert bare != text
+    source = tmp_path / "bare.txt"
+    source.write_text(bare, encoding="utf-8")
+    assert runner.invoke(app, ["validate", str(source)]).exit_code == 1
+    out = tmp_path / f"copy.{fmt}"
+    converted = runner.invoke(app, ["convert", "--rules", "galaxy", str(source), "-o", str(out)])
+    assert converted.exit_code == 0, converted.output
+    again = runner.invoke(app, ["validate", "--json", str(out)])
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout)["rules"] == "galaxy"
+    # Converted once more under the standard rules (it is not valid under them: refused).
+    assert runner.invoke(app, ["convert", "--rules", "standard", str(out), "-o",
+                               str(tmp_path / f"twice.{fmt}")]).exit_code == 1
+
+
+def test_a_copy_of_a_site_file_needs_no_rules_tag(tmp_path: Path) -> None:
+    out = tmp_path / "copy.mat"
+    converted = runner.invoke(app, ["convert", str(SITES / "match1988690.txt"), "-o", str(out)])
+    assert converted.exit_code == 0, converted.output
+    written = out.read_text(encoding="utf-8")
+    assert "Galaxy" in written and "[Rules" not in written
+
+
+@pytest.mark.parametrize("value,name", [
+    ("galaxy", "galaxy"), (" Galaxy ", "galaxy"), ("nocube", "nocube"),
+    ("nosuch", "standard"), ("auto", "standard"),
+])
+def test_the_rules_tag_picks_the_profile(value: str, name: str) -> None:
+    record = _record(f'; [Rules "{value}"]\n' + _studio("  1) 31: 8/5 6/5\n").replace(
+        '; [Site "Backgammon Studio"]\n', ""))
+    assert site_profile_name(record) == name
+    # It wins over the site: it is what a file converted under --rules says.
+    sited = _record(f'; [Rules "{value}"]\n' + _studio("  1) 31: 8/5 6/5\n"))
+    assert site_profile_name(sited) == (name if name != "standard" else "studio")

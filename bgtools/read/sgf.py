@@ -67,7 +67,10 @@ _MOVE_RE = re.compile(r"([1-6])([1-6])((?:[a-z][a-z]){0,4})")
 _RESULT_RE = re.compile(r"([WB])\+([0-9]{0,9})(.*)", re.DOTALL)
 
 _TAG_NAMES = {"EV": "Event", "RO": "Round", "PC": "Place", "AN": "Annotator",
-              "GC": "Comment", "DT": "EventDate", "WR": "Rating 1", "BR": "Rating 2"}
+              "GC": "Comment", "DT": "EventDate", "WR": "Rating 1", "BR": "Rating 2",
+              "HR": "Rules"}
+"""Root properties read as header tags. ``HR`` (house rules) is bgtools' own: the rule
+profile a converted file was replayed under (gnubg skips properties it does not know)."""
 _SETUP = {"AE", "AW", "AB", "CP", "CO", "CV"}
 
 

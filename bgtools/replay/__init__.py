@@ -26,7 +26,9 @@ from bgtools.replay.rules import (
     is_money_session,
     is_xg_dialect,
     profile_for,
+    profile_to_state,
     site_profile_name,
+    stated_profile_name,
 )
 
 __all__ = [
@@ -45,6 +47,8 @@ __all__ = [
     "is_money_session",
     "is_xg_dialect",
     "profile_for",
+    "profile_to_state",
     "replay_match",
     "site_profile_name",
+    "stated_profile_name",
 ]

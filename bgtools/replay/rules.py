@@ -25,8 +25,10 @@ __all__ = [
     "is_xg_dialect",
     "states_no_crawford",
     "profile_for",
+    "profile_to_state",
     "severity_of",
     "site_profile_name",
+    "stated_profile_name",
 ]
 
 RULES: dict[str, str] = {
@@ -277,15 +279,47 @@ def site_profile_name(record: MatchRecord) -> str:
     """The profile ``--rules auto`` picks for ``record``: the site named by its ``Site``
     header tag (SGF: ``PC``, read as ``Place``) when bgtools knows its house rules; else
     ``xg`` for eXtreme Gammon's dialect (:func:`is_xg_dialect`); else ``standard``."""
+    stated = stated_profile_name(record)
+    if stated is not None:
+        return stated
+    site = _site_profile(record)
+    if site is not None:
+        return site
+    if is_xg_dialect(record):
+        return "xg"
+    return "standard"
+
+
+def _site_profile(record: MatchRecord) -> str | None:
     site = record.tag("Site") or record.tag("Place")
     if site is not None:
         wanted = " ".join(site.lower().split())
         for needle, name in _SITE_PROFILES:
             if needle in wanted:
                 return name
-    if is_xg_dialect(record):
-        return "xg"
-    return "standard"
+    return None
+
+
+def stated_profile_name(record: MatchRecord) -> str | None:
+    """The profile named by the record's ``Rules`` header tag (what bgtools writes when a
+    file was converted under a profile its copy could not otherwise show, SGF ``HR``), when
+    it is one of :data:`PROFILES`; else None."""
+    tag = record.tag("Rules")
+    if tag is None:
+        return None
+    name = tag.strip().lower()
+    return name if name in PROFILES else None
+
+
+def profile_to_state(record: MatchRecord, profile: RuleProfile) -> str | None:
+    """The profile name a written copy of ``record`` replayed under ``profile`` must state
+    in a ``Rules`` tag so that ``--rules auto`` replays the copy the same way: None when the
+    profile is ``standard`` or the copy's ``Site`` tag picks it already. (A copy's plays are
+    written in gnubg's way, so eXtreme Gammon's dialect, which picks ``xg``, is not seen in
+    it.)"""
+    if profile.name == "standard" or _site_profile(record) == profile.name:
+        return None
+    return profile.name
 
 
 def is_xg_dialect(record: MatchRecord) -> bool:
@@ -294,8 +328,11 @@ def is_xg_dialect(record: MatchRecord) -> bool:
     does (its ``Site`` tag names the venue, not the program)."""
     if not record.games:
         return False
-    return any("Off" in a.play_text or "Bar/" in a.play_text
-               for a in record.games[-1].actions if a.play_text)
+    for action in record.games[-1].actions:
+        text = action.play_text
+        if text and ("Off" in text or "Bar/" in text):
+            return True
+    return False
 
 
 def is_money_session(record: MatchRecord) -> bool:

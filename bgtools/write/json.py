@@ -16,7 +16,7 @@ from typing import cast
 from bgtools.record import MatchRecord
 from bgtools.record_json import JsonObject, JsonValue, encode_problem, encode_record
 from bgtools.replay import Event, MatchReplay
-from bgtools.replay.rules import states_no_crawford
+from bgtools.replay.rules import profile_to_state, stated_profile_name, states_no_crawford
 
 __all__ = ["dumps_file", "dumps_match", "record_to_json"]
 
@@ -42,6 +42,17 @@ def record_to_json(record: MatchRecord, replay: MatchReplay | None = None,
             tags = obj["tags"]
             assert isinstance(tags, list)
             tags.append(["Crawford", "Off"])
+        stated = profile_to_state(record, replay.profile)
+        if stated != stated_profile_name(record):
+            # Replayed under a profile the copy's site would not pick (--rules galaxy, or
+            # eXtreme Gammon's dialect), or not under the one its Rules tag names: say so
+            # as the .mat and SGF writers do.
+            tags = obj["tags"]
+            assert isinstance(tags, list)
+            tags[:] = [t for t in tags if not (isinstance(t, list) and t
+                                                and str(t[0]).lower() == "rules")]
+            if stated is not None:
+                tags.append(["Rules", stated])
         obj["derived"] = _derived(replay, events)
     return obj
 

@@ -38,7 +38,7 @@ from bgtools.engine.resolve import IllegalStep, play_steps
 from bgtools.engine.results import result_level
 from bgtools.errors import BgtoolsError
 from bgtools.record import Action, GameRecord, MatchRecord, SetUp
-from bgtools.replay import Event, GameSummary, MatchReplay, replay_match
+from bgtools.replay import Event, GameSummary, MatchReplay, profile_to_state, replay_match
 
 __all__ = [
     "MatchInfo",
@@ -118,6 +118,9 @@ class MatchInfo:
     crawford: str | None = None
     """``Off`` for a match played without the Crawford rule (else None: gnubg writes no
     tag, and the Crawford rule is what a .mat without one is read with)."""
+    rules: str | None = None
+    """The rule profile the copy states (``Rules`` tag, SGF ``HR``): the one it was replayed
+    under when neither its site nor ``standard`` would pick it (:func:`profile_to_state`)."""
 
 
 @dataclass(slots=True)
@@ -189,6 +192,7 @@ def normalise_match(record: MatchRecord, replay: MatchReplay | None = None,
     script.crawford_rule = bool(replay.match_length) and profile.crawford
     if replay.match_length and not profile.crawford:
         script.info.crawford = "Off"
+    script.info.rules = profile_to_state(record, profile)
     script.jacoby = replay.match_length == 0 and profile.jacoby is not False
     if replay.match_length == 0 and profile.jacoby is None:
         # The file does not say: a gammon on a centred cube counted in full shows the
@@ -455,6 +459,8 @@ def _header(info: MatchInfo) -> str:
         out.append(f'; [Jacoby "{info.jacoby}"]\n')
     if info.beaver is not None:
         out.append(f'; [Beaver "{info.beaver}"]\n')
+    if info.rules is not None:
+        out.append(f'; [Rules "{info.rules}"]\n')
     if info.comment is not None:
         text = info.comment
         out.append("\n; ")

@@ -8,14 +8,19 @@ and writes:
 * for a record read from SGF: every node as read, property for property (analysis ``A``,
   ``DA``, ``LU``, comments ``C`` ... and gnubg's statistics ``GS`` included), so gnubg's
   own file comes back byte for byte; only ``MI`` and ``RE`` are recomputed when they
-  disagree with the replay;
+  disagree with the replay, and bgtools' ``HR`` (below) is stated afresh;
 * for any other record: gnubg's root properties (``FF GM CA AP MI PW PB``, on the first game
-  ``DT EV RO PC AN GC``, then ``RU RE``) with ``AP[bgtools:<version>]``, and the nodes gnubg
+  ``DT EV RO PC AN GC`` and bgtools' ``HR``, then ``RU RE``) with ``AP[bgtools:<version>]``,
+  and the nodes gnubg
   writes: ``W[DDxxyy..]`` moves (steps in written order), ``double``/``take``/``drop``, a
   beaver as a ``double`` by the taker followed by the original doubler's ``take`` (or by his
   raccoon: his own ``double``, then the beaverer's ``take``), and a
   roll followed by a resignation as ``PL[W]DI[DD]``. gnubg's statistics (``GS``) are not
   invented.
+
+``HR[profile]`` (house rules; gnubg skips properties it does not know) names the rule
+profile the match was replayed under when the copy would not pick it by itself
+(:func:`bgtools.replay.profile_to_state`); the SGF reader reads it as the ``Rules`` tag.
 
 A Snowie ``Illegal play (...)`` cell has no SGF form: :class:`UnwritableRecordError`.
 """
@@ -115,7 +120,8 @@ def _new_root(script: MatchScript, index: int, game: ScriptGame) -> Props:
             y, m, d = info.date
             props.append(("DT", [f"{y:04d}-{m:02d}-{d:02d}"]))
         for name, value in (("EV", info.event), ("RO", info.round), ("PC", info.site),
-                            ("AN", info.annotator), ("GC", info.comment)):
+                            ("AN", info.annotator), ("GC", info.comment),
+                            ("HR", info.rules)):
             if value is not None:
                 props.append((name, [value]))
     rules = _rules(script, game)
@@ -166,7 +172,11 @@ def _kept_root(script: MatchScript, index: int, game: ScriptGame, original: Prop
         elif name == "GS" and result is not None and not seen_re:
             props.append(("RE", [result]))
             seen_re = True
+        elif name == "HR":
+            continue  # the profile replayed under is stated afresh below
         props.append((name, list(values)))
+    if index == 0 and script.info.rules is not None:
+        props.append(("HR", [script.info.rules]))
     if result is not None and not seen_re:
         props.append(("RE", [result]))
     return props
