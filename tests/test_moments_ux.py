@@ -305,7 +305,8 @@ def test_pips_says_the_lead_once() -> None:
     _, out, _ = run("pips", str(EXAMPLE))
     assert out.rstrip().endswith(f"{names[0]} {p0}, {names[1]} {p1}; "
                                  f"{names[leader]} leads by {abs(p0 - p1)}")
-    assert "difference" not in out and out.count("lead") == 1
+    said = out.replace(str(EXAMPLE), "")  # the checkout's path may hold the word
+    assert "difference" not in said and said.count("lead") == 1
 
 
 def test_plays_writes_the_roll_high_die_first_and_names_the_pip_sides() -> None:

@@ -83,6 +83,19 @@ def test_the_bundled_sample_replays_like_its_twin() -> None:
     assert mat[1][0][0] == (7, 1)  # type: ignore[index]
 
 
+def test_the_bundled_match_replays_like_its_twin() -> None:
+    """A 5-point match (the other bundled triple is a money session): the same events,
+    Crawford state and results from all three forms, in a bare clone too."""
+    stem = DATA / "UL-CV6F9jMM-E1Pu"
+    mat = _events(stem.with_suffix(".mat"))
+    assert len(mat[0]) > 150
+    assert _events(stem.with_suffix(".xg")) == mat
+    assert _events(stem.with_suffix(".bgf")) == mat
+    ((final, complete, winner, games),) = mat[1]  # type: ignore[misc]
+    assert (final, complete, winner) == ((3, 5), True, 1)
+    assert len(games) == 5
+
+
 @pytest.mark.parametrize("path", ["synthetic/5nqfGw9bWG3deTaU.mat",
                                   "xg-binary/5nqfGw9bWG3deTaU.xg",
                                   "bgblitz/5nqfGw9bWG3deTaU.bgf"])
