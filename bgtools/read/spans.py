@@ -51,7 +51,8 @@ class BoardTracker:
         if found is not None:
             after = found[1]
             if after is not None:  # the boards the split played on
-                self.sides = after if player == 0 else (after[1], after[0])
+                if after[0] is not me:
+                    self.sides = after if player == 0 else (after[1], after[0])
                 return found[0]
         steps = None if found is None else found[0]
         for src, dst in moves if steps is None else steps:
@@ -77,14 +78,19 @@ Boards = tuple[list[int], list[int]]
 def _split(me: list[int], opp: list[int], dice: tuple[int, int], moves: list[Step]
            ) -> tuple[tuple[Step, ...], Boards | None] | None:
     """The exact steps of ``moves``, with the boards after them when the fast paths played
-    them (None from the full search), or None when the dice cannot explain the moves."""
+    them (None from the full search), or None when the dice cannot explain the moves. The
+    first fast path plays on ``me`` and ``opp`` themselves (and returns them), and leaves
+    them as they were when it fails; the others play on copies."""
     d1, d2 = dice
     # The usual case: one move per die, none bearing off; checked step by step.
     if len(moves) == (4 if d1 == d2 else 2):
-        m2, o2 = me.copy(), opp.copy()
+        # Played on the boards themselves (no copies), each step undone if a later one
+        # fails: ``hits`` has bit i set when the i-th move hit.
         # Each die once (four times a double, one move each): flags, not a list of the
         # dice left, whose membership test and removal cost more than the step's check.
         first_free = second_free = True
+        played = 0
+        hits = 0
         for src, dst in moves:
             die = src - dst
             if not dst:
@@ -96,11 +102,17 @@ def _split(me: list[int], opp: list[int], dice: tuple[int, int], moves: list[Ste
             else:
                 break
             # dst is src - die, so step_is_legal is exactly step_error(...) is None.
-            if not step_is_legal(m2, o2, src, die):
+            if not step_is_legal(me, opp, src, die):
                 break
-            move_checker(m2, o2, src, dst)
+            if move_checker(me, opp, src, dst):
+                hits |= 1 << played
+            played += 1
         else:
-            return tuple(moves), (m2, o2)
+            return tuple(moves), (me, opp)
+        while played:
+            played -= 1
+            src, dst = moves[played]
+            _unmove_checker(me, opp, src, dst, bool(hits >> played & 1))
     pool = [d1] * 4 if d1 == d2 else [d1, d2] if d1 > d2 else [d2, d1]
     first = _first_routes(me, opp, list(pool), moves)
     if first is not None:
@@ -110,6 +122,16 @@ def _split(me: list[int], opp: list[int], dice: tuple[int, int], moves: list[Ste
         if found is not None:
             return tuple(found), None
     return None
+
+
+def _unmove_checker(me: list[int], opp: list[int], src: int, dst: int, hit: bool) -> None:
+    """Undo ``move_checker(me, opp, src, dst)`` (``dst`` a point, not off) that returned
+    ``hit``."""
+    me[dst] = me[dst] - 1
+    me[src] = me[src] + 1
+    if hit:
+        opp[25 - dst] = 1
+        opp[25] = opp[25] - 1
 
 
 def _candidates(pool: list[int], src: int, dst: int) -> list[list[tuple[int, ...]]]:
