@@ -314,9 +314,9 @@ def stated_profile_name(record: MatchRecord) -> str | None:
 def profile_to_state(record: MatchRecord, profile: RuleProfile) -> str | None:
     """The profile name a written copy of ``record`` replayed under ``profile`` must state
     in a ``Rules`` tag so that ``--rules auto`` replays the copy the same way: None when the
-    profile is ``standard`` or the copy's ``Site`` tag picks it already. (A copy's plays are
-    written in gnubg's way, so eXtreme Gammon's dialect, which picks ``xg``, is not seen in
-    it.)"""
+    profile is ``standard`` or the copy's ``Site`` tag picks it already. (A ``.mat`` or SGF
+    copy's plays are written in gnubg's way, so eXtreme Gammon's dialect, which picks ``xg``,
+    is not seen in it; a JSON copy keeps the play text and states ``xg`` all the same.)"""
     if profile.name == "standard" or _site_profile(record) == profile.name:
         return None
     return profile.name

@@ -35,20 +35,18 @@ def record_to_json(record: MatchRecord, replay: MatchReplay | None = None,
     """
     obj = encode_record(record)
     if replay is not None:
+        tags = obj["tags"]
+        assert isinstance(tags, list)
         if (replay.match_length and not replay.profile.crawford
                 and not states_no_crawford(record)):
             # Replayed without the Crawford rule (--rules nocrawford): say so as the .mat
             # writer does, or the file would read back as a Crawford match.
-            tags = obj["tags"]
-            assert isinstance(tags, list)
             tags.append(["Crawford", "Off"])
         stated = profile_to_state(record, replay.profile)
         if stated != stated_profile_name(record):
             # Replayed under a profile the copy's site would not pick (--rules galaxy, or
             # eXtreme Gammon's dialect), or not under the one its Rules tag names: say so
             # as the .mat and SGF writers do.
-            tags = obj["tags"]
-            assert isinstance(tags, list)
             tags[:] = [t for t in tags if not (isinstance(t, list) and t
                                                 and str(t[0]).lower() == "rules")]
             if stated is not None:
