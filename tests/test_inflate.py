@@ -115,10 +115,11 @@ def test_xg_files_read_alike_with_either_inflater(monkeypatch: pytest.MonkeyPatc
     streamed = 0
     for path in paths:
         data = path.read_bytes()
-        incremental = xg._parse_streamed(data, path.name)  # noqa: SLF001
+        found = xg._archived(data, path.name, "temp.xg")  # noqa: SLF001
+        incremental = xg._parse_streamed(found, path.name)  # noqa: SLF001
         with monkeypatch.context() as patch:
             patch.setattr(inflate, "_Decompressor", None)
-            fallback = xg._parse_streamed(data, path.name)  # noqa: SLF001
+            fallback = xg._parse_streamed(found, path.name)  # noqa: SLF001
         assert incremental == fallback, path
         streamed += incremental is not None
     assert streamed  # the bundled sample at least is read chunk by chunk

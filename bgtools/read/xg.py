@@ -77,7 +77,12 @@ def _bad(name: str, why: str) -> UnsupportedFormatError:
 
 def read_game_file(data: bytes, name: str = "<input>", member: str = "temp.xg") -> bytes:
     """The decompressed ``member`` of an XG file's archive (``temp.xg``: the records)."""
-    found = _archived(data, name, member)
+    return _member_body(data, _archived(data, name, member), name, member)
+
+
+def _member_body(data: bytes, found: tuple[bytes, int, int, bool] | None, name: str,
+                 member: str) -> bytes:
+    """``member`` decompressed and checked, from what :func:`_archived` found of it."""
     if found is None:
         bare = _bare_stream(data, name) if member == "temp.xg" else None
         if bare is not None:
@@ -595,10 +600,11 @@ def _position_record(body: bytes) -> bytes | None:
 
 def parse_xg(data: bytes, name: str = "<input>") -> list[MatchRecord]:
     """Read an eXtreme Gammon ``.xg`` file into one match record (see the module doc)."""
-    streamed = _parse_streamed(data, name)
+    found = _archived(data, name, "temp.xg")
+    streamed = _parse_streamed(found, name)
     if streamed is not None:
         return [streamed]
-    return [_parse_body(read_game_file(data, name), name)]
+    return [_parse_body(_member_body(data, found, name, "temp.xg"), name)]
 
 
 def _parse_body(body: bytes, name: str) -> MatchRecord:
@@ -619,16 +625,16 @@ def _parse_body(body: bytes, name: str) -> MatchRecord:
     return reader.record
 
 
-def _parse_streamed(data: bytes, name: str) -> MatchRecord | None:
+def _parse_streamed(found: tuple[bytes, int, int, bool] | None, name: str
+                    ) -> MatchRecord | None:
     """The match record of a file whose ``temp.xg`` is inflated ``_CHUNK_RECORDS`` records
     at a time (docs/xg-format.md, "Reading speed"), or None whenever that cannot give
     exactly what :func:`_parse_body` gives: no compressed member, a body that is not a
     whole number of records, wrong in size or checksum, one that may be a position file
     (the first chunk holds fewer than five records that are not skipped), any error. The
     caller then reads the whole body as before, for the same record or the same error.
-    Errors in the archive around ``temp.xg`` are raised here as :func:`read_game_file`
-    raises them."""
-    found = _archived(data, name, "temp.xg")
+    ``found`` is what :func:`_archived` found of ``temp.xg`` (it raised the errors of the
+    archive around it)."""
     if found is None or found[3] or found[1] % RECORD_SIZE:
         return None
     raw, osize, file_crc, _stored = found
