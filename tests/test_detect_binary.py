@@ -41,3 +41,15 @@ def test_validating_a_mat_file_loads_no_binary_reader() -> None:
     done = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True,
                           text=True, check=False, timeout=120)
     assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr
+
+
+def test_a_dos_end_of_file_mark_or_nul_padding_is_not_part_of_the_record() -> None:
+    from bgtools.read.detect import read_records
+    from bgtools.replay.match import replay_match
+
+    data = (REPO / "samples" / "example_gnubg.mat").read_bytes()
+    plain = replay_match(read_records(data).records[0])
+    for tail in (b"\x1a", b"\x00" * 3, b"\x1a\x00\x00"):
+        padded = replay_match(read_records(data + tail).records[0])
+        assert padded.problems == plain.problems and padded.problems is not None
+        assert padded.final_score == plain.final_score

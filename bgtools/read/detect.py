@@ -189,6 +189,11 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
     if binary is not None:
         _check_records(binary.records, name)
         return binary
+    # Old DOS tools end a text file with Ctrl-Z (0x1A), and some pad it with NUL bytes:
+    # neither is part of the record (gnubg reads such files as without them).
+    data = data.rstrip(b"\x1a\x00")
+    if not data.strip():
+        raise UnsupportedFormatError(f"{name} is empty, not a match record")
     if b"\x00" in data[:4096]:
         raise UnsupportedFormatError(f"{name} is a binary file, not a match record")
     from bgtools.read.source import decode_text
