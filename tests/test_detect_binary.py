@@ -7,9 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bgtools.errors import UnsupportedFormatError
 from bgtools.read.bgf import looks_like_bgf
 from bgtools.read.detect import BINARY_STARTS
 from bgtools.read.xg import looks_like_xg
@@ -49,7 +51,11 @@ def test_a_dos_end_of_file_mark_or_nul_padding_is_not_part_of_the_record() -> No
 
     data = (REPO / "samples" / "example_gnubg.mat").read_bytes()
     plain = replay_match(read_records(data).records[0])
+    assert not plain.problems  # the sample is clean: any problem a tail brings shows
     for tail in (b"\x1a", b"\x00" * 3, b"\x1a\x00\x00"):
         padded = replay_match(read_records(data + tail).records[0])
-        assert padded.problems == plain.problems and padded.problems is not None
+        assert padded.problems == plain.problems
         assert padded.final_score == plain.final_score
+    for only in (b"\x1a", b"\x00" * 8, b"\n\x1a"):  # nothing but padding: an empty file
+        with pytest.raises(UnsupportedFormatError, match="is empty"):
+            read_records(only)

@@ -183,22 +183,21 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
     """
     if len(data) > MAX_FILE_BYTES:
         raise _too_big(name, len(data))
-    if not data.strip():
-        raise UnsupportedFormatError(f"{name} is empty, not a match record")
-    binary = _read_binary(data, name)
+    binary = _read_binary(data, name)  # by magic bytes, which an empty file has not
     if binary is not None:
         _check_records(binary.records, name)
         return binary
     # Old DOS tools end a text file with Ctrl-Z (0x1A), and some pad it with NUL bytes:
-    # neither is part of the record (gnubg reads such files as without them).
-    data = data.rstrip(b"\x1a\x00")
-    if not data.strip():
+    # neither is part of a text record (gnubg reads such files as without them). A binary
+    # record, read above, is read whole: an .xg's archive trailer ends in zero bytes.
+    text_bytes = data.rstrip(b"\x1a\x00")
+    if not text_bytes.strip():
         raise UnsupportedFormatError(f"{name} is empty, not a match record")
-    if b"\x00" in data[:4096]:
+    if b"\x00" in text_bytes[:4096]:
         raise UnsupportedFormatError(f"{name} is a binary file, not a match record")
     from bgtools.read.source import decode_text
 
-    decoded = decode_text(data)
+    decoded = decode_text(text_bytes)
     fmt = detect_format(decoded.text)
     if fmt == "mat":
         from bgtools.read.mat import read_mat
