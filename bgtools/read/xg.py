@@ -71,6 +71,10 @@ def looks_like_xg(data: bytes) -> bool:
     return data[:4] == XG_MAGIC
 
 
+_Member = tuple[bytes, int, int, bool]
+# A member as the archive stores it: its bytes, size decompressed, CRC-32, whether stored.
+
+
 def _bad(name: str, why: str) -> UnsupportedFormatError:
     return UnsupportedFormatError(f"{name} is not a readable eXtreme Gammon file: {why}")
 
@@ -80,8 +84,7 @@ def read_game_file(data: bytes, name: str = "<input>", member: str = "temp.xg") 
     return _member_body(data, _archived(data, name, member), name, member)
 
 
-def _member_body(data: bytes, found: tuple[bytes, int, int, bool] | None, name: str,
-                 member: str) -> bytes:
+def _member_body(data: bytes, found: _Member | None, name: str, member: str) -> bytes:
     """``member`` decompressed and checked, from what :func:`_archived` found of it."""
     if found is None:
         bare = _bare_stream(data, name) if member == "temp.xg" else None
@@ -96,7 +99,7 @@ def _member_body(data: bytes, found: tuple[bytes, int, int, bool] | None, name: 
     return body
 
 
-def _archived(data: bytes, name: str, member: str) -> tuple[bytes, int, int, bool] | None:
+def _archived(data: bytes, name: str, member: str) -> _Member | None:
     """``member`` as the archive stores it: its bytes, size decompressed, CRC-32 and
     whether it is stored uncompressed; None when the file ends in no plausible archive
     trailer. Raises what :func:`read_game_file` raises for the archive around it."""
@@ -625,8 +628,7 @@ def _parse_body(body: bytes, name: str) -> MatchRecord:
     return reader.record
 
 
-def _parse_streamed(found: tuple[bytes, int, int, bool] | None, name: str
-                    ) -> MatchRecord | None:
+def _parse_streamed(found: _Member | None, name: str) -> MatchRecord | None:
     """The match record of a file whose ``temp.xg`` is inflated ``_CHUNK_RECORDS`` records
     at a time (docs/xg-format.md, "Reading speed"), or None whenever that cannot give
     exactly what :func:`_parse_body` gives: no compressed member, a body that is not a
