@@ -398,6 +398,24 @@ def test_gnubg_skeleton() -> None:
     assert rec.names == ("Alice", "Bob")
 
 
+@pytest.mark.parametrize("name", ["N" * 20, "N" * 26, "N" * 27, "Somebody With A Long Name, Jr"])
+def test_a_long_first_name_leaving_no_blank_before_the_second_is_read(name: str) -> None:
+    """gnubg pads ``" NAME : s"`` to 32 characters and writes the second name straight after,
+    so a first name of 27 characters (26 with a two-digit score) touches the second name."""
+    original = (DATA / "selfplay" / "m3_s1.mat").read_text()
+    score_line = re.compile(r"^ (\S+) : ([0-9]+) +(\S+) : ([0-9]+)$", re.MULTILINE)
+    long_named = score_line.sub(
+        lambda m: " " + f"{name} : {m[2]}".ljust(31) + f"{m[3]} : {m[4]}", original)
+    first = score_line.search(original)
+    assert first is not None
+    assert (f"{name} : 0{first[3]} : 0" in long_named) == (len(name) >= 27)
+    before, after = one(original), one(long_named)
+    assert after.problems == []
+    assert [g.names for g in after.games] == [(name, g.names[1]) for g in before.games]
+    assert [(g.score, g.actions) for g in after.games] == [
+        (g.score, g.actions) for g in before.games]
+
+
 def test_money_beaver_and_drop_with_wins_on_same_row() -> None:
     text = """ 0 point match
 

@@ -64,6 +64,9 @@ __all__ = [
 
 # Whole-line patterns that need context and so are not part of the line grammar.
 _FIRST_SCORE_RE = re.compile(r":[ \t]*(?P<s0>[0-9]{1,9})[ \t]+")
+# gnubg pads the left half of a score line to a fixed width, so a long first name leaves no
+# blank between the first score and the second name: " LONG...NAME : 0Other : 0".
+_TIGHT_SCORE_RE = re.compile(r":[ \t]*(?P<s0>[0-9]{1,9})(?=[^0-9:\s])")
 _TAG_RE = re.compile(r'^\s*[;#]\s*\[\s*(?P<name>[^"\[\]]*?)\s+"(?P<value>.*)"\s*\]\s*$')
 _SET_POS_RE = re.compile(r"^\s*[;#]\s*Set\s+Pos\s*=", re.IGNORECASE)
 _RATING_RE = re.compile(r"^(?P<name>.*?)\s*,\s*(?P<rating>-?[0-9]{1,9}(?:[.,][0-9]{1,9})?)$")
@@ -598,8 +601,16 @@ class _ScoreLine(NamedTuple):
 
 def _split_score_line(line: str) -> _ScoreLine | None:
     """Split ``name0 : s0   name1 : s1`` like gnubg: name 0 ends at the first colon that is
-    followed by a number and blanks; the line must end with ``: s1``. None if it does not fit."""
-    m = _FIRST_SCORE_RE.search(line)
+    followed by a number and blanks; the line must end with ``: s1``. None if it does not fit.
+    A line without such a colon may be gnubg's with no blank after the first score."""
+    split = _split_score_at(line, _FIRST_SCORE_RE.search(line))
+    if split is None:
+        split = _split_score_at(line, _TIGHT_SCORE_RE.search(line))
+    return split
+
+
+def _split_score_at(line: str, m: re.Match[str] | None) -> _ScoreLine | None:
+    """The score line split after the first score ``m`` (see `_split_score_line`)."""
     if m is None:
         return None
     rest_start = m.end()
