@@ -239,6 +239,14 @@ def test_xg_writes_the_length_after_a_match_ending_resignation() -> None:
     (record,) = parse_mat(xg)
     assert profile_for(record).name == "xg"
     assert replay_match(record, profile_for(record)).valid
+    # The dialect shows in any game: here only in the first one's entries, as when the last
+    # game is resigned before a chequer enters or bears off.
+    game_2 = text.index(" Game 2")
+    early = text[:game_2].replace(" 25/", " Bar/") + text[game_2:]
+    assert "Bar/" in early and "Off" not in early
+    (record,) = parse_mat(early)
+    assert profile_for(record).name == "xg"
+    assert replay_match(record, profile_for(record)).valid
 
 
 # --- MeGammon and Piece of Cake -------------------------------------------------------------

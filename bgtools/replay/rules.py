@@ -323,15 +323,15 @@ def profile_to_state(record: MatchRecord, profile: RuleProfile) -> str | None:
 
 
 def is_xg_dialect(record: MatchRecord) -> bool:
-    """True when the record's last game writes plays in eXtreme Gammon's own way, with a
+    """True when a game of the record writes plays in eXtreme Gammon's own way, with a
     capitalised ``Bar`` or ``Off`` (``Bar/24``, ``6/Off``): no other producer in the corpus
-    does (its ``Site`` tag names the venue, not the program)."""
-    if not record.games:
-        return False
-    for action in record.games[-1].actions:
-        text = action.play_text
-        if text and ("Off" in text or "Bar/" in text):
-            return True
+    does (its ``Site`` tag names the venue, not the program). Any game, as the one whose
+    resignation the dialect explains may end before a chequer enters or bears off."""
+    for game in record.games:
+        for action in game.actions:
+            text = action.play_text
+            if text and ("Off" in text or "Bar/" in text):
+                return True
     return False
 
 
