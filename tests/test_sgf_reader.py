@@ -82,6 +82,31 @@ def test_example_details(examples: Path) -> None:
     assert ("MI", ["length:3", "game:0", "ws:0", "bs:0"]) in root
 
 
+@pytest.mark.parametrize("written", ["B+R", "B+Resign", "b+2r", "B+2Resign", " B+2R "])
+def test_resignation_results_gnubg_reads_are_read(examples: Path, written: str) -> None:
+    """gnubg reads RE's winner letter in either case and a resignation without its points;
+    those points are what the next game's MI score credits (game 2 of the example: a
+    resignation with the cube at 2 at 1-0, and the next game at 1-2)."""
+    text = (examples / "example.sgf").read_text(encoding="utf-8")
+    assert text.count("RE[B+2R]") == 2
+    edited = text.replace("RE[B+2R]", f"RE[{written}]", 1)
+    original, changed = _one(text, "sgf"), _one(edited, "sgf")
+    assert changed.problems == []
+    (before, _), (after, _) = _replay(original), _replay(changed)
+    assert after.valid and after.problems == [], after.problems
+    assert after.final_score == before.final_score == (2, 4)
+    assert [(g.winner, g.points, g.result) for g in after.games] == [
+        (g.winner, g.points, g.result) for g in before.games]
+    assert [a.kind for a in changed.games[1].actions[-2:]] == ["resign", "win"]
+
+
+def test_a_result_without_points_or_resignation_is_still_a_warning() -> None:
+    text = ("(;FF[4]GM[6]CA[UTF-8]AP[GNU Backgammon:1.08]MI[length:1][game:0][ws:0][bs:0]"
+            "PW[a]PB[b]RE[B+]\n;B[31hefe])\n")
+    (record,) = parse_sgf(text)
+    assert [(p.rule, p.severity) for p in record.problems] == [("syntax", Severity.WARNING)]
+
+
 def test_money_beaver(examples: Path) -> None:
     rec = _one((examples / "money.sgf").read_text(encoding="utf-8"), "sgf")
     kinds = [(a.kind, a.player, a.cube) for a in rec.games[0].actions[1:4]]

@@ -64,7 +64,7 @@ _TOKEN_RE = re.compile(
 )
 _UNESCAPE_RE = re.compile(r"\\(.)", re.DOTALL)
 _MOVE_RE = re.compile(r"([1-6])([1-6])((?:[a-z][a-z]){0,4})")
-_RESULT_RE = re.compile(r"([WB])\+([0-9]{0,9})(.*)", re.DOTALL)
+_RESULT_RE = re.compile(r"([WBwb])\+([0-9]{0,9})(.*)", re.DOTALL)
 
 _TAG_NAMES = {"EV": "Event", "RO": "Round", "PC": "Place", "AN": "Annotator",
               "GC": "Comment", "DT": "EventDate", "WR": "Rating 1", "BR": "Rating 2",
@@ -271,6 +271,8 @@ class _Reader:
         self.records: list[MatchRecord] = []
         self.starts: list[tuple[tuple[int, int], MatchRecord, int]] = []
         self.prev_key: tuple[int | None, int | None, tuple[str, str] | None] | None = None
+        self.unscored: list[tuple[MatchRecord, GameRecord, Action]] = []
+        """Results written without their points (``RE[B+R]``), for `score_from_next_games`."""
 
     def problem(self, record: MatchRecord, message: str, line: int | None, column: int | None,
                 game: int | None, rule: str = "syntax",
@@ -532,14 +534,16 @@ class _Reader:
             return
         value = re_prop.values[0].strip()
         m = _RESULT_RE.fullmatch(value)
-        if m is None or not m.group(2):
+        resigned_without_points = (m is not None and not m.group(2)
+                                   and m.group(3).strip()[:1] in ("R", "r"))
+        if m is None or not (m.group(2) or resigned_without_points):
             game.extra["sgf_result"] = value
             if value not in ("", "?", "0", "Void"):
                 self.problem(record, f"RE[{value}] is not a result W+n or B+n (R)",
                              re_prop.line, re_prop.column, gi, severity=Severity.WARNING)
             return
-        winner = 0 if m.group(1) == "W" else 1
-        points = int(m.group(2))
+        winner = 0 if m.group(1) in ("W", "w") else 1
+        points = int(m.group(2)) if m.group(2) else None
         rest = m.group(3).strip()
         line, col = re_prop.line, re_prop.column
         if rest[:1].upper() == "R":
@@ -547,8 +551,26 @@ class _Reader:
         elif rest:
             self.problem(record, f"RE[{value}]: {rest!r} is not understood", line, col, gi,
                          severity=Severity.WARNING)
-        game.actions.append(Action(kind="win", player=winner, line=line, column=col,
-                                   points=points))
+        win = Action(kind="win", player=winner, line=line, column=col, points=points)
+        game.actions.append(win)
+        if points is None:
+            self.unscored.append((record, game, win))
+
+    def score_from_next_games(self) -> None:
+        """Give a resignation written without its points (``RE[B+R]``, which gnubg reads)
+        the points the next game's score (``MI``) credits its winner with; without a next
+        game the replayer values it at the cube."""
+        for record, game, win in self.unscored:
+            at = next(i for i, g in enumerate(record.games) if g is game)
+            if at + 1 == len(record.games):
+                continue
+            before, after = game.score, record.games[at + 1].score
+            if before is None or after is None:
+                continue
+            winner = win.player
+            gained = after[winner] - before[winner]
+            if gained > 0 and after[1 - winner] == before[1 - winner]:
+                win.points = gained
 
 
 def parse_sgf(text: str) -> list[MatchRecord]:
@@ -560,6 +582,7 @@ def parse_sgf(text: str) -> list[MatchRecord]:
     for tree in trees:
         if _main_line(tree)[0]:
             reader.game(tree)
+    reader.score_from_next_games()
     if not reader.records:
         record = MatchRecord(format="sgf")
         record.problems.extend(problems)
