@@ -107,7 +107,9 @@ class Action(FieldMethods):
     ``Illegal play (...)``). ``play_column`` is where the play text starts. For SGF moves
     the reader fills ``steps`` (already exact, one per die) instead of ``play_text``.
     ``illegal_text`` is the text of Snowie's ``Illegal play (...)`` cell (with ``illegal``);
-    ``dice_only`` marks a roll shown without a play (an SGF ``DI`` node).
+    ``dice_only`` marks a roll shown without a play (an SGF ``DI`` node). ``forfeit``
+    marks a ``resign`` that was a forfeit (BGBlitz's ``lostOnTime``, ``wasForfeit``): the
+    winner gets the points the file credits, whatever the cube.
     """
 
     kind: ActionKind
@@ -129,6 +131,7 @@ class Action(FieldMethods):
     its game, which locates its problems."""
     illegal_text: str | None = None
     dice_only: bool = False
+    forfeit: bool = False
     extra: dict[str, object] = field(default_factory=dict)
     """What a reader passes through untouched (SGF properties, .mat markers and rows)."""
 
@@ -140,7 +143,7 @@ class Action(FieldMethods):
                  cannot_move: bool = False, resign_marker: bool = False,
                  illegal: bool = False, move: int | None = None,
                  illegal_text: str | None = None, dice_only: bool = False,
-                 extra: dict[str, object] = FACTORY) -> None:
+                 forfeit: bool = False, extra: dict[str, object] = FACTORY) -> None:
         self.kind = kind
         self.player = player
         self.line = line
@@ -158,6 +161,7 @@ class Action(FieldMethods):
         self.move = move
         self.illegal_text = illegal_text
         self.dice_only = dice_only
+        self.forfeit = forfeit
         self.extra = {} if extra is FACTORY else extra
 
 

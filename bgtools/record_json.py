@@ -374,6 +374,7 @@ _GAME_EXTRA: dict[str, _Codec[object]] = {
     "sgf_variations": _COUNT,
 }
 _ACTION_EXTRA: dict[str, _Codec[object]] = {
+    "forfeit": _BOOL,
     "illegal_text": _STR,
     "marker": _STR,
     "row": _COUNT,
@@ -384,7 +385,7 @@ _ACTION_EXTRA: dict[str, _Codec[object]] = {
 }
 _ANY = _Any()
 # The typed fields of the record that the JSON keeps in ``extra`` (the format predates them):
-# Action.illegal_text and .dice_only, GameRecord.comments and .setups.
+# Action.illegal_text, .dice_only and .forfeit, GameRecord.comments and .setups.
 
 
 def _action_extra(action: Action) -> dict[str, object]:
@@ -394,6 +395,8 @@ def _action_extra(action: Action) -> dict[str, object]:
         extra["illegal_text"] = action.illegal_text
     if action.dice_only:
         extra["sgf_dice_only"] = True
+    if action.forfeit:
+        extra["forfeit"] = True
     return extra
 
 
@@ -404,6 +407,8 @@ def _take_action_fields(action: Action) -> None:
         action.illegal_text = str(extra.pop("illegal_text"))
     if "sgf_dice_only" in extra:
         action.dice_only = bool(extra.pop("sgf_dice_only"))
+    if "forfeit" in extra:
+        action.forfeit = bool(extra.pop("forfeit"))
 
 
 def _game_extra(game: GameRecord) -> dict[str, object]:

@@ -11,6 +11,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+from typer.testing import CliRunner
+
+from bgtools.cli import app
 from bgtools.read.bgf import read_bgf_document
 from bgtools.replay import Event
 from bgtools.reports.files import analyse_file
@@ -91,3 +95,42 @@ def test_the_set_up_cube_keeps_its_owner(tmp_path: Path) -> None:
     assert problems == [("set-position", "warning", game)]
     assert "owner" not in result.replays[0].problems[0].message
     assert index > 0
+
+
+MATCH = Path(__file__).resolve().parent / "data" / "xg" / "UL-CV6F9jMM-E1Pu.bgf"
+
+
+@pytest.mark.parametrize("member", ["lostOnTime", "wasForfeit"])
+def test_a_game_lost_on_time_or_forfeited_credits_the_files_points(tmp_path: Path,
+                                                                   member: str) -> None:
+    """Every BGBlitz game says whether it was lost on time or forfeited (false in every
+    published file): the winner gets the file's points, whatever the cube, with a
+    ``forfeit`` warning. Built from a real 5-point match: game 1 cut before its first double
+    and lost on time by red, who so loses the match: green is credited the 5 points, which
+    no resignation with the cube at 1 is worth (it was a false ``resign-value`` error)."""
+    _, document = read_bgf_document(MATCH.read_bytes())
+    assert isinstance(document, dict) and document["matchlen"] == 5
+    game = document["games"][0]
+    assert game[member] is False and game["wasResignation"] is False
+    first_double = next(i for i, m in enumerate(game["moves"])
+                        if m["green"] == 7 and m["red"] == 1)
+    assert first_double > 10
+    game["moves"] = game["moves"][:first_double]
+    game[member], game["wonPoints"] = True, 5
+    document["games"], document["finalGreen"], document["finalRed"] = [game], 5, 0
+    changed = tmp_path / "timeout.bgf"
+    changed.write_bytes(build_bgf(json.dumps(document, default=str).encode(), smile=False))
+    result = analyse_file(str(changed), changed)
+    (replay,) = result.replays
+    assert [(p.rule, p.severity, p.game) for p in replay.problems] == [
+        ("forfeit", "warning", 1)]
+    assert (replay.final_score, replay.winner, replay.complete) == ((5, 0), 0, True)
+    assert [(g.winner, g.points, g.ended_by, g.cube) for g in replay.games] == [
+        (0, 5, "resign", 1)]
+    # A JSON copy keeps the forfeit; a .mat copy cannot say it.
+    copy = tmp_path / "copy.json"
+    converted = CliRunner().invoke(app, ["convert", str(changed), "-o", str(copy)])
+    assert converted.exit_code == 0, converted.output
+    (again,) = analyse_file(str(copy), copy).replays
+    assert [(p.rule, p.game) for p in again.problems] == [("forfeit", 1)]
+    assert again.final_score == (5, 0)

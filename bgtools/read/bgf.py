@@ -41,7 +41,7 @@ _READ = frozenset({
     "games",
     # a game, its initial position
     "scoreGreen", "scoreRed", "isCrawford", "initial", "points", "cube", "cubeOwner",
-    "moves", "wonPoints", "wasResignation",
+    "moves", "wonPoints", "wasResignation", "lostOnTime", "wasForfeit",
     # a move
     "player", "red", "green", "from", "to"})
 """Every member :class:`_Reader` reads, at any level: parse_bgf builds only these."""
@@ -319,8 +319,11 @@ class _Reader:
             won = gain
         if not won:
             return
-        if g.get("wasResignation") and resigner is None:
-            self.add(Action(kind="resign", player=1 - winner))
+        forfeit = g.get("lostOnTime") is True or g.get("wasForfeit") is True
+        if resigner is None and (forfeit or g.get("wasResignation")):
+            self.add(Action(kind="resign", player=1 - winner, forfeit=forfeit))
+        elif forfeit:
+            next(a for a in reversed(game.actions) if a.kind == "resign").forfeit = True
         self.add(Action(kind="win", player=winner, points=won))
 
 

@@ -827,7 +827,7 @@ class _Reader:
                 return Action("roll", player, lineno, cell.start + 1, dice,
                               line[cell.text_start:cell.text_end], cell.text_start + 1,
                               None, None, None, False, False, False, False, None, None, False,
-                              {} if row is None else {"row": row})
+                              False, {} if row is None else {"row": row})
         action = self.other_action(lineno, line, cell, player)
         if action is not None and row is not None:
             action.extra["row"] = row

@@ -71,8 +71,8 @@ RULES: dict[str, str] = {
     "resign-value": "a resignation must be worth 1, 2 or 3 times the cube",
     "match-resignation": "the match was resigned: the winner got the points still needed (note)",
     "forfeit": (
-        "the site's forfeit marker ('Wins' 1004 times the cube, Backgammon Studio): the "
-        "match is read as resigned (warning)"
+        "a forfeit: a game lost on time or abandoned (BGBlitz), or the site's forfeit marker "
+        "('Wins' 1004 times the cube, Backgammon Studio) read as a resigned match (warning)"
     ),
     "match-length": "the site does not offer matches of this length (warning)",
     "game-unfinished": "a game stops before it is over while later games follow",
