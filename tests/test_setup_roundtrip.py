@@ -106,10 +106,12 @@ def test_files_that_may_set_up_replay_alike_from_json(path: Path, tmp_path: Path
 # --- set-ups of the binary readers, made from a real .xg ------------------------------------
 
 
-def edited_xg(tmp_path: Path, auto_doubles: int = 0) -> Path:
+def edited_xg(tmp_path: Path, auto_doubles: int = 0, flagged: str = "move") -> Path:
     """The sample .xg with game 1 started from the position before its 6th play (a set
     position) and game 2 edited at its 5th play (its 3rd and 4th dropped), optionally
-    with automatic doubles before game 2 (a cube set-up of the same node 0)."""
+    with automatic doubles before game 2 (a cube set-up of the same node 0). The edit is
+    flagged on the play's move record (``EditedMove``) or on the cube record before it
+    (``EditedCube``, which holds the same position)."""
     body = read_game_file(SAMPLE_XG.read_bytes())
     if auto_doubles:
         body = with_auto_doubles(body, 2, auto_doubles)
@@ -118,8 +120,16 @@ def edited_xg(tmp_path: Path, auto_doubles: int = 0) -> Path:
     moves = [i for i in range(headers[0], headers[1]) if records[i][8] == 3]
     records[headers[0]][21:47] = records[moves[5]][9:35]
     later = [i for i in range(headers[1], headers[2]) if records[i][8] == 3]
-    records[later[4]][2528] = 1
-    drop = set(range(moves[0], moves[5])) | set(range(later[2], later[4]))
+    dropped = range(later[2], later[4])
+    if flagged == "move":
+        records[later[4]][2528] = 1
+    else:  # keep the cube record before the 5th play, drop the one before the 3rd
+        cube = records[later[4] - 1]
+        assert cube[8] == records[later[2] - 1][8] == 2
+        assert cube[36:62] == records[later[4]][9:35]
+        cube[296] = 1
+        dropped = range(later[2] - 1, later[4] - 1)
+    drop = set(range(moves[0], moves[5])) | set(dropped)
     path = tmp_path / "edited.xg"
     path.write_bytes(build_xg(b"".join(bytes(r) for i, r in enumerate(records)
                                        if i not in drop)))
@@ -143,6 +153,21 @@ def test_an_edited_xg_round_trips_through_json(tmp_path: Path, auto_doubles: int
     assert events and code == 0
     assert_same_replay(path, tmp_path)
     assert_same_replay(tmp_path / "edited.xg.json", tmp_path / "again")  # JSON -> JSON
+
+
+def test_an_edit_flagged_on_the_cube_record_is_the_same_edit(tmp_path: Path) -> None:
+    """XG flags an edit made at a cube decision on the cube record (``EditedCube``, v24+):
+    the replay is that of the same edit flagged on the move record. It was ignored: the
+    plays after it were false errors."""
+    (tmp_path / "cube").mkdir()
+    on_cube = edited_xg(tmp_path / "cube", flagged="cube")
+    on_move = edited_xg(tmp_path)
+    code, events = replay_lines(on_cube)
+    assert code == 0 and events
+    assert (code, events) == replay_lines(on_move)
+    result = runner.invoke(app, ["validate", "--json", str(on_cube)])
+    warnings = [(p["rule"], p["game"]) for p in json.loads(result.stdout)["problems"]]
+    assert warnings == [("set-position", 1), ("set-position", 2)]
 
 
 def test_the_place_is_what_the_old_node_rule_lost(tmp_path: Path) -> None:

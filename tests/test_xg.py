@@ -452,3 +452,25 @@ def test_dates_are_formatted_as_strftime_formats_them(value: float) -> None:
         return
     moment = datetime(1899, 12, 30) + timedelta(days=value)
     assert found == (moment.strftime("%Y.%m.%d"), moment.strftime("%H:%M"))
+
+
+def test_a_double_not_answered_yet_is_a_pending_double(tmp_path: Path) -> None:
+    """A match saved while a double awaits its answer ends with a cube record whose answer
+    is -1: the game stops at the double, unanswered (it was a false ``syntax`` error)."""
+    body = read_game_file((DATA / "UL-CV6F9jMM-E1Pu.xg").read_bytes())
+    starts = range(0, len(body), RECORD_SIZE)
+    doubled = next(at for at in starts
+                   if body[at + 8] == 2 and struct.unpack_from("<i", body, at + 16)[0] == 1)
+    cut = bytearray(body[:doubled + RECORD_SIZE])
+    assert struct.unpack_from("<i", cut, doubled + 20)[0] in (0, 1)
+    struct.pack_into("<i", cut, doubled + 20, -1)
+    path = tmp_path / "pending.xg"
+    path.write_bytes(build_xg(bytes(cut)))
+    (record,) = read_records(path.read_bytes(), "pending.xg").records
+    assert record.problems == []
+    assert record.games[-1].actions[-1].kind == "double"
+    result = CliRunner().invoke(app, ["validate", "--json", str(path)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["complete"] is False
+    assert [p["rule"] for p in report["problems"]] == ["match-incomplete"]

@@ -407,6 +407,10 @@ class _Reader:
         return None
 
     def cube_record(self, body: bytes, at: int) -> None:
+        if self.version >= 24 and body[at + 296] != 0:
+            p = self.player(_INT.unpack_from(body, at + 12)[0])
+            if p is not None:
+                self.edited(body, at + 36, p)
         # Most cube records hold no double: the low byte of ``double`` (a little-endian
         # int32 at 16) tells, without unpacking the record's six fields (2.3 M -> 0.4 M
         # instructions on the corpus twins' 1,308 cube records).
@@ -434,9 +438,9 @@ class _Reader:
             if raccoon == 2 or beaver == 2:
                 self.add(Action(kind="raccoon", player=p, cube=2 * self.cube))
                 self.cube *= 2
-        else:
-            self.problem(f"the answer to the double is {take}, not 0 (drop), 1 (take) or 2 "
-                         "(beaver)")
+        elif take != -1:  # -1: not answered yet (a match saved with the double pending)
+            self.problem(f"the answer to the double is {take}, not 0 (drop), 1 (take), 2 "
+                         "(beaver) or -1 (none yet)")
 
     def move_record(self, body: bytes, at: int) -> None:
         fields = _UNPACK_ROLL(body, at + 64)
@@ -450,7 +454,7 @@ class _Reader:
             self.board.lost = True
             return
         if self.version >= 24 and fields[12] != 0:
-            self.edited(body, at, p)
+            self.edited(body, at + 9, p)
         moves: list[tuple[int, int]] = []
         for i in range(1, 9, 2):
             src: int = fields[i]
@@ -505,14 +509,16 @@ class _Reader:
         self.board.sides = after
         self.board.lost = False
 
-    def edited(self, body: bytes, at: int, player: int) -> None:
-        """XG's flag of a position edited at this play: a legitimate change of the board
-        (not a play), set up before the play, as gnubg's ``set board``."""
-        board = _sides(_POSITION.unpack_from(body, at + 9))
+    def edited(self, body: bytes, position_at: int, player: int) -> None:
+        """XG's flag of a position edited at this play or cube decision (a move record's
+        ``EditedMove``, a cube record's ``EditedCube``; the record's position before the
+        turn at ``position_at``): a legitimate change of the board (not a play), set up
+        before the turn, as gnubg's ``set board``."""
+        board = _sides(_POSITION.unpack_from(body, position_at))
         if board == self.board.sides and not self.board.lost:
             return
         self.set_board(board, player)
-        self.problem("the position was edited at this play in eXtreme Gammon; the replay "
+        self.problem("the position was edited at this turn in eXtreme Gammon; the replay "
                      "goes on from the edited position", rule="set-position",
                      severity=Severity.WARNING)
 
