@@ -358,3 +358,17 @@ def test_a_usage_error_names_the_sub_command_once_and_the_root_never(
 
     assert stderr("nonsense").startswith("bgtools: error: no such command 'nonsense'; see '")
     assert stderr("validate", "--bogus").startswith("bgtools: error: validate: no such option")
+
+
+def test_score_json_numbers_the_matches_of_a_file_of_several(tmp_path: Path) -> None:
+    """One object per match; with several in a file each says which of how many it is."""
+    selfplay = REPO / "tests" / "data" / "selfplay"
+    first, second = (selfplay / "m3_s1.mat").read_text(), (selfplay / "m3_s10.mat").read_text()
+    both = tmp_path / "two.mat"
+    both.write_text(first + "\n" + second)
+    lines = bgtools("score", "--json", str(both), str(selfplay / "m3_s1.mat")).stdout
+    objects = [json.loads(line) for line in lines.splitlines()]
+    assert [(o["file"], o.get("match"), o.get("matches")) for o in objects] == [
+        (str(both), 1, 2), (str(both), 2, 2), (str(selfplay / "m3_s1.mat"), None, None)]
+    assert objects[0]["final_score"] == objects[2]["final_score"]
+    assert objects[1]["final_score"] != objects[0]["final_score"]

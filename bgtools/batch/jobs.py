@@ -136,8 +136,9 @@ def validate_report(item: Input, rules: str = "auto", expect: str | None = None)
 
 
 def score_report(item: Input, rules: str = "auto") -> FileReport:
-    """The ``score`` job: one ``score`` object per match of the file, with what the
-    human table needs besides (header names, post-Crawford games, running totals)."""
+    """The ``score`` job: one ``score`` object per match of the file (numbered by
+    ``match`` and ``matches`` when there are several), with what the human table needs
+    besides (header names, post-Crawford games, running totals)."""
     from bgtools.reports.moments import header_names, running_totals, score_json
 
     display, path, error = item
@@ -145,8 +146,12 @@ def score_report(item: Input, rules: str = "auto") -> FileReport:
     problems = tuple(p.to_json() for p in result.problems) if result.error is None else ()
     objects = []
     extra = []
-    for replay in result.replays:
-        objects.append(score_json(display, result.format or replay.record.format, replay))
+    several = len(result.replays) > 1
+    for number, replay in enumerate(result.replays, 1):
+        obj = score_json(display, result.format or replay.record.format, replay)
+        if several:
+            obj["match"], obj["matches"] = number, len(result.replays)
+        objects.append(obj)
         names = header_names(replay)
         extra.append({
             "names": list(replay.names) if replay.names else None,
