@@ -181,6 +181,18 @@ def test_tokenizer_details() -> None:
     assert records[0].games[0].actions[0].steps == ((8, 5), (6, 5))
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r", "\n\r"])
+def test_a_soft_line_break_is_removed(newline: str) -> None:
+    """SGF FF[4]: a line break after a backslash is a soft line break, removed (a long
+    name or comment wrapped by its writer); an escaped character stays."""
+    text = f"(;FF[4]PW[Anna\\{newline}Lena]C[one\\{newline}two\\]]PB[b]MI[length:1])"
+    trees, problems = parse_collection(text)
+    assert problems == []
+    root = trees[0].nodes[0]
+    assert [(p.name, p.values) for p in root.props[1:3]] == [("PW", ["AnnaLena"]),
+                                                             ("C", ["onetwo]"])]
+
+
 def test_black_coordinates_bar_and_off() -> None:
     text = ("(;GM[6]MI[length:0][game:0][ws:0][bs:0];B[61yg];W[66fzezdzcz])")
     actions = parse_sgf(text)[0].games[0].actions

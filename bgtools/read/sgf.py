@@ -62,7 +62,7 @@ _TOKEN_RE = re.compile(
     r"|(?P<other>[^\s()\[\];A-Za-z]+|\[)",
     re.DOTALL,
 )
-_UNESCAPE_RE = re.compile(r"\\(.)", re.DOTALL)
+_UNESCAPE_RE = re.compile(r"\\(\r\n|\n\r|.)", re.DOTALL)
 _MOVE_RE = re.compile(r"([1-6])([1-6])((?:[a-z][a-z]){0,4})")
 _RESULT_RE = re.compile(r"([WBwb])\+([0-9]{0,9})(.*)", re.DOTALL)
 
@@ -122,6 +122,13 @@ class _Locator:
         return i + 1, offset - self.starts[i] + 1
 
 
+def _unescaped(escape: re.Match[str]) -> str:
+    """The text of an SGF escape: the character after the backslash, or nothing for a
+    line break after it (a soft line break, SGF FF[4])."""
+    char = escape.group(1)
+    return "" if char in ("\n", "\r", "\r\n", "\n\r") else char
+
+
 # Complexity kept: a hand-written SGF tokenizer: one branch per token.
 def parse_collection(text: str) -> tuple[list[SgfTree], list[Problem]]:  # noqa: C901
     """Tokenize and build the game trees of ``text`` without recursion, with problems."""
@@ -144,7 +151,7 @@ def parse_collection(text: str) -> tuple[list[SgfTree], list[Problem]]:  # noqa:
             continue
         if kind == "value":
             raw = m.group()[1:-1]
-            value = _UNESCAPE_RE.sub(r"\1", raw) if "\\" in raw else raw
+            value = _UNESCAPE_RE.sub(_unescaped, raw) if "\\" in raw else raw
             if prop is None:
                 problem("a property value without a property name", start)
             else:
