@@ -19,6 +19,7 @@ from bgtools.read.bgf import read_bgf_document
 from bgtools.replay import Event
 from bgtools.reports.files import analyse_file
 from tests.helpers.fuzzing import build_bgf
+from tests.test_jsonfmt import schema_errors
 from tests.test_xg import _events
 
 SAMPLE = Path(__file__).resolve().parent / "data" / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.bgf"
@@ -131,6 +132,10 @@ def test_a_game_lost_on_time_or_forfeited_credits_the_files_points(tmp_path: Pat
     copy = tmp_path / "copy.json"
     converted = CliRunner().invoke(app, ["convert", str(changed), "-o", str(copy)])
     assert converted.exit_code == 0, converted.output
+    written = json.loads(copy.read_text(encoding="utf-8"))
+    assert schema_errors(written) == []
+    resign = [a for a in written["games"][0]["actions"] if a["kind"] == "resign"]
+    assert [a["extra"] for a in resign] == [{"forfeit": True}]
     (again,) = analyse_file(str(copy), copy).replays
     assert [(p.rule, p.game) for p in again.problems] == [("forfeit", 1)]
     assert again.final_score == (5, 0)
