@@ -128,7 +128,12 @@ def test_a_game_lost_on_time_or_forfeited_credits_the_files_points(tmp_path: Pat
     assert (replay.final_score, replay.winner, replay.complete) == ((5, 0), 0, True)
     assert [(g.winner, g.points, g.ended_by, g.cube) for g in replay.games] == [
         (0, 5, "resign", 1)]
-    # A JSON copy keeps the forfeit; a .mat copy cannot say it.
+    # A JSON copy keeps the forfeit; a .mat or SGF copy cannot say it: refused.
+    for fmt in ("mat", "sgf"):
+        refused = CliRunner().invoke(app, ["convert", str(changed), "-o",
+                                           str(tmp_path / f"copy.{fmt}")])
+        assert refused.exit_code == 1, refused.output
+        assert "forfeit" in refused.output and not (tmp_path / f"copy.{fmt}").exists()
     copy = tmp_path / "copy.json"
     converted = CliRunner().invoke(app, ["convert", str(changed), "-o", str(copy)])
     assert converted.exit_code == 0, converted.output

@@ -176,8 +176,14 @@ def normalise_match(record: MatchRecord, replay: MatchReplay | None = None,
     """Replay ``record`` (unless ``replay`` and its ``events`` are given: the events from
     ``replay_match(record, on_event=events.append)``) into the script both writers walk.
 
-    Raise :class:`UnwritableRecordError` when a roll could not be replayed.
+    Raise :class:`UnwritableRecordError` when a roll could not be replayed or a game was
+    forfeited (lost on time: ``Action.forfeit``), which neither format can say.
     """
+    for index, game in enumerate(record.games):
+        if any(action.forfeit for action in game.actions):
+            raise UnwritableRecordError(
+                f"game {index + 1}: a forfeit (a game lost on time or abandoned) has no .mat "
+                "or SGF form, which would read it as a resignation; convert to JSON instead")
     if replay is None or events is None:
         collected: list[Event] = []
         replay = replay_match(record, replay.profile if replay else None,
