@@ -179,8 +179,8 @@ def normalise_match(record: MatchRecord, replay: MatchReplay | None = None,
     Raise :class:`UnwritableRecordError` when a roll could not be replayed or a game was
     forfeited (lost on time: ``Action.forfeit``), which neither format can say.
     """
-    for index, game in enumerate(record.games):
-        if any(action.forfeit for action in game.actions):
+    for index, written in enumerate(record.games):
+        if any(action.forfeit for action in written.actions):
             raise UnwritableRecordError(
                 f"game {index + 1}: a forfeit (a game lost on time or abandoned) has no .mat "
                 "or SGF form, which would read it as a resignation; convert to JSON instead")
