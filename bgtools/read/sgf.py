@@ -278,8 +278,9 @@ class _Reader:
         self.records: list[MatchRecord] = []
         self.starts: list[tuple[tuple[int, int], MatchRecord, int]] = []
         self.prev_key: tuple[int | None, int | None, tuple[str, str] | None] | None = None
-        self.unscored: list[tuple[MatchRecord, GameRecord, Action]] = []
-        """Results written without their points (``RE[B+R]``), for `score_from_next_games`."""
+        self.unscored: list[tuple[MatchRecord, int, Action]] = []
+        """Results written without their points (``RE[B+R]``): the record, the game's
+        1-based place in it and the ``win``, for `score_from_next_games`."""
 
     def problem(self, record: MatchRecord, message: str, line: int | None, column: int | None,
                 game: int | None, rule: str = "syntax",
@@ -541,9 +542,9 @@ class _Reader:
             return
         value = re_prop.values[0].strip()
         m = _RESULT_RE.fullmatch(value)
-        resigned_without_points = (m is not None and not m.group(2)
-                                   and m.group(3).strip()[:1] in ("R", "r"))
-        if m is None or not (m.group(2) or resigned_without_points):
+        rest = m.group(3).strip() if m is not None else ""
+        resigned = rest[:1] in ("R", "r")
+        if m is None or not (m.group(2) or resigned):
             game.extra["sgf_result"] = value
             if value not in ("", "?", "0", "Void"):
                 self.problem(record, f"RE[{value}] is not a result W+n or B+n (R)",
@@ -551,9 +552,8 @@ class _Reader:
             return
         winner = 0 if m.group(1) in ("W", "w") else 1
         points = int(m.group(2)) if m.group(2) else None
-        rest = m.group(3).strip()
         line, col = re_prop.line, re_prop.column
-        if rest[:1].upper() == "R":
+        if resigned:
             game.actions.append(Action(kind="resign", player=1 - winner, line=line, column=col))
         elif rest:
             self.problem(record, f"RE[{value}]: {rest!r} is not understood", line, col, gi,
@@ -561,17 +561,16 @@ class _Reader:
         win = Action(kind="win", player=winner, line=line, column=col, points=points)
         game.actions.append(win)
         if points is None:
-            self.unscored.append((record, game, win))
+            self.unscored.append((record, gi, win))
 
     def score_from_next_games(self) -> None:
         """Give a resignation written without its points (``RE[B+R]``, which gnubg reads)
         the points the next game's score (``MI``) credits its winner with; without a next
         game the replayer values it at the cube."""
-        for record, game, win in self.unscored:
-            at = next(i for i, g in enumerate(record.games) if g is game)
-            if at + 1 == len(record.games):
+        for record, number, win in self.unscored:
+            if number == len(record.games):
                 continue
-            before, after = game.score, record.games[at + 1].score
+            before, after = record.games[number - 1].score, record.games[number].score
             if before is None or after is None:
                 continue
             winner = win.player
