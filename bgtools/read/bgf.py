@@ -191,7 +191,7 @@ class _Reader:
         pending: int | None = None  # the doubler
         last: str | None = None
         last_player: int | None = None
-        resigner: int | None = None
+        resignation: Action | None = None
         for m in moves:
             if not isinstance(m, dict):
                 self.problem("a move is not an object")
@@ -227,8 +227,8 @@ class _Reader:
                         continue
                     self.add(Action(kind="roll", player=p, dice=(d1, d2), steps=()))
                 elif red == 9:
-                    self.add(Action(kind="resign", player=p))
-                    resigner = p
+                    resignation = Action(kind="resign", player=p)
+                    self.add(resignation)
                     last = "resign"
                 else:
                     self.problem(f"the action code red={red} is unknown")
@@ -262,7 +262,7 @@ class _Reader:
                 False, False, False, False, len(game.actions) + 1))
             last = "roll"
             last_player = p
-        self.result(g, game, score, after, last, last_player, pending, resigner)
+        self.result(g, score, after, last, last_player, pending, resignation)
         self.game = None
 
     def initial(self, game: GameRecord, initial: dict[str, Any], board: BoardTracker) -> None:
@@ -292,9 +292,9 @@ class _Reader:
                      f"position; the replay starts from it{unread}", rule="set-position",
                      severity=Severity.WARNING)
 
-    def result(self, g: dict[str, Any], game: GameRecord, score: tuple[int, int] | None,
+    def result(self, g: dict[str, Any], score: tuple[int, int] | None,
                after: tuple[int, int] | None, last: str | None, last_player: int | None,
-               doubler: int | None, resigner: int | None) -> None:
+               doubler: int | None, resignation: Action | None) -> None:
         """The win cell: the player whose score grows (the next game's score, or the final
         score), worth ``wonPoints`` (or the growth when the file gives 0)."""
         won = _int(g.get("wonPoints")) or 0
@@ -309,8 +309,8 @@ class _Reader:
         if winner is None:
             if last == "drop" and doubler is not None:
                 winner = doubler
-            elif last == "resign" and resigner is not None:
-                winner = 1 - resigner
+            elif last == "resign" and resignation is not None:
+                winner = 1 - resignation.player
             elif last == "roll" and last_player is not None:
                 winner = last_player
         if winner is None:
@@ -320,10 +320,10 @@ class _Reader:
         if not won:
             return
         forfeit = g.get("lostOnTime") is True or g.get("wasForfeit") is True
-        if resigner is None and (forfeit or g.get("wasResignation")):
+        if resignation is None and (forfeit or g.get("wasResignation")):
             self.add(Action(kind="resign", player=1 - winner, forfeit=forfeit))
-        elif forfeit:
-            next(a for a in reversed(game.actions) if a.kind == "resign").forfeit = True
+        elif resignation is not None and forfeit:
+            resignation.forfeit = True
         self.add(Action(kind="win", player=winner, points=won))
 
 
