@@ -66,8 +66,7 @@ class Game:
     ``turn_open`` (a set-up handed the turn: the next actor is on roll), and what a
     resignation needs: ``unplayed`` (the last roll, not played), ``resign_marked_by`` (who
     wrote a resignation mark after rolling), ``resign_open`` (a resignation whose level a
-    later ``Wins N`` gives), ``forfeited`` (that resignation was a forfeit) and ``resigned``
-    (its cell and the state before it).
+    later ``Wins N`` gives) and ``resigned`` (its cell and the state before it).
     """
 
     __slots__ = (
@@ -80,7 +79,6 @@ class Game:
         "cube_turned",
         "ends_match",
         "events",
-        "forfeited",
         "is_last",
         "length",
         "mover_side",
@@ -143,7 +141,6 @@ class Game:
         self.synced = True
         self.events = 0
         self.resign_open = False
-        self.forfeited = False
         self.unplayed: tuple[int, tuple[int, int], Position] | None = None
         self.resign_marked_by: int | None = None
         self.resigned: tuple[int, Action, Position, ids.MatchState] | None = None
@@ -714,7 +711,6 @@ class Game:
                 self.value = 1
                 self.points = self.cube
                 self.resign_open = True
-                self.forfeited = action.forfeit
             return
         if self.over is not None and not (self.over == "resign" and self.resign_open):
             self.check_written_points(action, winner, n)
@@ -774,8 +770,9 @@ class Game:
         profile = self.profile
         rule = profile.resignation if self.length else "game"
         needed = self.length - self.score[winner]
-        if self.forfeited:
-            # Lost on time or abandoned: the file's points stand, whatever the cube.
+        if self.resigned is not None and self.resigned[1].forfeit:
+            # Lost on time or abandoned (the resignation's cell says): the file's points
+            # stand, whatever the cube.
             self.value = 1
             self.points = n
             self.ends_match = bool(self.length) and n >= needed
