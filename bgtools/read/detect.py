@@ -50,7 +50,7 @@ __all__ = [
 RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".gam", ".json", ".xg", ".xgp", ".bgf")
 """Extensions taken when a directory is walked."""
 
-_UTF8_ENCODINGS = ("utf-8", "utf-8-sig")
+_STATED_ENCODINGS = ("utf-8", "utf-8-sig", "utf-16")  # no encoding-assumed warning
 # Any number of digits: the .mat grammar takes at most 9, so a longer one would otherwise be
 # a plain syntax error instead of naming MAX_MATCH_LENGTH. Compiled by re's cache on first
 # use: most runs read no file with a suspect length line.
@@ -179,7 +179,8 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
     else (``RGMH``; a ``{"format":"BGF"`` header line). Raises UnsupportedFormatError
     (empty, other binary or unrecognised input, an unreadable binary record) and
     LimitExceededError (beyond a limit of :mod:`bgtools.limits`). A file that is not UTF-8
-    is read as cp1252 (else latin-1), with an ``encoding-assumed`` warning in every record.
+    is read as cp1252 (else latin-1), with an ``encoding-assumed`` warning in every record;
+    one with a UTF-16 byte-order mark is read as UTF-16.
     """
     if len(data) > MAX_FILE_BYTES:
         raise _too_big(name, len(data))
@@ -190,14 +191,18 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
     # Old DOS tools end a text file with Ctrl-Z (0x1A), and some pad it with NUL bytes:
     # neither is part of a text record (gnubg reads such files as without them). A binary
     # record, read above, is read whole: an .xg's archive trailer ends in zero bytes.
-    text_bytes = data.rstrip(b"\x1a\x00")
-    if not text_bytes.strip():
-        raise UnsupportedFormatError(f"{name} is empty, not a match record")
-    if b"\x00" in text_bytes[:4096]:
-        raise UnsupportedFormatError(f"{name} is a binary file, not a match record")
-    from bgtools.read.source import decode_text
+    from bgtools.read.source import decode_text, decode_utf16
 
-    decoded = decode_text(text_bytes)
+    decoded = decode_utf16(data)
+    if decoded is None:
+        text_bytes = data.rstrip(b"\x1a\x00")
+        if not text_bytes.strip():
+            raise UnsupportedFormatError(f"{name} is empty, not a match record")
+        if b"\x00" in text_bytes[:4096]:
+            raise UnsupportedFormatError(f"{name} is a binary file, not a match record")
+        decoded = decode_text(text_bytes)
+    elif not decoded.text.strip() or "\x00" in decoded.text[:4096]:
+        raise UnsupportedFormatError(f"{name} is empty or binary, not a match record")
     fmt = detect_format(decoded.text)
     if fmt == "mat":
         from bgtools.read.mat import read_mat
@@ -219,7 +224,7 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
             "bgtools JSON, eXtreme Gammon .xg or BGBlitz .bgf)"
         )
     _check_records(records, name)
-    if decoded.encoding not in _UTF8_ENCODINGS:
+    if decoded.encoding not in _STATED_ENCODINGS:
         warning = Problem(
             "encoding-assumed",
             f"the file is not UTF-8; read as {decoded.encoding} (the first byte that is not "

@@ -890,6 +890,11 @@ class _Reader:
             self.problem(f"line {lineno} is {len(line):,} characters long; the limit "
                          f"MAX_LINE_CHARS is {MAX_LINE_LENGTH:,}; line skipped", lineno, 1)
             return
+        if "\t" in line:
+            # A tab advances to the next multiple of 8 columns (an editor's "tabify" keeps
+            # the layout so): a lone cell's column says whose it is. Columns in problems
+            # are then those of the expanded line, as a terminal shows it.
+            line = line.expandtabs(8)
         state = self.state
         if state is not None and state.awaiting_score:
             stripped = line.lstrip()

@@ -6,9 +6,11 @@ from dataclasses import dataclass
 
 from bgtools.dataclass_methods import FrozenFieldMethods
 
-__all__ = ["DecodedText", "decode_bytes", "decode_text", "normalise_newlines", "printable_path"]
+__all__ = ["DecodedText", "decode_bytes", "decode_text", "decode_utf16", "normalise_newlines",
+           "printable_path"]
 
 _BOM = b"\xef\xbb\xbf"
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 # The methods are written here (bgtools.dataclass_methods): dataclasses would compile them
@@ -56,6 +58,20 @@ def decode_text(data: bytes) -> DecodedText:
             text, encoding = data.decode("latin-1"), "latin-1"
         return DecodedText(normalise_newlines(text), encoding, bad_line)
     return DecodedText(normalise_newlines(text), "utf-8-sig" if had_bom else "utf-8")
+
+
+def decode_utf16(data: bytes) -> DecodedText | None:
+    """Decode ``data`` as UTF-16 when it begins with a UTF-16 byte-order mark (what Windows
+    PowerShell's ``>`` and Notepad's "Unicode" write), the mark removed, and Ctrl-Z or NUL
+    characters at the end dropped as for other text; None when it has no such mark or is not
+    valid UTF-16 (an odd length, a lone surrogate)."""
+    if not data.startswith(_UTF16_BOMS):
+        return None
+    try:
+        text = data.decode("utf-16")
+    except UnicodeDecodeError:
+        return None
+    return DecodedText(normalise_newlines(text.rstrip("\x1a\x00")), "utf-16")
 
 
 def decode_bytes(data: bytes) -> tuple[str, str]:
