@@ -366,6 +366,20 @@ class MatchRecord(FieldMethods):
         return None
 
     @property
+    def variation(self) -> str:
+        """The game played, from the ``Variation`` header tag (eXtreme Gammon's and gnubg's
+        ``.mat`` tag, which the SGF, XG and BGBlitz readers also set): ``"backgammon"``
+        (no tag, ``Backgammon``, ``Standard``), ``"nackgammon"``, or else the tag's value
+        as written (hypergammon, longgammon ...: a game bgtools does not read)."""
+        tag = self.tag("Variation")
+        if tag is None:
+            return "backgammon"
+        name = "".join(tag.split()).lower()
+        if name in ("", "backgammon", "standard"):
+            return "backgammon"
+        return "nackgammon" if name == "nackgammon" else tag.strip()
+
+    @property
     def names(self) -> tuple[str, str] | None:
         """Player names from the first game's score line, else from header tags."""
         for game in self.games:

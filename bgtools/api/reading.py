@@ -69,6 +69,12 @@ class Match:
         return self.record.names
 
     @property
+    def variation(self) -> str:
+        """``"backgammon"`` or ``"nackgammon"``: the game played, which sets the position
+        every game starts from (a file of another variation is not read)."""
+        return self.record.variation
+
+    @property
     def tags(self) -> list[tuple[str, str]]:
         """The header tags in file order, ``(name, value)``."""
         return self.record.tags

@@ -131,6 +131,13 @@ class Position(FrozenFieldMethods):
         return _INITIAL
 
     @classmethod
+    def nackgammon_initial(cls) -> Position:
+        """Nackgammon's starting position (2 on 24, 2 on 23, 4 on 13, 3 on 8, 4 on 6 for
+        each player): the one variation of backgammon bgtools plays, whose rules are
+        backgammon's once the checkers are set up."""
+        return _NACKGAMMON_INITIAL
+
+    @classmethod
     def from_points(cls, mover: dict[int, int], opponent: dict[int, int]) -> Position:
         """Build a position from ``{point: count}`` maps in each player's own numbering."""
         sides = []
@@ -535,3 +542,5 @@ def parse_id(text: str) -> ParsedId:
 
 
 _INITIAL = Position.from_points({24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
+_NACKGAMMON_INITIAL = Position.from_points({24: 2, 23: 2, 13: 4, 8: 3, 6: 4},
+                                           {24: 2, 23: 2, 13: 4, 8: 3, 6: 4})

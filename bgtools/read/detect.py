@@ -37,6 +37,7 @@ __all__ = [
     "RECORD_SUFFIXES",
     "STDIN_ARGUMENT",
     "InputSource",
+    "PLAYED_VARIATIONS",
     "LoadedRecords",
     "RepeatedStdinError",
     "StdinInput",
@@ -46,6 +47,10 @@ __all__ = [
     "read_records",
     "read_stdin",
 ]
+
+PLAYED_VARIATIONS = ("backgammon", "nackgammon")
+"""The games bgtools replays (:attr:`~bgtools.record.MatchRecord.variation`): a file of
+another (hypergammon, longgammon) is refused as unsupported, never replayed as backgammon."""
 
 RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".gam", ".json", ".xg", ".xgp", ".bgf")
 """Extensions taken when a directory is walked."""
@@ -156,6 +161,11 @@ def _check_records(records: list[MatchRecord], name: str) -> None:
             f"{name} holds {format_count(actions)} actions; the limit MAX_ACTIONS is "
             f"{format_count(MAX_ACTIONS)}", "MAX_ACTIONS", MAX_ACTIONS)
     for record in records:
+        variation = record.variation
+        if variation not in PLAYED_VARIATIONS:
+            raise UnsupportedFormatError(
+                f"{name}: the file's game is {variation}, not backgammon; bgtools reads "
+                "backgammon and nackgammon only")
         length = record.match_length
         if length is not None and length > MAX_MATCH_LENGTH:
             where = f"{name}:{record.length_line}" if record.length_line else name

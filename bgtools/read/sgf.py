@@ -66,6 +66,8 @@ _UNESCAPE_RE = re.compile(r"\\(\r\n|\n\r|.)", re.DOTALL)
 _MOVE_RE = re.compile(r"([1-6])([1-6])((?:[a-z][a-z]){0,4})")
 _RESULT_RE = re.compile(r"([WBwb])\+([0-9]{0,9})(.*)", re.DOTALL)
 
+_SGF_VARIATIONS = ("Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3")
+"""The games gnubg names in ``RU`` besides backgammon (its ``RU`` has no name for it)."""
 _TAG_NAMES = {"EV": "Event", "RO": "Round", "PC": "Place", "AN": "Annotator",
               "GC": "Comment", "DT": "EventDate", "WR": "Rating 1", "BR": "Rating 2",
               "HR": "Rules"}
@@ -387,6 +389,9 @@ class _Reader:
                 record.tags.append(("Beaver", "On" if "Beaver" in rules else "Off"))
         if "NoCube" in rules:
             record.tags.append(("CubeLimit", "1"))
+        variation = next((r for r in rules if r in _SGF_VARIATIONS), None)
+        if variation is not None:  # gnubg's RU[Nackgammon], RU[Crawford:Hypergammon2] ...
+            record.tags.append(("Variation", variation))
         app = root.get("AP")
         if app is not None and app.values:
             record.extra["application"] = app.values[0]

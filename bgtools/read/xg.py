@@ -43,6 +43,8 @@ _ENTRY = struct.Struct("<iiii")  # original size, stored size, start, crc (at of
 _MATCH_MAGIC = b"DMLI"
 _MONEY_LENGTH = 99999
 _START = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0)
+_NACKGAMMON_START = (0, -2, -2, 0, 0, 0, 4, 0, 3, 0, 0, 0, -4, 4, 0, 0, 0, -3, 0, -4, 0, 0, 0,
+                     2, 2, 0)
 _INT = struct.Struct("<i")
 _POSITION = struct.Struct("<26b")  # PositionEngine: 0 the opponent's bar, 1-24, 25 the bar
 _MATCH = struct.Struct("<iiBBBBddiid")  # length .. date, at 92
@@ -265,6 +267,7 @@ class _Reader:
         self.cube = 1
         self.auto_doubles = 0  # the current game's automatic doubles (v26+)
         self.version = 0
+        self.start = _START  # where every game starts (nackgammon's in a nackgammon match)
 
     def problem(self, message: str, rule: str = "syntax",
                 severity: Severity = Severity.ERROR, move: int | None = None) -> None:
@@ -285,11 +288,14 @@ class _Reader:
         length, variation, crawford, jacoby, beaver, auto, elo1, elo2, _e1, _e2, date = \
             _MATCH.unpack_from(rec, 92)
         self.version = _INT.unpack_from(rec, 552)[0]
-        if variation:
+        if variation not in (0, 1):
             raise UnsupportedFormatError(
                 f"{self.name}: {_VARIATIONS.get(variation, f'variation {variation}')} is not "
-                "backgammon; bgtools reads backgammon only")
+                "backgammon; bgtools reads backgammon and nackgammon only")
         record = self.record
+        if variation == 1:
+            record.tags.append(("Variation", "NackGammon"))  # as XG's .mat export states it
+            self.start = _NACKGAMMON_START
         if length == _MONEY_LENGTH:
             length = 0
         elif length < 0:
@@ -338,11 +344,14 @@ class _Reader:
         self.game = game
         game.extra["crawford_game"] = bool(crawford)
         self.board = BoardTracker()
+        start = self.start
+        if start is not _START:
+            self.board.sides = _sides(start)
         if s1 < 0 or s2 < 0:
             self.problem(f"the game's score {s1}-{s2} is negative")
         self.start_cube(_INT.unpack_from(body, at + 64)[0] if self.version >= 26 else 0)
         initial = _POSITION.unpack_from(body, at + 21)
-        if initial != _START and not position_file:
+        if initial != start and not position_file:
             self.set_board(_sides(initial))
             self.problem("the game starts from a position set up in eXtreme Gammon, not the "
                          "starting position; the replay starts from it", rule="set-position",

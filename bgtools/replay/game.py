@@ -40,21 +40,25 @@ _NO_PLAY: Final = Play()
 
 class MatchContext:
     """What every game of a match shares: its rules and length, the Jacoby flag its IDs
-    carry, the listener of events and the list its problems go to (read-only fields)."""
+    carry, the listener of events, the list its problems go to, and the position each
+    game starts from (backgammon's, or nackgammon's) (read-only fields)."""
 
     profile: Final[RuleProfile]
     length: Final[int]
     jacoby_for_ids: Final[bool]
     on_event: Final[Callable[[Event], None] | None]
     problems: Final[list[Problem]]
+    initial: Final[Position]
 
     def __init__(self, profile: RuleProfile, length: int, jacoby_for_ids: bool,
-                 on_event: Callable[[Event], None] | None, problems: list[Problem]) -> None:
+                 on_event: Callable[[Event], None] | None, problems: list[Problem],
+                 initial: Position | None = None) -> None:
         self.profile = profile
         self.length = length
         self.jacoby_for_ids = jacoby_for_ids
         self.on_event = on_event
         self.problems = problems
+        self.initial = Position.initial() if initial is None else initial
 
 
 class Game:
@@ -124,7 +128,7 @@ class Game:
         self.is_last = is_last
         # The board as two sides seen from ``on_roll`` (None until the first roll tells who
         # opened): plain tuples, so that a roll builds no Position (see ``position``).
-        initial = Position.initial()
+        initial = context.initial
         self.mover_side: tuple[int, ...] = initial.mover
         self.opponent_side: tuple[int, ...] = initial.opponent
         self.on_roll: int | None = None

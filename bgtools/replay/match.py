@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bgtools.engine.position import Position
 from bgtools.record import GameRecord, MatchRecord, Problem
 from bgtools.replay.game import Game, MatchContext
 from bgtools.replay.model import Event, MatchReplay
@@ -45,8 +46,10 @@ class MatchReplayer:
         self.length = out.match_length
         # gnubg plays and imports money sessions with the Jacoby rule unless told otherwise.
         jacoby_for_ids = (profile.jacoby is not False) if self.length == 0 else False
+        initial = Position.nackgammon_initial() if record.variation == "nackgammon" \
+            else Position.initial()
         self.context = MatchContext(profile, self.length, jacoby_for_ids, on_event,
-                                    out.problems)
+                                    out.problems, initial)
         # Under a house rule where resigning ends the match (Piece of Cake, MeGammon).
         self.ended_by_resignation = False
 

@@ -118,6 +118,9 @@ class MatchInfo:
     crawford: str | None = None
     """``Off`` for a match played without the Crawford rule (else None: gnubg writes no
     tag, and the Crawford rule is what a .mat without one is read with)."""
+    variation: str | None = None
+    """``NackGammon`` for a nackgammon match (the tag as gnubg and eXtreme Gammon write it;
+    SGF: ``RU[Nackgammon]``), else None."""
     rules: str | None = None
     """The rule profile the copy states (``Rules`` tag, SGF ``HR``): the one it was replayed
     under when neither its site nor ``standard`` would pick it (:func:`profile_to_state`)."""
@@ -153,6 +156,8 @@ def _match_info(record: MatchRecord) -> MatchInfo:
         # gnubg's SGF states the Jacoby rule in RU and its export of it writes no tag.
         info.jacoby = record.tag("Jacoby")
     info.beaver = record.tag("Beaver")
+    if record.variation == "nackgammon":
+        info.variation = "NackGammon"
     date = record.tag("EventDate")
     if date is not None:
         m = _DATE_RE.match(date)
@@ -467,6 +472,8 @@ def _header(info: MatchInfo) -> str:
         out.append(f'; [Beaver "{info.beaver}"]\n')
     if info.rules is not None:
         out.append(f'; [Rules "{info.rules}"]\n')
+    if info.variation is not None:
+        out.append(f'; [Variation "{info.variation}"]\n')
     if info.comment is not None:
         text = info.comment
         out.append("\n; ")

@@ -97,6 +97,8 @@ def _rules(script: MatchScript, game: ScriptGame) -> list[str]:
             rules.append("CrawfordGame")
     if script.jacoby:
         rules.append("Jacoby")
+    if script.info.variation is not None:
+        rules.append("Nackgammon")
     beaver = script.record.tag("Beaver") if not script.length else None
     if beaver is not None:
         # Not gnubg's (it has no beaver rule per match and skips names it does not know):
