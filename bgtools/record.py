@@ -325,6 +325,11 @@ class GameRecord(FieldMethods):
         self.extra = {} if extra is FACTORY else extra
 
 
+_OTHER_GAMES = ("hyper", "long", "acey", "gul", "plakoto", "fevga", "nard", "moultezim")
+"""What names a variation other than backgammon and nackgammon in a ``Variation`` tag (its
+blanks removed, lower case): gnubg's ``HyperGammon (3)``, XG's ``LongGammon`` ..."""
+
+
 @dataclass(slots=True, init=False, repr=False, eq=False)
 class MatchRecord(FieldMethods):
     """A whole file's match (or money session) as written, plus reader problems.
@@ -368,16 +373,20 @@ class MatchRecord(FieldMethods):
     @property
     def variation(self) -> str:
         """The game played, from the ``Variation`` header tag (eXtreme Gammon's and gnubg's
-        ``.mat`` tag, which the SGF, XG and BGBlitz readers also set): ``"backgammon"``
-        (no tag, ``Backgammon``, ``Standard``), ``"nackgammon"``, or else the tag's value
-        as written (hypergammon, longgammon ...: a game bgtools does not read)."""
+        ``.mat`` tag, which the SGF and XG readers also set): ``"nackgammon"`` when it names
+        nackgammon; the tag as written when it names another game bgtools does not play
+        (hypergammon, longgammon, acey-deucey ...); else ``"backgammon"`` (no tag,
+        ``Backgammon``, ``Standard``, or a name bgtools does not know: a site's own word for
+        backgammon is not worth refusing its file over)."""
         tag = self.tag("Variation")
         if tag is None:
             return "backgammon"
         name = "".join(tag.split()).lower()
-        if name in ("", "backgammon", "standard"):
-            return "backgammon"
-        return "nackgammon" if name == "nackgammon" else tag.strip()
+        if "nack" in name:
+            return "nackgammon"
+        if any(other in name for other in _OTHER_GAMES):
+            return tag.strip()
+        return "backgammon"
 
     @property
     def names(self) -> tuple[str, str] | None:

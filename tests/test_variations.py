@@ -128,3 +128,22 @@ def test_xg_nackgammon_is_read_with_its_variation() -> None:
 def test_xg_other_variations_are_refused(variation: int, shown: str) -> None:
     with pytest.raises(UnsupportedFormatError, match=shown):
         read_records(_xg_with_variation(variation), "m.xg")
+
+
+@pytest.mark.parametrize("tag, variation", [
+    (None, "backgammon"), ("Backgammon", "backgammon"), ("Standard", "backgammon"),
+    ("Standard Backgammon", "backgammon"), ("", "backgammon"),
+    ("NackGammon", "nackgammon"), ("nackgammon", "nackgammon"), ("Nack Gammon", "nackgammon"),
+    ("HyperGammon (3)", "HyperGammon (3)"), ("LongGammon", "LongGammon"),
+    ("Acey-Deucey", "Acey-Deucey"),
+])
+def test_the_variation_tag_is_read_leniently(tag: str | None, variation: str) -> None:
+    text = NACK_MAT.read_text(encoding="utf-8").replace('; [Variation "NackGammon"]\n', "")
+    if tag is not None:
+        text = f'; [Variation "{tag}"]\n' + text
+    data = text.encode()
+    if variation in ("backgammon", "nackgammon"):
+        assert read_records(data, "m").records[0].variation == variation
+    else:
+        with pytest.raises(UnsupportedFormatError, match="not backgammon"):
+            read_records(data, "m")
