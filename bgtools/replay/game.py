@@ -52,13 +52,13 @@ class MatchContext:
 
     def __init__(self, profile: RuleProfile, length: int, jacoby_for_ids: bool,
                  on_event: Callable[[Event], None] | None, problems: list[Problem],
-                 initial: Position | None = None) -> None:
+                 initial: Position) -> None:
         self.profile = profile
         self.length = length
         self.jacoby_for_ids = jacoby_for_ids
         self.on_event = on_event
         self.problems = problems
-        self.initial = Position.initial() if initial is None else initial
+        self.initial = initial
 
 
 class Game:
