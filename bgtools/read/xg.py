@@ -42,9 +42,18 @@ _ENTRY_SIZE = 532
 _ENTRY = struct.Struct("<iiii")  # original size, stored size, start, crc (at offset 512)
 _MATCH_MAGIC = b"DMLI"
 _MONEY_LENGTH = 99999
-_START = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0)
-_NACKGAMMON_START = (0, -2, -2, 0, 0, 0, 4, 0, 3, 0, 0, 0, -4, 4, 0, 0, 0, -3, 0, -4, 0, 0, 0,
-                     2, 2, 0)
+
+
+def _engine(position: Position) -> tuple[int, ...]:
+    """``position`` as a PositionEngine of its player on roll (XG's player 1: positive his
+    checkers, negative the other's; 0 the other's bar, 25 his), the inverse of
+    :func:`_sides`."""
+    mover, opponent = position.mover, position.opponent
+    return (-opponent[25], *(mover[p] - opponent[25 - p] for p in range(1, 25)), mover[25])
+
+
+_START = _engine(Position.initial())
+_NACKGAMMON_START = _engine(Position.nackgammon_initial())
 _INT = struct.Struct("<i")
 _POSITION = struct.Struct("<26b")  # PositionEngine: 0 the opponent's bar, 1-24, 25 the bar
 _MATCH = struct.Struct("<iiBBBBddiid")  # length .. date, at 92
