@@ -82,8 +82,10 @@ def looks_like_xg(data: bytes) -> bool:
     return data[:4] == XG_MAGIC
 
 
-_Member = tuple[bytes, int, int, bool]
-# A member as the archive stores it: its bytes, size decompressed, CRC-32, whether stored.
+_Member = tuple[bytes, int, bool]
+# A member as the archive stores it: its bytes, size decompressed, whether stored. Its own
+# CRC-32 in the index is not checked: the archive CRC covers its compressed bytes (and the
+# index), and zlib's Adler-32 its inflated bytes, so it could only catch a wrong CRC field.
 
 
 def _bad(name: str, why: str) -> UnsupportedFormatError:
@@ -102,17 +104,17 @@ def _member_body(data: bytes, found: _Member | None, name: str, member: str) -> 
         if bare is not None:
             return bare
         raise _bad(name, "the archive trailer is damaged or the file is truncated")
-    raw, osize, file_crc, stored = found
+    raw, osize, stored = found
     body = raw if stored else inflate_bounded(raw, osize, name, member,
                                                lambda why: _bad(name, why))
-    if len(body) != osize or crc32(body) != file_crc & 0xFFFFFFFF:
-        raise _bad(name, f"{member} is damaged (size or checksum)")
+    if len(body) != osize:
+        raise _bad(name, f"{member} is damaged (its size is not the index's)")
     return body
 
 
 def _archived(data: bytes, name: str, member: str) -> _Member | None:
-    """``member`` as the archive stores it: its bytes, size decompressed, CRC-32 and
-    whether it is stored uncompressed; None when the file ends in no plausible archive
+    """``member`` as the archive stores it: its bytes, size decompressed and whether it is
+    stored uncompressed; None when the file ends in no plausible archive
     trailer. Raises what :func:`read_game_file` raises for the archive around it."""
     if not looks_like_xg(data):
         raise _bad(name, "it does not start with RGMH")
@@ -137,7 +139,7 @@ def _archived(data: bytes, name: str, member: str) -> _Member | None:
         size = min(entry[0], 255)
         if entry[1:1 + size].decode("latin-1").lower() != member:
             continue
-        osize, csize, offset, file_crc = _ENTRY.unpack_from(entry, 512)
+        osize, csize, offset, _crc = _ENTRY.unpack_from(entry, 512)
         stored = entry[528] != 0
         if not (csize >= 0 and offset >= 0 and offset + csize <= data_size):
             raise _bad(name, f"{member} lies outside the archive")
@@ -146,7 +148,7 @@ def _archived(data: bytes, name: str, member: str) -> _Member | None:
                 f"{name}: {member} is {format_count(max(osize, 0))} bytes decompressed; the "
                 f"limit MAX_DECOMPRESSED_BYTES is {format_count(MAX_DECOMPRESSED_BYTES)}",
                 "MAX_DECOMPRESSED_BYTES", MAX_DECOMPRESSED_BYTES)
-        return data[start + offset:start + offset + csize], osize, file_crc, stored
+        return data[start + offset:start + offset + csize], osize, stored
     raise _bad(name, f"the archive holds no {member}")
 
 
@@ -656,21 +658,19 @@ def _parse_streamed(found: _Member | None, name: str) -> MatchRecord | None:
     """The match record of a file whose ``temp.xg`` is inflated ``_CHUNK_RECORDS`` records
     at a time (docs/xg-format.md, "Reading speed"), or None whenever that cannot give
     exactly what :func:`_parse_body` gives: no compressed member, a body that is not a
-    whole number of records, wrong in size or checksum, one that may be a position file
-    (the first chunk holds fewer than five records that are not skipped), any error. The
-    caller then reads the whole body as before, for the same record or the same error.
-    ``found`` is what :func:`_archived` found of ``temp.xg`` (it raised the errors of the
-    archive around it)."""
-    if found is None or found[3] or found[1] % RECORD_SIZE:
+    whole number of records, corrupt or of another size than the index gives, one that
+    may be a position file (the first chunk holds fewer than five records that are not
+    skipped), any error. The caller then reads the whole body as before, for the same
+    record or the same error. ``found`` is what :func:`_archived` found of ``temp.xg`` (it
+    raised the errors of the archive around it)."""
+    if found is None or found[2] or found[1] % RECORD_SIZE:
         return None
-    raw, osize, file_crc, _stored = found
+    raw, osize, _stored = found
     chunks = InflatedChunks(raw, _CHUNK_RECORDS * RECORD_SIZE, osize)
     reader = _Reader(name)
-    crc = 0
     at = 0
     try:
         for chunk in chunks:
-            crc = crc32(chunk, crc)
             if len(chunk) % RECORD_SIZE:
                 return None
             if not at:
@@ -685,7 +685,7 @@ def _parse_streamed(found: _Member | None, name: str) -> MatchRecord | None:
             at += len(chunk)
     except Exception:  # noqa: BLE001 - any failure: _parse_body reads it again, for its error
         return None
-    if not (at and chunks.complete and at == osize and crc == file_crc & 0xFFFFFFFF):
+    if not (at and chunks.complete and at == osize):
         return None
     return reader.record
 
