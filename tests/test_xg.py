@@ -225,6 +225,21 @@ def test_damaged_files_are_one_line_errors(data: bytes, message: str) -> None:
     assert info.value.exit_code == 2
 
 
+def test_the_member_crc_field_is_not_what_guards_the_records() -> None:
+    # The archive CRC covers the stored bytes and zlib's Adler-32 the inflated ones, so a
+    # wrong CRC field alone changes nothing, and damage inside the stream is still caught.
+    body = _body()
+    original = read_records(SAMPLE_XG.read_bytes(), "x.xg").records[0]
+    wrong_field = read_records(build_xg(body, member_crc=zlib.crc32(body) ^ 1), "x.xg")
+    assert [len(g.actions) for g in wrong_field.records[0].games] == \
+        [len(g.actions) for g in original.games]
+    packed = bytearray(zlib.compress(body))
+    packed[-2] ^= 0xFF  # inside the Adler-32: the stream inflates, the check fails
+    with pytest.raises(UnsupportedFormatError, match="corrupt") as info:
+        read_records(build_xg(body, packed=bytes(packed)), "bad.xg")
+    assert "\n" not in str(info.value)
+
+
 def test_wrong_magic_is_not_taken_for_xg() -> None:
     data = b"RGMX" + SAMPLE_XG.read_bytes()[4:]
     with pytest.raises(UnsupportedFormatError, match="binary file"):

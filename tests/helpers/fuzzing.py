@@ -310,18 +310,21 @@ XG_PREFIX = b"RGMH" + bytes(8228)
 """An 8,232-byte rich-game header with no thumbnail (the reader checks only the magic)."""
 
 
-def build_xg(body: bytes, osize: int | None = None, prefix: bytes = XG_PREFIX) -> bytes:
+def build_xg(body: bytes, osize: int | None = None, prefix: bytes = XG_PREFIX,
+             member_crc: int | None = None, packed: bytes | None = None) -> bytes:
     """An ``.xg`` file whose archive holds ``body`` as ``temp.xg``, with valid checksums;
-    ``osize`` overrides the size the index declares (a zlib bomb claims a small one)."""
+    ``osize`` overrides the size the index declares (a zlib bomb claims a small one),
+    ``member_crc`` the member's CRC-32 and ``packed`` its compressed bytes (the archive CRC
+    is always computed over what is stored)."""
     import struct
     import zlib
 
-    packed = zlib.compress(body)
+    packed = zlib.compress(body) if packed is None else packed
     entry = bytearray(532)
     entry[0] = 7
     entry[1:8] = b"temp.xg"
     struct.pack_into("<iiiI", entry, 512, len(body) if osize is None else osize, len(packed),
-                     0, zlib.crc32(body))
+                     0, zlib.crc32(body) if member_crc is None else member_crc)
     index = zlib.compress(bytes(entry))
     archive = packed + index
     trailer = struct.pack("<Iiiiii12x", zlib.crc32(archive), 1, 1, len(index), len(packed), 1)
