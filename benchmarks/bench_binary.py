@@ -5,7 +5,8 @@
 For every match the corpus holds as ``gammonview/*.mat`` (or ``synthetic/``),
 ``xg-binary/*.xg`` and ``bgblitz/*.bgf``, times ``analyse_file`` (read, replay, every
 check) with the replayer's caches cleared before each run, and prints rolls per second of
-CPU time (best of ``--runs``) for each format, with the time of reading alone.
+CPU time (best of ``--runs``) for each format, with the time of reading alone. Each run
+times every format in turn, so that a machine shared with other work slows all alike.
 
 The caches the readers and the replayer keep for the process (resolved plays, the Smile
 decoder's layouts and patterns) are cleared before each run. CPU time still moves when
@@ -57,13 +58,17 @@ def _cold() -> None:
     smile._fast_patterns.clear()  # noqa: SLF001
 
 
-def _best(work: Callable[[], object], runs: int) -> float:
-    best = float("inf")
+def _best_interleaved(works: dict[str, Callable[[], object]], runs: int) -> dict[str, float]:
+    """The best CPU time of each work over ``runs`` rounds, every round running each work
+    once in turn (with cold caches), so that all share the machine's slow and quick
+    moments alike."""
+    best = dict.fromkeys(works, float("inf"))
     for _ in range(runs):
-        _cold()
-        start = time.process_time()
-        work()
-        best = min(best, time.process_time() - start)
+        for key, work in works.items():
+            _cold()
+            start = time.process_time()
+            work()
+            best[key] = min(best[key], time.process_time() - start)
     return best
 
 
@@ -78,13 +83,17 @@ def _analyse(paths: list[Path]) -> int:
 
 def cpu_table(files: dict[str, list[Path]], runs: int) -> None:
     """Rolls per CPU second of each format, read + validate and reading alone."""
+    works: dict[str, Callable[[], object]] = {}
     for kind in FORMATS:
         paths = files[kind]
-        rolls = _analyse(paths)
-        seconds = _best(lambda p=paths: _analyse(p), runs)  # type: ignore[misc]
         datas = [path.read_bytes() for path in paths]
-        reading = _best(lambda d=datas: [read_records(x, "x") for x in d], runs)  # type: ignore[misc]
-        print(f"{kind:4} {len(paths)} files {rolls:6} rolls: {seconds * 1000:7.1f} ms CPU "
+        works[kind] = lambda p=paths: _analyse(p)  # type: ignore[misc]
+        works[f"{kind} reading"] = lambda d=datas: [read_records(x, "x") for x in d]  # type: ignore[misc]
+    best = _best_interleaved(works, runs)
+    for kind in FORMATS:
+        rolls = _analyse(files[kind])
+        seconds, reading = best[kind], best[f"{kind} reading"]
+        print(f"{kind:4} {len(files[kind])} files {rolls:6} rolls: {seconds * 1000:7.1f} ms CPU "
               f"= {rolls / seconds:8,.0f} rolls/s  (reading alone {reading * 1000:6.1f} ms)")
 
 
