@@ -57,15 +57,13 @@ def _checker_moves(steps: tuple[Step, ...], hits: tuple[bool, ...],
     return moves
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6), st.integers(0, 10_000),
-                          st.lists(st.booleans(), min_size=1, max_size=4)),
-                min_size=1, max_size=60))
-def test_play_is_the_full_search(turns: list[tuple[int, int, int, list[bool]]]) -> None:
-    """On a game of legal plays written as checker moves, ``BoardTracker.play`` gives the
-    full search's steps and the board those steps reach."""
+def _play_against_full_search(position: Position,
+                              turns: list[tuple[int, int, int, list[bool]]]) -> None:
+    """Play ``turns`` (dice, a pick among the legal plays, how to merge its steps) from
+    ``position``, player 0 on roll, checking that ``BoardTracker.play`` gives the full
+    search's steps and the board those steps reach."""
     tracker = BoardTracker()
-    position = Position.initial()
+    tracker.sides = (list(position.mover), list(position.opponent))
     for number, (d1, d2, pick, merges) in enumerate(turns):
         if position.is_game_over:
             break
@@ -83,3 +81,33 @@ def test_play_is_the_full_search(turns: list[tuple[int, int, int, list[bool]]]) 
         assert tracker.play(player, (d1, d2), moves) == expected
         assert (tracker.sides[player], tracker.sides[1 - player]) == (me, opp)
         position = position.play(chosen)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6), st.integers(0, 10_000),
+                          st.lists(st.booleans(), min_size=1, max_size=4)),
+                min_size=1, max_size=60))
+def test_play_is_the_full_search(turns: list[tuple[int, int, int, list[bool]]]) -> None:
+    """On a game of legal plays written as checker moves, ``BoardTracker.play`` gives the
+    full search's steps and the board those steps reach."""
+    _play_against_full_search(Position.initial(), turns)
+
+
+home_boards = st.lists(st.integers(0, 4), min_size=6, max_size=6).filter(
+    lambda counts: 0 < sum(counts) <= 15)
+
+
+@settings(max_examples=150, deadline=None)
+@given(home_boards, home_boards,
+       st.lists(st.tuples(st.integers(1, 6), st.integers(1, 6), st.integers(0, 10_000),
+                          st.lists(st.booleans(), min_size=1, max_size=4)),
+                min_size=1, max_size=20))
+def test_bear_offs_are_the_full_search(mine: list[int], theirs: list[int],
+                                       turns: list[tuple[int, int, int, list[bool]]]) -> None:
+    """From bear-off positions (every checker home, some off), where the fast path takes
+    a checker off by the die of its point and the full search weighs larger dice,
+    ``BoardTracker.play`` still gives the full search's steps and board."""
+    def side(counts: list[int]) -> tuple[int, ...]:
+        return (15 - sum(counts), *counts, *[0] * 19)
+
+    _play_against_full_search(Position(side(mine), side(theirs)), turns)

@@ -82,7 +82,9 @@ def _split(me: list[int], opp: list[int], dice: tuple[int, int], moves: list[Ste
     first fast path plays on ``me`` and ``opp`` themselves (and returns them), and leaves
     them as they were when it fails; the others play on copies."""
     d1, d2 = dice
-    # The usual case: one move per die, none bearing off; checked step by step.
+    # The usual case: one move per die (a bear-off by the die of its point, exactly: the
+    # full search takes a larger die only for a checker on a lower point); checked step by
+    # step.
     if len(moves) == (4 if d1 == d2 else 2):
         # Played on the boards themselves (no copies), each step undone if a later one
         # fails: ``hits`` has bit i set when the i-th move hit.
@@ -93,8 +95,6 @@ def _split(me: list[int], opp: list[int], dice: tuple[int, int], moves: list[Ste
         hits = 0
         for src, dst in moves:
             die = src - dst
-            if not dst:
-                break
             if die == d1 and first_free:
                 first_free = d1 == d2
             elif die == d2 and second_free and d1 != d2:
@@ -125,7 +125,7 @@ def _split(me: list[int], opp: list[int], dice: tuple[int, int], moves: list[Ste
 
 
 def _unmove_checker(me: list[int], opp: list[int], src: int, dst: int, hit: bool) -> None:
-    """Undo ``move_checker(me, opp, src, dst)`` (``dst`` a point, not off) that returned
+    """Undo ``move_checker(me, opp, src, dst)`` (``dst`` a point, or 0 off) that returned
     ``hit``."""
     me[dst] = me[dst] - 1
     me[src] = me[src] + 1
