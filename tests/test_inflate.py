@@ -62,10 +62,10 @@ def test_a_truncated_stream_stops_incomplete(inflater: str, cut: int) -> None:
     assert _PAYLOAD.startswith(b"".join(found))
 
 
-def _damaged() -> list[bytes]:
+def _damaged(stream: bytes = _STREAM) -> list[bytes]:
     out = []
-    for at in (2, len(_STREAM) // 3, len(_STREAM) - 2):  # header, body, Adler-32
-        damaged = bytearray(_STREAM)
+    for at in (2, len(stream) // 3, len(stream) - 2):  # header, body, check value
+        damaged = bytearray(stream)
         damaged[at] ^= 0x55
         out.append(bytes(damaged))
     return out
@@ -123,3 +123,37 @@ def test_xg_files_read_alike_with_either_inflater(monkeypatch: pytest.MonkeyPatc
         assert incremental == fallback, path
         streamed += incremental is not None
     assert streamed  # the bundled sample at least is read chunk by chunk
+
+
+def _stating(gzipped: bytes, size: int) -> bytes:
+    """``gzipped`` with its trailer's ISIZE replaced by ``size`` (its CRC-32 kept)."""
+    return gzipped[:-4] + (size % 2**32).to_bytes(4, "little")
+
+
+def _outcome(data: bytes, limit: int) -> object:
+    try:
+        return inflate.inflate_bounded(data, limit, "x", "the body", _bad, wbits=31)
+    except (UnsupportedFormatError, LimitExceededError) as exc:
+        return type(exc), str(exc)
+
+
+def test_a_gzip_body_inflates_alike_whatever_size_it_states(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A gzip body is inflated into one buffer of the size its trailer states: whether the
+    size is true, smaller, larger, beyond the limit or wrapped at 2**32, and whether the
+    stream is whole, cut short, damaged or followed by another member, the result (bytes
+    or error) is the one of the one-call inflater that ignores the stated size."""
+    gzipped = zlib.compress(_PAYLOAD, wbits=31)
+    size = len(_PAYLOAD)
+    bodies = [_stating(gzipped, stated) for stated in
+              (size, size - 1, size + 1, 0, 7, 2 * size, size + 2**32, 2**32 - 1)]
+    bodies += [gzipped[:-10], gzipped[:len(gzipped) // 2], gzipped + gzipped,
+               gzipped + zlib.compress(b"tail", wbits=31),
+               *(_stating(damaged, size) for damaged in _damaged(gzipped))]
+    for limit in (size, size - 1, 2 * size):
+        for body in bodies:
+            sized = _outcome(body, limit)
+            with monkeypatch.context() as patch:
+                patch.setattr(inflate, "_gzip_size", lambda data, wbits: None)
+                assert sized == _outcome(body, limit)
+    assert _outcome(gzipped, size) == _PAYLOAD
