@@ -8,6 +8,7 @@ variation in the match header (0 backgammon, 1 nackgammon, 2 hypergammon, 3 long
 
 from __future__ import annotations
 
+import json
 import struct
 from pathlib import Path
 
@@ -20,10 +21,12 @@ from bgtools.engine.position import Position
 from bgtools.errors import UnsupportedFormatError
 from bgtools.read.detect import read_records
 from bgtools.read.xg import read_game_file
-from bgtools.replay import profile_for, replay_match
+from bgtools.replay import Event, profile_for, replay_match
+from bgtools.reports.files import analyse_file
 from bgtools.write.mat import normalise_match
 from bgtools.write.sgf import render_sgf
-from tests.helpers.fuzzing import build_xg
+from tests.helpers.fuzzing import build_bgf, build_xg
+from tests.test_xg import _events
 
 DATA = Path(__file__).resolve().parent / "data" / "variations"
 NACK_MAT = DATA / "nackgammon_5pt.mat"
@@ -147,3 +150,78 @@ def test_the_variation_tag_is_read_leniently(tag: str | None, variation: str) ->
     else:
         with pytest.raises(UnsupportedFormatError, match="not backgammon"):
             read_records(data, "m")
+
+
+def _bgf_points(position: Position) -> list[int]:
+    """BGBlitz's ``initial.points`` of ``position`` with player 0 (green) on roll: green
+    positive from his 24-point at index 0, red negative, then the bars and two zeros."""
+    green, red = position.mover, position.opponent
+    points = [0] * 28
+    for point in range(1, 25):
+        points[24 - point] += green[point]
+        points[point - 1] -= red[point]
+    points[24], points[25] = green[25], red[25]
+    return points
+
+
+def _bgblitz_document(path: Path, start: Position) -> dict[str, object]:
+    """The match of ``path`` as BGBlitz's JSON document: every game from ``start``, each
+    roll's steps as its ``from``/``to`` (the mover's numbering, 0 off), cube actions coded
+    by ``red`` with ``green`` 7, a dance as code 5 with its dice."""
+    events: list[Event] = []
+    result = analyse_file(str(path), path, on_event=events.append)
+    replay, = result.replays
+    record = bgtools.read(path)[0]
+    games: list[dict[str, object]] = []
+    score = [0, 0]
+    codes = {"double": 1, "take": 2, "drop": 3}
+    for number, summary in enumerate(replay.games, start=1):
+        moves: list[dict[str, object]] = []
+        for event in (e for e in events if e.game == number):
+            side = -1 if event.player == 0 else 1
+            if event.action == "move" and event.dice is not None:
+                steps = event.play.steps if event.play is not None else ()
+                if steps:
+                    moves.append({"player": side, "red": event.dice[0],
+                                  "green": event.dice[1], "from": [s for s, _ in steps],
+                                  "to": [max(d, 0) for _, d in steps]})
+                else:
+                    moves.append({"player": side, "red": 5, "green": 7,
+                                  "from": [event.dice[0]], "to": [event.dice[1]]})
+            elif event.action in codes:
+                moves.append({"player": side, "red": codes[event.action], "green": 7,
+                              "from": [], "to": []})
+        games.append({"scoreGreen": score[0], "scoreRed": score[1], "isCrawford": False,
+                      "initial": {"points": _bgf_points(start), "cube": 1, "cubeOwner": 0},
+                      "moves": moves, "wonPoints": summary.points,
+                      "wasResignation": False})
+        assert summary.winner is not None
+        score[summary.winner] += summary.points
+    return {"matchlen": record.match_length, "nameGreen": record.players[0],
+            "nameRed": record.players[1], "useCrawford": True, "useJacoby": False,
+            "useBeaver": False, "useCube": True, "finalGreen": score[0],
+            "finalRed": score[1], "games": games}
+
+
+def test_a_bgblitz_match_from_the_nackgammon_start_is_nackgammon(tmp_path: Path) -> None:
+    """BGBlitz writes each game's starting position (``initial.points``): when every game
+    starts from nackgammon's, the match is nackgammon (no set-ups, no ``set-position``
+    warnings) and replays exactly as gnubg's own record of it; one game from another
+    start keeps the set-ups."""
+    document = _bgblitz_document(NACK_MAT, Position.nackgammon_initial())
+    copy = tmp_path / "nack.bgf"
+    copy.write_bytes(build_bgf(json.dumps(document).encode(), smile=False))
+    match = bgtools.read(copy)[0]
+    assert match.variation == "nackgammon"
+    assert _events(copy) == _events(NACK_MAT)
+    replay = match.replay()
+    assert replay.problems == [] and replay.final_score == (0, 6)
+    games = document["games"]
+    assert isinstance(games, list)
+    games[0]["initial"]["points"] = _bgf_points(Position.initial())
+    mixed = tmp_path / "mixed.bgf"
+    mixed.write_bytes(build_bgf(json.dumps(document).encode(), smile=False))
+    assert bgtools.read(mixed)[0].variation == "backgammon"
+    problems = [(p.rule, p.game) for p in bgtools.read(mixed)[0].replay().problems
+                if p.severity == "warning"]
+    assert problems == [("set-position", 2), ("set-position", 3)]

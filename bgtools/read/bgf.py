@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bgtools.engine.position import Position
 from bgtools.errors import UnsupportedFormatError
 from bgtools.limits import MAX_DECOMPRESSED_BYTES, MAX_MATCH_LENGTH
 from bgtools.read.inflate import inflate_bounded
@@ -30,6 +31,9 @@ from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
 __all__ = ["looks_like_bgf", "parse_bgf", "read_bgf_document"]
 
 _START = [2, 0, 0, 0, 0, -5, 0, -3, 0, 0, 0, 5, -5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2, 0, 0]
+_NACKGAMMON_SIDES: Sides = (list(Position.nackgammon_initial().mover),
+                            list(Position.nackgammon_initial().opponent))
+"""Green's and red's sides at the start of a nackgammon game, each in its own numbering."""
 _HEAD_LIMIT = 4096
 _ANALYSIS = frozenset({"moveAnalysis", "equity", "luck", "pr", "prGreen", "prRed",
                        "dancingEquity"})
@@ -111,6 +115,7 @@ class _Reader:
         self.name = name
         self.record = MatchRecord(format="bgf")
         self.game: GameRecord | None = None
+        self.start: Sides | None = None  # nackgammon's sides in a nackgammon match
 
     def problem(self, message: str, rule: str = "syntax",
                 severity: Severity = Severity.ERROR) -> None:
@@ -153,6 +158,11 @@ class _Reader:
         games = doc.get("games")
         if not isinstance(games, list):
             raise _bad(self.name, "the match has no list of games")
+        if games and all(_starts_nackgammon(g) for g in games):
+            # BGBlitz writes each game's starting position: nackgammon's in every game is a
+            # nackgammon match (stated as XG's and gnubg's exports state it), not set-ups.
+            tags.append(("Variation", "NackGammon"))
+            self.start = _NACKGAMMON_SIDES
         scores: list[tuple[int, int] | None] = [self.score(g) for g in games]
         last: tuple[int, int] | None = None
         if final[0] is not None and final[1] is not None:
@@ -181,7 +191,9 @@ class _Reader:
         game.extra["crawford_game"] = bool(g.get("isCrawford"))
         initial = g.get("initial")
         board = BoardTracker()
-        if isinstance(initial, dict):
+        if self.start is not None:
+            board.sides = (list(self.start[0]), list(self.start[1]))
+        elif isinstance(initial, dict):
             self.initial(game, initial, board)
         moves = g.get("moves")
         if not isinstance(moves, list):
@@ -325,6 +337,16 @@ class _Reader:
         elif resignation is not None and forfeit:
             resignation.forfeit = True
         self.add(Action(kind="win", player=winner, points=won))
+
+
+def _starts_nackgammon(game: object) -> bool:
+    """True when ``game`` is a BGBlitz game object whose ``initial`` is nackgammon's
+    starting position, the cube centred at 1."""
+    initial = game.get("initial") if isinstance(game, dict) else None
+    if not isinstance(initial, dict) or initial.get("cube", 1) != 1 or \
+            initial.get("cubeOwner", 0) != 0:
+        return False
+    return _sides(initial.get("points")) == _NACKGAMMON_SIDES
 
 
 def _sides(points: object) -> Sides | None:
