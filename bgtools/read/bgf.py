@@ -19,21 +19,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bgtools.engine.position import Position
 from bgtools.errors import UnsupportedFormatError
 from bgtools.limits import MAX_DECOMPRESSED_BYTES, MAX_MATCH_LENGTH
 from bgtools.read.inflate import inflate_bounded
 from bgtools.read.smile import SmileError, decode_smile
-from bgtools.read.spans import BoardTracker, moves_text
+from bgtools.read.spans import NACKGAMMON_SIDE, START_SIDE, BoardTracker, moves_text
 from bgtools.read.xg import Sides, board_setup
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
 
 __all__ = ["looks_like_bgf", "parse_bgf", "read_bgf_document"]
 
 _START = [2, 0, 0, 0, 0, -5, 0, -3, 0, 0, 0, 5, -5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2, 0, 0]
-_NACKGAMMON_SIDES: Sides = (list(Position.nackgammon_initial().mover),
-                            list(Position.nackgammon_initial().opponent))
-"""Green's and red's sides at the start of a nackgammon game, each in its own numbering."""
 _HEAD_LIMIT = 4096
 _ANALYSIS = frozenset({"moveAnalysis", "equity", "luck", "pr", "prGreen", "prRed",
                        "dancingEquity"})
@@ -115,7 +111,7 @@ class _Reader:
         self.name = name
         self.record = MatchRecord(format="bgf")
         self.game: GameRecord | None = None
-        self.start: Sides | None = None  # nackgammon's sides in a nackgammon match
+        self.nackgammon = False  # every game starts from nackgammon's position
 
     def problem(self, message: str, rule: str = "syntax",
                 severity: Severity = Severity.ERROR) -> None:
@@ -162,7 +158,7 @@ class _Reader:
             # BGBlitz writes each game's starting position: nackgammon's in every game is a
             # nackgammon match (stated as XG's and gnubg's exports state it), not set-ups.
             tags.append(("Variation", "NackGammon"))
-            self.start = _NACKGAMMON_SIDES
+            self.nackgammon = True
         scores: list[tuple[int, int] | None] = [self.score(g) for g in games]
         last: tuple[int, int] | None = None
         if final[0] is not None and final[1] is not None:
@@ -190,10 +186,8 @@ class _Reader:
             self.problem("the game's score scoreGreen/scoreRed is missing or negative")
         game.extra["crawford_game"] = bool(g.get("isCrawford"))
         initial = g.get("initial")
-        board = BoardTracker()
-        if self.start is not None:
-            board.sides = (list(self.start[0]), list(self.start[1]))
-        elif isinstance(initial, dict):
+        board = BoardTracker(NACKGAMMON_SIDE if self.nackgammon else START_SIDE)
+        if not self.nackgammon and isinstance(initial, dict):
             self.initial(game, initial, board)
         moves = g.get("moves")
         if not isinstance(moves, list):
@@ -346,7 +340,8 @@ def _starts_nackgammon(game: object) -> bool:
     if not isinstance(initial, dict) or initial.get("cube", 1) != 1 or \
             initial.get("cubeOwner", 0) != 0:
         return False
-    return _sides(initial.get("points")) == _NACKGAMMON_SIDES
+    side = list(NACKGAMMON_SIDE)
+    return _sides(initial.get("points")) == (side, side)
 
 
 def _sides(points: object) -> Sides | None:

@@ -20,14 +20,17 @@ from __future__ import annotations
 
 from itertools import permutations
 
+from bgtools.engine.position import Position
 from bgtools.engine.resolve import move_checker, step_is_legal, step_to_is_legal
 
-__all__ = ["BoardTracker", "START_SIDE", "moves_text"]
+__all__ = ["NACKGAMMON_SIDE", "START_SIDE", "BoardTracker", "moves_text"]
 
 Step = tuple[int, int]
 
 START_SIDE = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 """One side at the start, in its own numbering: index 0 borne off, 1-24 points, 25 the bar."""
+NACKGAMMON_SIDE = Position.nackgammon_initial().mover
+"""One side at the start of a nackgammon game, numbered as :data:`START_SIDE`."""
 
 
 class BoardTracker:
@@ -35,8 +38,10 @@ class BoardTracker:
 
     __slots__ = ("lost", "sides")
 
-    def __init__(self) -> None:
-        self.sides: tuple[list[int], list[int]] = (list(START_SIDE), list(START_SIDE))
+    def __init__(self, start: tuple[int, ...] = START_SIDE) -> None:
+        """A board with both sides at ``start`` (:data:`START_SIDE`, or
+        :data:`NACKGAMMON_SIDE` in a nackgammon match)."""
+        self.sides: tuple[list[int], list[int]] = (list(start), list(start))
         self.lost = False
         """True once a play could not be followed (the board is no longer known)."""
 

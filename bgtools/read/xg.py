@@ -25,7 +25,7 @@ from bgtools.engine.position import Position, PositionError
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
 from bgtools.limits import MAX_DECOMPRESSED_BYTES, format_count
 from bgtools.read.inflate import InflatedChunks, crc32, inflate_bounded, inflate_stream
-from bgtools.read.spans import BoardTracker, moves_text
+from bgtools.read.spans import NACKGAMMON_SIDE, START_SIDE, BoardTracker, moves_text
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, SetUp, Severity
 
 __all__ = ["XG_MAGIC", "RECORD_SIZE", "Sides", "board_setup", "looks_like_xg", "parse_xg",
@@ -354,10 +354,8 @@ class _Reader:
         self.record.games.append(game)
         self.game = game
         game.extra["crawford_game"] = bool(crawford)
-        self.board = BoardTracker()
         start = self.start
-        if start is not _START:
-            self.board.sides = _sides(start)
+        self.board = BoardTracker(START_SIDE if start is _START else NACKGAMMON_SIDE)
         if s1 < 0 or s2 < 0:
             self.problem(f"the game's score {s1}-{s2} is negative")
         self.start_cube(_INT.unpack_from(body, at + 64)[0] if self.version >= 26 else 0)
