@@ -18,7 +18,7 @@ from bgtools.cli import app
 from bgtools.read.bgf import read_bgf_document
 from bgtools.replay import Event
 from bgtools.reports.files import analyse_file
-from tests.helpers.fuzzing import build_bgf
+from tests.helpers.fuzzing import bgf_points, build_bgf
 from tests.test_jsonfmt import schema_errors
 from tests.test_xg import _events
 
@@ -29,13 +29,7 @@ def _points(event: Event) -> list[int]:
     """BGBlitz's ``initial.points`` of the board before ``event``: green (player 0)
     positive from his 24-point at index 0, red negative, then green's and red's bars."""
     mover, opponent = event.position_before.mover, event.position_before.opponent
-    green, red = (mover, opponent) if event.player == 0 else (opponent, mover)
-    points = [0] * 26
-    for point in range(1, 25):
-        points[24 - point] += green[point]
-        points[point - 1] -= red[point]
-    points[24], points[25] = green[25], red[25]
-    return points
+    return bgf_points(mover, opponent) if event.player == 0 else bgf_points(opponent, mover)
 
 
 def test_a_game_set_up_in_bgblitz_replays_from_its_position(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ from bgtools.replay import Event, profile_for, replay_match
 from bgtools.reports.files import analyse_file
 from bgtools.write.mat import normalise_match
 from bgtools.write.sgf import render_sgf
-from tests.helpers.fuzzing import build_bgf, build_xg
+from tests.helpers.fuzzing import bgf_points, build_bgf, build_xg
 from tests.test_xg import _events
 
 DATA = Path(__file__).resolve().parent / "data" / "variations"
@@ -152,18 +152,6 @@ def test_the_variation_tag_is_read_leniently(tag: str | None, variation: str) ->
             read_records(data, "m")
 
 
-def _bgf_points(position: Position) -> list[int]:
-    """BGBlitz's ``initial.points`` of ``position`` with player 0 (green) on roll: green
-    positive from his 24-point at index 0, red negative, then the bars and two zeros."""
-    green, red = position.mover, position.opponent
-    points = [0] * 28
-    for point in range(1, 25):
-        points[24 - point] += green[point]
-        points[point - 1] -= red[point]
-    points[24], points[25] = green[25], red[25]
-    return points
-
-
 def _bgblitz_document(path: Path, start: Position) -> dict[str, object]:
     """The match of ``path`` as BGBlitz's JSON document: every game from ``start``, each
     roll's steps as its ``from``/``to`` (the mover's numbering, 0 off), cube actions coded
@@ -192,7 +180,8 @@ def _bgblitz_document(path: Path, start: Position) -> dict[str, object]:
                 moves.append({"player": side, "red": codes[event.action], "green": 7,
                               "from": [], "to": []})
         games.append({"scoreGreen": score[0], "scoreRed": score[1], "isCrawford": False,
-                      "initial": {"points": _bgf_points(start), "cube": 1, "cubeOwner": 0},
+                      "initial": {"points": bgf_points(start.mover, start.opponent),
+                                  "cube": 1, "cubeOwner": 0},
                       "moves": moves, "wonPoints": summary.points,
                       "wasResignation": False})
         assert summary.winner is not None
@@ -218,7 +207,8 @@ def test_a_bgblitz_match_from_the_nackgammon_start_is_nackgammon(tmp_path: Path)
     assert replay.problems == [] and replay.final_score == (0, 6)
     games = document["games"]
     assert isinstance(games, list)
-    games[0]["initial"]["points"] = _bgf_points(Position.initial())
+    standard = Position.initial()
+    games[0]["initial"]["points"] = bgf_points(standard.mover, standard.opponent)
     mixed = tmp_path / "mixed.bgf"
     mixed.write_bytes(build_bgf(json.dumps(document).encode(), smile=False))
     assert bgtools.read(mixed)[0].variation == "backgammon"

@@ -331,6 +331,18 @@ def build_xg(body: bytes, osize: int | None = None, prefix: bytes = XG_PREFIX,
     return prefix + archive + trailer
 
 
+def bgf_points(green: tuple[int, ...], red: tuple[int, ...]) -> list[int]:
+    """BGBlitz's ``initial.points`` of a board whose sides are ``green`` (player 0) and
+    ``red``, each in its own numbering: green positive from his 24-point at index 0, red
+    negative, then green's and red's bars."""
+    points = [0] * 26
+    for point in range(1, 25):
+        points[24 - point] += green[point]
+        points[point - 1] -= red[point]
+    points[24], points[25] = green[25], red[25]
+    return points
+
+
 def build_bgf(body: bytes, smile: bool = True) -> bytes:
     """A ``.bgf`` file: the header line, then ``body`` (Smile or JSON text) gzipped."""
     import gzip
