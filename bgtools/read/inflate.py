@@ -42,10 +42,9 @@ _Decompressor: Any = getattr(_zlib, "_ZlibDecompressor", None) or getattr(
     zlib, "_ZlibDecompressor", None)
 
 
-def crc32(data: bytes | memoryview, value: int = 0) -> int:
-    """The CRC-32 of ``data`` (unsigned), as zlib computes it; ``value`` the CRC-32 of the
-    bytes before it, for a running CRC."""
-    return int(_zlib.crc32(data, value)) & 0xFFFFFFFF
+def crc32(data: bytes | memoryview) -> int:
+    """The CRC-32 of ``data`` (unsigned), as zlib computes it."""
+    return int(_zlib.crc32(data)) & 0xFFFFFFFF
 
 
 class InflatedChunks:
@@ -91,16 +90,16 @@ class InflatedChunks:
             return
 
 
+_GZIP_WBITS = 31
+_GZIP_MINIMUM = 18  # a 10-byte header, an empty deflate block, the 8-byte trailer
+
+
 def _gzip_size(data: bytes, wbits: int) -> int | None:
     """The size a gzip stream states for its content (its last four bytes, ISIZE: the size
     modulo 2**32), or None for a zlib stream or one too short to hold a gzip trailer."""
     if wbits != _GZIP_WBITS or len(data) < _GZIP_MINIMUM:
         return None
     return int.from_bytes(data[-4:], "little")
-
-
-_GZIP_WBITS = 31
-_GZIP_MINIMUM = 18  # a 10-byte header, an empty deflate block, the 8-byte trailer
 
 
 def _inflate(data: bytes, limit: int, name: str, what: str, wbits: int) -> tuple[Any, bytes]:
