@@ -249,6 +249,44 @@ def test_xg_writes_the_length_after_a_match_ending_resignation() -> None:
     assert replay_match(record, profile_for(record)).valid
 
 
+# --- a match forfeited: 'Wins N points and the match', N the points still needed ------------
+
+_FORFEIT_ROWS = (  # OpenGammon's export of a forfeited match: a game with no play at all
+    "  1)                \n   Wins {n} point{s}{and_the_match}\n")
+
+
+def _forfeit(n: int, and_the_match: bool = True, site: str = "OpenGammon") -> str:
+    rows = _FORFEIT_ROWS.format(n=n, s="s" if n > 1 else "",
+                                and_the_match=" and the match" if and_the_match else "")
+    return _studio(rows, length=5, site=site)
+
+
+def test_a_forfeited_match_gets_the_points_still_needed_with_a_warning() -> None:
+    replay = _replay(_forfeit(5))
+    assert replay.profile.name == "standard"  # no profile of the site's own
+    assert _problems(replay) == [("forfeit", 8)] and replay.valid
+    assert replay.complete and replay.winner == 0 and replay.final_score == (5, 0)
+    # So mid-game, at any score: at 0-2 of 5, 3 points still needed with the cube at 1 is
+    # within a resignation's value (a backgammon), so only 4 or more is a forfeit.
+    rows = ("  1) 31: 8/5 6/5                       42: 8/4 6/4\n"
+            "  2) 21: 13/11 6/5\n"
+            "                                        Wins 5 points and the match\n")
+    replay = _replay(_studio(rows, length=5))
+    assert [p.rule for p in replay.problems] == ["forfeit"]
+    assert replay.winner == 1 and replay.final_score == (0, 5)
+
+
+def test_only_the_points_still_needed_and_the_match_read_as_a_forfeit() -> None:
+    # Without "and the match", or with other points than the winner still needs, the cell is
+    # a resignation worth more than a backgammon: still the error it always was.
+    assert _errors(_replay(_forfeit(5, and_the_match=False))) == ["resign-value"]
+    assert _errors(_replay(_forfeit(4))) == ["resign-value"]
+    assert _errors(_replay(_forfeit(6))) == ["resign-value"]
+    # A money session has no points still needed.
+    money = _forfeit(5).replace(" 5 point match", " 0 point match")
+    assert "resign-value" in _errors(_replay(money))
+
+
 # --- MeGammon and Piece of Cake -------------------------------------------------------------
 
 def _site(site: str, length: int, rows: str) -> str:

@@ -811,6 +811,20 @@ class Game:
                 self.problem("match-resignation", f"the match was resigned: player {winner} "
                              f"gets the {n} points still needed", line, column, action)
             return
+        if rule == "game" and action.and_the_match and n == needed and n > 3 * cube \
+                and self.length:
+            # No resignation of the game is worth this, and the file says the match is over
+            # with exactly the points still needed: a site's forfeit of the match (lost on
+            # time, left it, resigned the match; OpenGammon writes a forfeit so, with no
+            # play at all), not a miscounted resignation.
+            self.value = 1
+            self.points = n
+            self.ends_match = True
+            self.problem("forfeit", f"'Wins {n} points and the match' with the cube at {cube}: "
+                         "no resignation of a game is worth that, so the match was forfeited "
+                         f"(lost on time, left or resigned): player {winner} gets the {n} "
+                         "points still needed", line, column, action)
+            return
         if rule == "match-at-cube":
             self.ends_match = True
         level = 1 if n <= cube else 2 if n <= 2 * cube else 3

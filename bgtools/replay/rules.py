@@ -72,7 +72,8 @@ RULES: dict[str, str] = {
     "match-resignation": "the match was resigned: the winner got the points still needed (note)",
     "forfeit": (
         "a forfeit: a game lost on time or abandoned (BGBlitz), or the site's forfeit marker "
-        "('Wins' 1004 times the cube, Backgammon Studio) read as a resigned match (warning)"
+        "('Wins' 1004 times the cube, Backgammon Studio) or 'Wins N points and the match' with "
+        "the points still needed beyond 3 times the cube, read as a resigned match (warning)"
     ),
     "match-length": "the site does not offer matches of this length (warning)",
     "game-unfinished": "a game stops before it is over while later games follow",
