@@ -350,7 +350,22 @@ def _score_cell(game: Game) -> Cell:
 
 
 def mut_score(mat: Mat) -> Cell | None:
-    gi = len(mat.games) - 1
+    return _mut_score_of(mat, len(mat.games) - 1)
+
+
+def mut_score_between(mat: Mat) -> Cell | None:
+    """A wrong score line between two right ones: one error, on that line alone (the next
+    line, which the results bear out, is not blamed for the typo before it)."""
+    for gi in range(1, len(mat.games) - 1):
+        cell = _mut_score_of(mat, gi)
+        if cell is not None:
+            if [g.score for g in mat.games].count(cell.text) > 1:
+                return None  # line_of finds a score line by its text
+            return cell
+    return None
+
+
+def _mut_score_of(mat: Mat, gi: int) -> Cell | None:
     if gi == 0:
         return None
     game = mat.games[gi]
@@ -455,6 +470,7 @@ MUTATIONS = [
     Mutation("crawford-double", mut_crawford),
     Mutation("cube-not-owner", mut_not_owner),
     Mutation("score-mismatch", mut_score),
+    Mutation("score-mismatch", mut_score_between),
     Mutation("wins-mismatch", mut_wins),
     Mutation("game-after-match", mut_after_match),
     Mutation("turn-order", mut_turn),
@@ -489,7 +505,8 @@ def instances(mutation: Mutation) -> list[Any]:
         marks = [pytest.mark.xfail(strict=True, reason=mutation.xfail)] if mutation.xfail else []
         out.append(pytest.param(mutation.rule, mutation.severity, mutation.moves_on,
                                 path.stem, text, line,
-                                id=f"{mutation.rule}-{path.stem}", marks=marks))
+                                id=f"{mutation.rule}-{mutation.mutate.__name__}-{path.stem}",
+                                marks=marks))
     return out
 
 

@@ -66,7 +66,12 @@ class MatchReplayer:
             return
         self.check_length()
         score: tuple[int, int] | None = None
+        # The score the games' results give from the first score line on, never set from a
+        # later line: a line that agrees with it after a mismatch shows that the mismatched
+        # line was the one wrong (reported there), not this one.
+        counted: tuple[int, int] | None = None
         crawford_done = False
+        crawford_counted = False  # a game started 1-away by the counted score
         match_over_at: int | None = None
         # Numbering may start anywhere (an excerpt of a longer match): later games follow on.
         first_number = record.games[0].number
@@ -77,7 +82,16 @@ class MatchReplayer:
                 self.problem("game-after-match", f"game {index + 1} follows the end of the "
                              f"match (won in game {match_over_at})", game.line, None, index + 1)
                 break
-            score = self.score_before(game, index, score)
+            running = score
+            score = self.score_before(game, index, score, counted)
+            if counted is None:
+                counted = score
+            elif score != running and score == counted:
+                # Back on the counted score after a wrong line: the Crawford game is the
+                # one the counted scores give, not the one the wrong line suggested.
+                crawford_done = crawford_counted
+            if self.length and self.length - 1 in counted:
+                crawford_counted = True
             is_crawford = False
             post = False
             if self.length and self.profile.crawford:
@@ -99,6 +113,8 @@ class MatchReplayer:
             self.out.games.append(summary)
             self.out.rolls += summary.rolls
             self.ended_by_resignation = self.ended_by_resignation or played.ends_match
+            counted = (counted[0] + summary.score_after[0] - score[0],
+                       counted[1] + summary.score_after[1] - score[1])
             score = summary.score_after
             if self.length and match_over_at is None and (
                     max(score) >= self.length or self.ended_by_resignation):
@@ -126,14 +142,19 @@ class MatchReplayer:
                 game.line, None, index + 1,
             )
 
-    def score_before(self, game: GameRecord, index: int,
-                     running: tuple[int, int] | None) -> tuple[int, int]:
+    def score_before(self, game: GameRecord, index: int, running: tuple[int, int] | None,
+                     counted: tuple[int, int] | None) -> tuple[int, int]:
         """The score before a game: the running score, checked against the game's score
-        line (``score-mismatch``; the score line wins); the first game's as written."""
+        line (``score-mismatch``; the score line wins); the first game's as written. A line
+        that differs from the running score but agrees with ``counted`` (the results since
+        the first line, no line taken on the way) is right: an earlier line was the wrong
+        one, already reported, and one typo is one error, as one missing game is."""
         written = game.score
         if running is None:
             return written or (0, 0)
-        if written is not None and written != running:
+        if written is None or written == running:
+            return running
+        if written != counted:
             col = game.score_columns[0] if written[0] != running[0] else game.score_columns[1]
             self.problem(
                 "score-mismatch",
@@ -141,8 +162,7 @@ class MatchReplayer:
                 f"{running[0]}-{running[1]}",
                 game.score_line, col, index + 1,
             )
-            return written
-        return running
+        return written
 
     def finish(self, final: tuple[int, int]) -> None:
         """The final score, whether the match is complete (``match-incomplete``) and its
