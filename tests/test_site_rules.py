@@ -451,3 +451,18 @@ def test_the_rules_tag_picks_the_profile(value: str, name: str) -> None:
     # It wins over the site: it is what a file converted under --rules says.
     sited = _record(f'; [Rules "{value}"]\n' + _studio("  1) 31: 8/5 6/5\n"))
     assert site_profile_name(sited) == (name if name != "standard" else "studio")
+
+
+def test_header_names_that_differ_only_by_blanks_are_the_score_lines(tmp_path: Path) -> None:
+    # Backgammon Studio writes a name's trailing blank in its header ([Player 2 "Breum "]),
+    # which the score line cannot show: the same player, not a second pair of names.
+    rows = "  1) 31: 8/5 6/5                       62: ????\n  2)  Wins 1 point\n"
+    head = '; [Player 1 "Alice"]\n; [Player 2 "{name}"]\n'
+    names = {}
+    for name in ("Bob ", " Bob", "Bobby"):
+        path = tmp_path / f"m{len(names)}.mat"
+        path.write_text(head.format(name=name) + _studio(rows), encoding="utf-8")
+        result = runner.invoke(app, ["score", str(path)])
+        assert result.exit_code == 0, result.output
+        names[name] = "(header: " in result.stdout
+    assert names == {"Bob ": False, " Bob": False, "Bobby": True}

@@ -485,12 +485,15 @@ def running_totals(replay: MatchReplay) -> list[tuple[int, int]]:
 
 
 def header_names(replay: MatchReplay) -> tuple[str, str] | None:
-    """The header's ``Player 1``/``Player 2`` names when they differ from the score line's."""
+    """The header's ``Player 1``/``Player 2`` names when they differ from the score line's
+    by more than blanks (Backgammon Studio writes ``[Player 2 "Breum "]`` for ``Breum``,
+    whose score line cannot show a trailing blank)."""
     record = replay.record
     p1, p2 = record.tag("Player 1"), record.tag("Player 2")
     if p1 is None or p2 is None:
         return None
-    if replay.names is not None and (p1, p2) == tuple(replay.names):
+    if replay.names is not None and [" ".join(name.split()) for name in (p1, p2)] == [
+            " ".join(name.split()) for name in replay.names]:
         return None
     return (p1, p2)
 
