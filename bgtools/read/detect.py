@@ -7,12 +7,14 @@ that enforces the limits of :mod:`bgtools.limits` on whole files.
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 import select
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bgtools.dataclass_methods import FACTORY, FieldMethods, FrozenFieldMethods
 from bgtools.errors import (
@@ -30,6 +32,9 @@ from bgtools.limits import (
     format_count,
 )
 from bgtools.record import MatchRecord, Problem, Severity
+
+if TYPE_CHECKING:
+    from bgtools.read.source import DecodedText
 
 __all__ = [
     "BINARY_STARTS",
@@ -56,6 +61,8 @@ RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".gam", ".json", ".xg", ".xgp", ".bgf
 """Extensions taken when a directory is walked."""
 
 _STATED_ENCODINGS = ("utf-8", "utf-8-sig", "utf-16")  # no encoding-assumed warning
+# SGF's CA property (FF[4]): the charset the file states, read from its root node.
+_SGF_CHARSET = re.compile(r"\bCA\s*\[([^\]]{1,40})\]")
 # Any number of digits: the .mat grammar takes at most 9, so a longer one would otherwise be
 # a plain syntax error instead of naming MAX_MATCH_LENGTH. Compiled by re's cache on first
 # use: most runs read no file with a suspect length line.
@@ -214,6 +221,7 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
     elif not decoded.text.strip() or "\x00" in decoded.text[:4096]:
         raise UnsupportedFormatError(f"{name} is empty or binary, not a match record")
     fmt = detect_format(decoded.text)
+    stated_encoding = False  # the file names its encoding (SGF CA): no warning
     if fmt == "mat":
         from bgtools.read.mat import read_mat
 
@@ -223,6 +231,11 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
     elif fmt == "sgf":
         from bgtools.read.sgf import parse_sgf
 
+        if decoded.encoding not in _STATED_ENCODINGS:
+            stated = _sgf_stated_charset(data, decoded.text)
+            if stated is not None:
+                decoded = stated
+                stated_encoding = True
         records = parse_sgf(decoded.text)
     elif fmt == "json":
         from bgtools.read.json import parse_json
@@ -234,7 +247,7 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
             "bgtools JSON, eXtreme Gammon .xg or BGBlitz .bgf)"
         )
     _check_records(records, name)
-    if decoded.encoding not in _STATED_ENCODINGS:
+    if decoded.encoding not in _STATED_ENCODINGS and not stated_encoding:
         warning = Problem(
             "encoding-assumed",
             f"the file is not UTF-8; read as {decoded.encoding} (the first byte that is not "
@@ -244,6 +257,26 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
         for record in records:
             record.problems.insert(0, warning)
     return LoadedRecords(fmt, decoded.encoding, records)
+
+
+def _sgf_stated_charset(data: bytes, guessed: str) -> DecodedText | None:
+    """An SGF file that is not UTF-8 (``guessed``: its text as guessed), decoded in the
+    charset its root node's ``CA`` property states (``CA[ISO-8859-1]``,
+    ``CA[windows-1252]``, ``CA[Shift_JIS]``), as GNU Backgammon reads it; None when the
+    root states none, one Python does not know, or one the bytes are not in."""
+    from bgtools.read.source import DecodedText, normalise_newlines
+
+    start = guessed.find("(;")
+    end = guessed.find(";", start + 2) if start >= 0 else -1
+    found = _SGF_CHARSET.search(guessed, 0, end if 0 <= end < 4096 else 4096)
+    if found is None:
+        return None
+    try:
+        codec = codecs.lookup(found.group(1).strip())
+        text = data.rstrip(b"\x1a\x00").removeprefix(b"\xef\xbb\xbf").decode(codec.name)
+    except (LookupError, UnicodeDecodeError):
+        return None
+    return DecodedText(normalise_newlines(text), codec.name)
 
 
 BINARY_STARTS = (b"RGMH", b"{")
