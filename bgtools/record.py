@@ -291,7 +291,9 @@ class GameRecord(FieldMethods):
 
     ``setups`` are the boards, turns or cubes set by hand inside the game, in order;
     ``comments`` the free comment lines written inside it, ``(line, text)`` (each also in
-    :attr:`MatchRecord.comments`).
+    :attr:`MatchRecord.comments`). ``crawford``: whether the file itself states that this
+    is the Crawford game (SGF ``RU[Crawford:CrawfordGame]``, ``RU[Crawford]`` for another
+    game; eXtreme Gammon's and BGBlitz's flags); None where it states nothing.
     """
 
     number: int | None
@@ -305,6 +307,7 @@ class GameRecord(FieldMethods):
     comments: list[tuple[int, str]] = field(default_factory=list)
     extra: dict[str, object] = field(default_factory=dict)
     """What a reader passes through untouched (SGF properties, ratings)."""
+    crawford: bool | None = None
 
     def __init__(self, number: int | None, line: int | None = None,
                  names: tuple[str, str] | None = None, score: tuple[int, int] | None = None,
@@ -312,7 +315,7 @@ class GameRecord(FieldMethods):
                  score_columns: tuple[int | None, int | None] = (None, None),
                  actions: list[Action] = FACTORY, setups: tuple[SetUp, ...] = (),
                  comments: list[tuple[int, str]] = FACTORY,
-                 extra: dict[str, object] = FACTORY) -> None:
+                 extra: dict[str, object] = FACTORY, crawford: bool | None = None) -> None:
         self.number = number
         self.line = line
         self.names = names
@@ -323,6 +326,7 @@ class GameRecord(FieldMethods):
         self.setups = setups
         self.comments = [] if comments is FACTORY else comments
         self.extra = {} if extra is FACTORY else extra
+        self.crawford = crawford
 
 
 _OTHER_GAMES = ("hyper", "long", "acey", "gul", "plakoto", "fevga", "nard", "moultezim")

@@ -439,6 +439,12 @@ def _take_game_fields(game: GameRecord) -> None:
     reader's are all node 0) take its entries in turn, null for an unknown line or column.
     """
     extra = game.extra
+    crawford_game = extra.get("crawford_game")
+    rules = extra.get("rules")
+    if isinstance(crawford_game, bool):  # kept in extra too: the JSON writes it from there
+        game.crawford = crawford_game
+    elif isinstance(rules, list) and "Crawford" in rules:  # an SGF game's RU[Crawford]
+        game.crawford = False
     comments = extra.pop("comments", None)
     if isinstance(comments, list):
         game.comments = comments

@@ -185,6 +185,8 @@ class _Reader:
         if score is None:
             self.problem("the game's score scoreGreen/scoreRed is missing or negative")
         game.extra["crawford_game"] = bool(g.get("isCrawford"))
+        if "isCrawford" in g:
+            game.crawford = bool(g["isCrawford"])
         initial = g.get("initial")
         board = BoardTracker(NACKGAMMON_SIDE if self.nackgammon else START_SIDE)
         if not self.nackgammon and isinstance(initial, dict):

@@ -364,6 +364,8 @@ class _Reader:
         game.extra["rules"] = rules
         if "CrawfordGame" in rules:
             game.extra["crawford_game"] = True
+        if "Crawford" in rules or "CrawfordGame" in rules:
+            game.crawford = "CrawfordGame" in rules
         if not first:
             return
         record.match_length = length

@@ -353,7 +353,7 @@ class _Reader:
                           names=names, score=(s1, s2) if s1 >= 0 and s2 >= 0 else None)
         self.record.games.append(game)
         self.game = game
-        game.extra["crawford_game"] = bool(crawford)
+        game.extra["crawford_game"] = game.crawford = bool(crawford)
         start = self.start
         self.board = BoardTracker(START_SIDE if start is _START else NACKGAMMON_SIDE)
         if s1 < 0 or s2 < 0:

@@ -107,6 +107,12 @@ class MatchReplayer:
             # A file that starts at a score with a player 1-away (a log continued from an
             # earlier file) cannot tell whether its first game is the Crawford game.
             unknown = is_crawford and index == 0 and score != (0, 0)
+            if unknown and game.crawford is not None:
+                # Unless the file says which it is (gnubg's saved game: RU[Crawford] for a
+                # post-Crawford game, RU[Crawford:CrawfordGame] for the Crawford game).
+                unknown = False
+                is_crawford = game.crawford
+                post = not game.crawford
             played = Game(game, index + 1, score, is_crawford, post, self.context,
                           is_last=index == len(record.games) - 1, crawford_unknown=unknown)
             summary = played.play()
