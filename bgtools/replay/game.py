@@ -803,27 +803,22 @@ class Game:
                              "needed", line, column, action)
             return
         # Only a value no resignation of the game explains (more than 3 times the cube; a
-        # smaller one is the game's value capped at the points needed) resigns the match.
-        if rule == "game-or-match" and n == needed and n > 3 * cube:
+        # smaller one is the game's value capped at the points needed) resigns the match:
+        # under a house rule that allows it, or, where resigning gives 1-3 times the cube,
+        # when the file says the match is over with exactly those points (a site's forfeit:
+        # lost on time, left, resigned the match; OpenGammon writes one so, with no play).
+        if self.length and n == needed and n > 3 * cube and (
+                rule == "game-or-match" or (rule == "game" and action.and_the_match)):
             self.value = 1
             self.points = n
-            if profile.name == "match-resign":  # a site's own rule is not worth a note
+            if rule == "game":
+                self.problem("forfeit", f"'Wins {n} points and the match' with the cube at "
+                             f"{cube}: no resignation of a game is worth that, so the match was "
+                             f"forfeited (lost on time, left or resigned): player {winner} "
+                             f"gets the {n} points still needed", line, column, action)
+            elif profile.name == "match-resign":  # a site's own rule is not worth a note
                 self.problem("match-resignation", f"the match was resigned: player {winner} "
                              f"gets the {n} points still needed", line, column, action)
-            return
-        if rule == "game" and action.and_the_match and n == needed and n > 3 * cube \
-                and self.length:
-            # No resignation of the game is worth this, and the file says the match is over
-            # with exactly the points still needed: a site's forfeit of the match (lost on
-            # time, left it, resigned the match; OpenGammon writes a forfeit so, with no
-            # play at all), not a miscounted resignation.
-            self.value = 1
-            self.points = n
-            self.ends_match = True
-            self.problem("forfeit", f"'Wins {n} points and the match' with the cube at {cube}: "
-                         "no resignation of a game is worth that, so the match was forfeited "
-                         f"(lost on time, left or resigned): player {winner} gets the {n} "
-                         "points still needed", line, column, action)
             return
         if rule == "match-at-cube":
             self.ends_match = True
