@@ -23,6 +23,7 @@ __all__ = [
     "SgfProperties",
     "GameRecord",
     "MatchRecord",
+    "crawford_from_sgf_rules",
     "SCHEMA",
 ]
 
@@ -327,6 +328,15 @@ class GameRecord(FieldMethods):
         self.comments = [] if comments is FACTORY else comments
         self.extra = {} if extra is FACTORY else extra
         self.crawford = crawford
+
+
+def crawford_from_sgf_rules(rules: list[str]) -> bool | None:
+    """What an SGF game's ``RU`` rules (split at ``:``) say of it: True for the Crawford
+    game (``Crawford:CrawfordGame``), False for another game of a match with the Crawford
+    rule (``Crawford``), None when they do not name the rule (:attr:`GameRecord.crawford`)."""
+    if "CrawfordGame" in rules:
+        return True
+    return False if "Crawford" in rules else None
 
 
 _OTHER_GAMES = ("hyper", "long", "acey", "gul", "plakoto", "fevga", "nard", "moultezim")

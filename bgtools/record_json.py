@@ -42,6 +42,7 @@ from bgtools.record import (
     Problem,
     SetUp,
     Severity,
+    crawford_from_sgf_rules,
 )
 
 __all__ = [
@@ -443,8 +444,8 @@ def _take_game_fields(game: GameRecord) -> None:
     rules = extra.get("rules")
     if isinstance(crawford_game, bool):  # kept in extra too: the JSON writes it from there
         game.crawford = crawford_game
-    elif isinstance(rules, list) and "Crawford" in rules:  # an SGF game's RU[Crawford]
-        game.crawford = False
+    elif isinstance(rules, list):  # an SGF game's RU
+        game.crawford = crawford_from_sgf_rules([r for r in rules if isinstance(r, str)])
     comments = extra.pop("comments", None)
     if isinstance(comments, list):
         game.comments = comments

@@ -36,6 +36,7 @@ from bgtools.record import (
     SetUp,
     Severity,
     SgfProperties,
+    crawford_from_sgf_rules,
 )
 
 __all__ = [
@@ -362,10 +363,9 @@ class _Reader:
         ru = root.get("RU")
         rules = [r for r in (ru.values[0].split(":") if ru and ru.values else []) if r]
         game.extra["rules"] = rules
-        if "CrawfordGame" in rules:
+        game.crawford = crawford_from_sgf_rules(rules)
+        if game.crawford:
             game.extra["crawford_game"] = True
-        if "Crawford" in rules or "CrawfordGame" in rules:
-            game.crawford = "CrawfordGame" in rules
         if not first:
             return
         record.match_length = length
