@@ -7,7 +7,6 @@ that enforces the limits of :mod:`bgtools.limits` on whole files.
 
 from __future__ import annotations
 
-import codecs
 import os
 import re
 import select
@@ -210,9 +209,9 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
     # record, read above, is read whole: an .xg's archive trailer ends in zero bytes.
     from bgtools.read.source import decode_text, decode_utf16
 
+    text_bytes = data.rstrip(b"\x1a\x00")
     decoded = decode_utf16(data)
     if decoded is None:
-        text_bytes = data.rstrip(b"\x1a\x00")
         if not text_bytes.strip():
             raise UnsupportedFormatError(f"{name} is empty, not a match record")
         if b"\x00" in text_bytes[:4096]:
@@ -232,7 +231,7 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
         from bgtools.read.sgf import parse_sgf
 
         if decoded.encoding not in _STATED_ENCODINGS:
-            stated = _sgf_stated_charset(data, decoded.text)
+            stated = _sgf_stated_charset(text_bytes, decoded.text)
             if stated is not None:
                 decoded = stated
                 stated_encoding = True
@@ -264,19 +263,12 @@ def _sgf_stated_charset(data: bytes, guessed: str) -> DecodedText | None:
     charset its root node's ``CA`` property states (``CA[ISO-8859-1]``,
     ``CA[windows-1252]``, ``CA[Shift_JIS]``), as GNU Backgammon reads it; None when the
     root states none, one Python does not know, or one the bytes are not in."""
-    from bgtools.read.source import DecodedText, normalise_newlines
+    from bgtools.read.source import decode_stated
 
     start = guessed.find("(;")
     end = guessed.find(";", start + 2) if start >= 0 else -1
     found = _SGF_CHARSET.search(guessed, 0, end if 0 <= end < 4096 else 4096)
-    if found is None:
-        return None
-    try:
-        codec = codecs.lookup(found.group(1).strip())
-        text = data.rstrip(b"\x1a\x00").removeprefix(b"\xef\xbb\xbf").decode(codec.name)
-    except (LookupError, UnicodeDecodeError):
-        return None
-    return DecodedText(normalise_newlines(text), codec.name)
+    return None if found is None else decode_stated(data, found.group(1).strip())
 
 
 BINARY_STARTS = (b"RGMH", b"{")

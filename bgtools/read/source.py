@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import codecs
 from dataclasses import dataclass
 
 from bgtools.dataclass_methods import FrozenFieldMethods
 
-__all__ = ["DecodedText", "decode_bytes", "decode_text", "decode_utf16", "normalise_newlines",
-           "printable_path"]
+__all__ = ["DecodedText", "decode_bytes", "decode_stated", "decode_text", "decode_utf16",
+           "normalise_newlines", "printable_path"]
 
 _BOM = b"\xef\xbb\xbf"
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
@@ -58,6 +59,18 @@ def decode_text(data: bytes) -> DecodedText:
             text, encoding = data.decode("latin-1"), "latin-1"
         return DecodedText(normalise_newlines(text), encoding, bad_line)
     return DecodedText(normalise_newlines(text), "utf-8-sig" if had_bom else "utf-8")
+
+
+def decode_stated(data: bytes, charset: str) -> DecodedText | None:
+    """Decode ``data`` in the ``charset`` the file itself states (SGF ``CA[ISO-8859-1]``),
+    a UTF-8 BOM removed as by :func:`decode_text`; None when Python knows no such charset or
+    the bytes are not in it."""
+    try:
+        codec = codecs.lookup(charset)
+        text = data.removeprefix(_BOM).decode(codec.name)
+    except (LookupError, UnicodeDecodeError):
+        return None
+    return DecodedText(normalise_newlines(text), codec.name)
 
 
 def decode_utf16(data: bytes) -> DecodedText | None:
