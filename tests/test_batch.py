@@ -17,10 +17,10 @@ from typer.testing import CliRunner
 from bgtools.batch import Batch, BatchSummary, FileReport
 from bgtools.cli import app
 from bgtools.reports.files import expand_paths
+from tests.helpers.paths import CORPUS
 from tests.helpers.processes import INTERRUPTIBLE_MAIN
 
 REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "corpus"
 SAMPLES = REPO / "samples"
 SELFPLAY = REPO / "tests" / "data" / "selfplay"
 runner = CliRunner()

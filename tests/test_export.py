@@ -17,6 +17,7 @@ from bgtools.data.export import COLUMNS, ParquetSink, match_rows
 from bgtools.engine import ids
 from bgtools.reports.files import analyse_file, expand_paths
 from bgtools.write import atomic as atomicio
+from tests.helpers.paths import CORPUS
 from tests.helpers.selfplay import load_cases
 from tests.helpers.synthetic_matches import random_match
 
@@ -89,7 +90,6 @@ def test_rows_equal_replay_jsonl_row_for_row(tmp_path: Path) -> None:
             assert row[column] == want, (key, row, action)
 
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
 
 def _reference_rows(replay: Any, events: list[Any]) -> list[dict[str, Any]]:
