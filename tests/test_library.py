@@ -55,10 +55,10 @@ def rel(path: Path) -> str:
     return str(path.relative_to(REPO))
 
 
-# --- the README's one-liner, as written ----------------------------------------------------
+# --- the manual's one-liner, as written ----------------------------------------------------
 
-def test_readme_one_liner_runs_as_written() -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+def test_the_library_pages_one_liner_runs_as_written() -> None:
+    readme = (REPO / "docs" / "library.md").read_text(encoding="utf-8")
     command = ('python -c "import bgtools; '
                "print(bgtools.read('samples/example_gnubg.mat')[0].replay().final_score)\"")
     assert command in readme

@@ -96,8 +96,8 @@ class Match:
 
     def replay(self, rules: str = "auto") -> Replay:
         """Replay the match strictly under the house rules ``rules`` (``auto``: chosen from
-        the file's ``Site`` tag, as ``bgtools validate`` does; see ``bgtools rules`` and the
-        README for the profiles). Raises ValueError for an unknown profile name."""
+        the file's ``Site`` tag, as ``bgtools validate`` does; see ``bgtools rules`` and
+        docs/house-rules.md for the profiles). Raises ValueError for an unknown profile name."""
         return Replay(self.record, rules)
 
     def write(self, target: str | os.PathLike[str] | IO[str] | IO[bytes],

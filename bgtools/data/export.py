@@ -51,7 +51,7 @@ COLUMNS: tuple[str, ...] = (
     "pips", "cube_value", "cube_owner", "score", "crawford",
     "winner", "points", "result", "ended_by",
 )
-"""The export's columns, in order (docs/CONTRACT-data.md describes each)."""
+"""The export's columns, in order (docs/contract.md, "The export schema", describes each)."""
 
 FORMATS = ("csv", "parquet")
 """The formats of ``export --to``."""

@@ -1,9 +1,9 @@
-"""Reader for GNU Backgammon SGF files (``GM[6]``, FORMATS.md section 3).
+"""Reader for GNU Backgammon SGF files (``GM[6]``).
 
 ``parse_sgf`` turns text into :class:`~bgtools.record.MatchRecord` objects. gnubg writes a
 collection of game trees, one per game; consecutive games of the same match (by ``MI``) are
 grouped into one record. Moves become :class:`~bgtools.record.Action` objects with exact
-``steps`` in the mover's numbering (FORMATS.md 0.2).
+``steps`` in the mover's numbering (points 1-24, bar 25, off 0).
 
 Design:
 

@@ -545,7 +545,7 @@ class Game:
     # --- SGF set-up nodes -----------------------------------------------------------------
 
     def apply_setup(self, setup: SetUp, action: Action | None) -> None:
-        """Apply a set-up (the board in absolute letters, FORMATS.md 3.3, the player to move,
+        """Apply a set-up (the board in absolute letters, the player to move,
         the cube) before ``action``; like a Snowie ``Illegal play`` cell, the replay goes on
         from the board it gives. A set-up that gives no valid position is
         ``sgf-setup-invalid`` and leaves the replay unsynced (later plays are not checked)."""

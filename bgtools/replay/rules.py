@@ -236,7 +236,7 @@ class RuleProfile:
 STUDIO_FORFEIT_FACTOR = 1004
 """Backgammon Studio ends a match that a player abandons with ``DD: ????`` and then
 ``Wins N`` where N is 1004 times the cube (4016 at 4, 1004 at 1): no game is worth that, so
-it is read as the forfeit of the match (see README, "How site files are read")."""
+it is read as the forfeit of the match (see docs/house-rules.md, "Site dialects")."""
 
 PROFILES: dict[str, RuleProfile] = {
     "standard": RuleProfile("standard"),

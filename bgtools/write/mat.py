@@ -2,7 +2,7 @@
 
 ``write_mat(record)`` replays a :class:`~bgtools.record.MatchRecord` (read from any
 format) and writes what gnubg's ``export match mat`` writes for the same match
-(FORMATS.md 2.11): header tags, free comment, the length line, per game a score line and
+(docs/converting.md): header tags, free comment, the length line, per game a score line and
 the cells laid out in gnubg's columns, ``Wins`` lines in gnubg's four placements.
 
 What comes from the file and what from the replay:

@@ -1,4 +1,4 @@
-"""Writer for GNU Backgammon SGF (``GM[6]``, FORMATS.md section 3), laid out as gnubg's
+"""Writer for GNU Backgammon SGF (``GM[6]``), laid out as gnubg's
 ``save match`` writes it: one game tree per game, the root node on one line, then one line
 per node, ``)`` after the last node.
 
