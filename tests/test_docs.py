@@ -253,8 +253,9 @@ def test_the_readme_states_the_quick_start_and_the_python_version() -> None:
 LINK = re.compile(r"\]\(([^)\s]+)\)|`[^`<]*<([^>`]+)>`_")
 """A Markdown link ``[text](target)`` or a reStructuredText one ``\\`text <target>\\`_``."""
 
-SHIPPED_TEXT = [REPO / "README.md", REPO / "ARCHITECTURE.md", *sorted(DOCS.rglob("*.md")), *sorted(DOCS.rglob("*.rst")),
-                *sorted(DOCS.rglob("*.py")), *sorted((REPO / "bgtools").rglob("*.py")),
+SHIPPED_TEXT = [REPO / "README.md", REPO / "ARCHITECTURE.md", *sorted(DOCS.rglob("*.md")),
+                *sorted(DOCS.rglob("*.rst")), *sorted(DOCS.rglob("*.py")),
+                *sorted((REPO / "bgtools").rglob("*.py")),
                 *sorted((REPO / "bgtools").rglob("*.lark")),
                 *sorted((REPO / "bgtools").rglob("*.json"))]
 """The files a reader of a clone or a user of the package reads: README, ARCHITECTURE.md, the

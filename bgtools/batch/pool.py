@@ -79,8 +79,7 @@ def _run_one(job: Callable[[T], R], item: T) -> tuple[R | None, str | None, floa
     """Run ``job`` on ``item`` with the cyclic collector off: what one job makes (a record
     and its replay: many small objects, nearly no reference cycles) is freed by reference
     counting when it ends, whereas a collection during the job walks all of it, and one
-    soon after it walks only what is left (about 5 % of the instructions of a one-job
-    ``validate`` of 286 matches went to collections started inside the job)."""
+    soon after it walks only what is left."""
     collecting = gc.isenabled()
     gc.disable()
     start = time.perf_counter()

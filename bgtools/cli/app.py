@@ -90,7 +90,7 @@ def app_for(args: Sequence[str]) -> typer.Typer:
     command, else :data:`app` itself.
 
     Typer builds the Click command of every registered command at every start (their
-    signatures, types and help), about 70 M instructions: more than reading a small file.
+    signatures, types and help), which costs more than reading a small file.
     A run needs only its own command, and its usage, help and errors are the same.
     """
     chosen = _chosen_app(args)

@@ -396,10 +396,9 @@ def _spanning_end(line: str, name: str, start: int) -> int:
 
 _WORDS_FIRST: Final = is_compiled()
 """Whether the reader tries the word scanner before the line expression. Compiled, the word
-scanner's str calls run in C and it costs about 40 % of the expression; interpreted, its
-per-word calls cost more than the expression's one match (parse_mat on 286 gnubg matches,
-pure build: 2.14 G instructions words first, 2.09 G expression first), so the pure build
-keeps the expression first. Both are proven equal to the grammar, so the order changes
+scanner's str calls run in C and it costs less than the expression; interpreted, its
+per-word calls cost more than the expression's one match, so the pure build keeps the
+expression first (docs/development.md). Both are proven equal to the grammar, so the order changes
 no result."""
 
 _EMPTY_LINE: Final = ScannedLine("action")
