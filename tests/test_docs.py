@@ -1,7 +1,7 @@
 """The documentation: the manual (``docs/``, a Sphinx site of reStructuredText and Markdown
 pages) builds with warnings as errors, every example in it, in the README and in the
-docstrings runs, no link points at a file the repository does not have, and nothing shipped
-points outside the repository.
+docstrings runs, no link points at a file (or a heading) the repository does not have, and
+nothing shipped points outside the repository.
 
 The examples of the Markdown pages (README.md, docs/*.md) are fenced blocks, each of a kind:
 
@@ -262,15 +262,28 @@ SHIPPED_TEXT = [REPO / "README.md", REPO / "ARCHITECTURE.md", *sorted(DOCS.rglob
 manual, and bgtools' code (its messages and docstrings), grammars and schemas."""
 
 
+def heading_anchors(markdown: str) -> set[str]:
+    """The anchors of a Markdown page's headings, as GitHub and myst-parser make them."""
+    anchors = set()
+    for heading in re.findall(r"^#+ (.+)$", FENCE.sub("", markdown), flags=re.MULTILINE):
+        text = re.sub(r"[^\w\- ]", "", heading.lower().replace("`", ""))
+        anchors.add(text.replace(" ", "-"))
+    return anchors
+
+
 @pytest.mark.parametrize("page", [*MARKDOWN, *PAGES], ids=lambda p: p.name)
 def test_every_link_points_at_a_file_of_the_repository(page: Path) -> None:
     for match in LINK.finditer(page.read_text(encoding="utf-8")):
         target = match[1] or match[2]
         if re.match(r"[a-z]+:", target) or target.startswith("#"):
             continue  # a web address, or a place on the same page
-        path = (page.parent / target.split("#")[0]).resolve()
+        name, _, anchor = target.partition("#")
+        path = (page.parent / name).resolve()
         assert path.exists(), f"{page.name}: {target}"
         assert path.is_relative_to(REPO), f"{page.name}: {target} is outside the repository"
+        if anchor and path.suffix == ".md":
+            assert anchor in heading_anchors(path.read_text(encoding="utf-8")), (
+                f"{page.name}: {target}: no such heading")
 
 
 def test_nothing_shipped_points_outside_the_repository() -> None:
