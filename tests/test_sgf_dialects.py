@@ -15,7 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from bgtools.read.detect import load_file
+from bgtools.errors import UnsupportedFormatError
+from bgtools.read.detect import load_file, read_records
 from bgtools.read.mat import parse_mat
 from bgtools.read.sgf import parse_sgf
 from bgtools.record import MatchRecord
@@ -122,3 +123,33 @@ def test_a_rejected_resignation_lets_play_go_on() -> None:
     # Without the reject, Bob's roll after his offer leaves the offer unanswered.
     unanswered = GAME_2.replace(";W[reject]\n", "")
     assert [r for r, _ in _errors(_replay(unanswered))] == ["syntax"]
+
+
+# --- SGF of another game --------------------------------------------------------------------
+
+GO = "(;FF[4]GM[1]SZ[19]PB[Black]PW[White]KM[6.5]RE[B+R]\n;B[pd];W[dp];B[pp];W[dd];B[fq])\n"
+
+
+@pytest.mark.parametrize("gm, shown", [("1", "GM[1]: Go"), ("2", "GM[2]: Othello"),
+                                       ("42", "GM[42]"), ("x", "GM[x]")])
+def test_an_sgf_of_another_game_is_unreadable(gm: str, shown: str, tmp_path: Path) -> None:
+    path = tmp_path / "game.sgf"
+    path.write_text(GO.replace("GM[1]", f"GM[{gm}]"), encoding="utf-8")
+    with pytest.raises(UnsupportedFormatError, match=r"an SGF of another game \(" +
+                       shown.replace("[", r"\[").replace("]", r"\]") + r"\)"):
+        read_records(path.read_bytes(), str(path))
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    assert result.exit_code == 2 and "unreadable" in result.output
+    assert "syntax" not in result.output and "dice" not in result.output
+
+
+def test_a_backgammon_collection_with_one_other_game_is_refused() -> None:
+    with pytest.raises(UnsupportedFormatError, match="Go"):
+        read_records((GIBBON + GO).encode(), "mixed.sgf")
+
+
+@pytest.mark.parametrize("gm", ["GM[6]", "", "GM[]", "GM[ 6 ]"])
+def test_gm_6_or_none_stated_is_backgammon(gm: str) -> None:
+    text = GIBBON.replace("GM[6]", gm)
+    loaded = read_records(text.encode(), "gibbon.sgf")
+    assert [replay_match(r).valid for r in loaded.records] == [True]

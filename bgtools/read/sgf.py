@@ -47,6 +47,7 @@ __all__ = [
     "kept_nodes",
     "looks_like_sgf",
     "match_info",
+    "other_game",
     "parse_collection",
     "parse_sgf",
 ]
@@ -361,9 +362,9 @@ class _Reader:
     def root(self, record: MatchRecord, game: GameRecord, root: SgfNode, length: int | None,
              mi: SgfProperty | None, gi: int, first: bool) -> None:
         gm = root.get("GM")
-        if gm is not None and gm.values and gm.values[0].strip() != "6":
-            self.problem(record, f"GM[{gm.values[0]}] is not backgammon (GM[6])", gm.line,
-                         gm.column, gi)
+        other = _other_game(gm.values if gm is not None else [])
+        if gm is not None and other is not None:
+            self.problem(record, f"{other} is not backgammon (GM[6])", gm.line, gm.column, gi)
         ru = root.get("RU")
         rules = [r for r in (ru.values[0].split(":") if ru and ru.values else []) if r]
         game.extra["rules"] = rules
@@ -593,6 +594,37 @@ class _Reader:
             gained = after[winner] - before[winner]
             if gained > 0 and after[1 - winner] == before[1 - winner]:
                 win.points = gained
+
+
+_SGF_GAMES = {"1": "Go", "2": "Othello", "3": "chess", "4": "Gomoku and Renju",
+              "5": "Nine Men's Morris", "7": "Chinese chess", "8": "Shogi",
+              "9": "Lines of Action", "10": "Ataxx", "11": "Hex"}
+"""The games of the SGF specification's ``GM`` numbers (FF[4]; 6 is backgammon)."""
+
+
+def _other_game(values: list[str]) -> str | None:
+    """``GM[1]: Go`` when a root's ``GM`` values name a game other than backgammon; None
+    for ``GM[6]`` and for no game stated (no ``GM``, or an empty one: read as backgammon)."""
+    stated = values[0].strip() if values else ""
+    if stated in ("", "6"):
+        return None
+    name = _SGF_GAMES.get(stated)
+    return f"GM[{stated[:20]}]: {name}" if name else f"GM[{stated[:20]}]"
+
+
+def other_game(records: list[MatchRecord]) -> str | None:
+    """The game other than backgammon an SGF's records state in a game's ``GM``
+    (``GM[1]: Go``), or None: such a file is not a backgammon record at all."""
+    for record in records:
+        for game in record.games:
+            root = game.extra.get("sgf_root")
+            if isinstance(root, list):
+                for name, values in root:
+                    if name == "GM":
+                        other = _other_game(values)
+                        if other is not None:
+                            return other
+    return None
 
 
 class _ResignationOffers:
