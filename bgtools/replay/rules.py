@@ -21,6 +21,7 @@ __all__ = [
     "CubeRule",
     "ResignationRule",
     "RuleProfile",
+    "crawford_can_apply",
     "is_money_session",
     "is_xg_dialect",
     "states_no_crawford",
@@ -342,6 +343,13 @@ def is_money_session(record: MatchRecord) -> bool:
     reached and an uncubed gammon is worth 1, the Jacoby rule of money play)."""
     length = record.match_length or 0
     return len(record.games) == 1 and length >= 4 and length % 2 == 0
+
+
+def crawford_can_apply(length: int) -> bool:
+    """True when a match of ``length`` points can have a Crawford game: 2 points or more (in
+    a 1-point match both players start 1-away, and a money session has no length), so only
+    there does a match with the rule off differ from one with it on."""
+    return length >= 2
 
 
 def states_no_crawford(record: MatchRecord) -> bool:

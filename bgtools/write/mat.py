@@ -38,7 +38,14 @@ from bgtools.engine.resolve import IllegalStep, play_steps
 from bgtools.engine.results import result_level
 from bgtools.errors import BgtoolsError
 from bgtools.record import Action, GameRecord, MatchRecord, SetUp
-from bgtools.replay import Event, GameSummary, MatchReplay, profile_to_state, replay_match
+from bgtools.replay import (
+    Event,
+    GameSummary,
+    MatchReplay,
+    crawford_can_apply,
+    profile_to_state,
+    replay_match,
+)
 
 __all__ = [
     "MatchInfo",
@@ -200,8 +207,11 @@ def normalise_match(record: MatchRecord, replay: MatchReplay | None = None,
     names = record.names or ("Player 1", "Player 2")
     profile = replay.profile
     script = MatchScript(record, replay, replay.match_length, names, _match_info(record))
-    script.crawford_rule = bool(replay.match_length) and profile.crawford
-    if replay.match_length and not profile.crawford:
+    # The Crawford rule is stated only where it could apply (gnubg's .mat and SGF of a
+    # 1-point match or a money session say nothing of it, whatever the record's tag).
+    could_apply = crawford_can_apply(replay.match_length)
+    script.crawford_rule = could_apply and profile.crawford
+    if could_apply and not profile.crawford:
         script.info.crawford = "Off"
     script.info.rules = profile_to_state(record, profile)
     script.jacoby = replay.match_length == 0 and profile.jacoby is not False
