@@ -244,7 +244,26 @@ class Game:
         if self.over is None and not self.is_last:
             self.problem("game-unfinished", f"game {self.number} stops before it is over but "
                          f"game {self.number + 1} follows", record.line, None, None)
+        elif self.over is None and not setups:
+            # A game with set-ups (a board, turn or cube set by hand: an SGF or .xgp
+            # position) is a position to study, not a record cut short.
+            self.report_cut(actions[-1] if actions else None)
         return self.summary(count)
+
+    def report_cut(self, last: Action | None) -> None:
+        """``last-game-unfinished``: the file ends in the middle of this, its last game
+        (played from the start, no set-up); located at the game's last row (its last
+        action; the game's line when it has none)."""
+        record = self.record
+        if last is None:
+            self.problem("last-game-unfinished", f"game {self.number}, the file's last, stops "
+                         "before its first move", record.line, None, None)
+            return
+        where = f"line {last.line}" if last.line is not None else f"action {last.move}" \
+            if last.move is not None else "its last action"
+        self.problem("last-game-unfinished", f"game {self.number}, the file's last, stops "
+                     f"unfinished after {_describe(last)} ({where}): the record is cut in the "
+                     "middle of the game", last.line, None, last)
 
     def summary(self, actions: int) -> GameSummary:
         """The game's summary once every action is replayed."""
