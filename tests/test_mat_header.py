@@ -68,3 +68,59 @@ def test_crawford_off_is_written_only_where_the_rule_could_apply(
         length: int, crawford: str | None, written: bool) -> None:
     out = write_mat(_match(length, crawford))
     assert ('; [Crawford "Off"]\n' in out) is written, out[:300]
+
+
+# --- the source's own header tags ------------------------------------------------------------
+
+SITES = DATA / "sites"
+
+
+def test_a_galaxy_file_keeps_its_header_tags_in_order() -> None:
+    record = _record(SITES / "match8239468.txt")
+    out = write_mat(record)
+    (copy,) = parse_mat(out)
+    # All but the defaults of the rules the writer owns (Variation "Backgammon",
+    # Crawford "On": what a .mat without them is read with), in the source's order.
+    owned_defaults = {("Variation", "Backgammon"), ("Crawford", "On")}
+    assert copy.tags == [t for t in record.tags if t not in owned_defaults]
+    assert [name for name, _ in copy.tags][:6] == [
+        "Site", "Match ID", "Player 1", "Player 2", "Player 1 Elo", "Player 2 Elo"]
+    assert "CubeLimit" in dict(copy.tags)
+    # Written again, nothing changes.
+    assert write_mat(copy) == out
+
+
+def test_tags_the_writer_owns_are_written_once_from_the_replay() -> None:
+    text = (ONE_POINT.with_suffix(".mat").read_text(encoding="utf-8")
+            .replace('; [EventDate "2026.12.05"]\n',
+                     '; [Match ID "77"]\n; [Site "Club"]\n; [Place "Other"]\n'
+                     '; [EventDate "2026.12.05"]\n; [Crawford "Off"]\n; [Rules "standard"]\n'
+                     '; [EventDate "1999.01.01"]\n; [Player 1 Elo "1500"]\n'))
+    out = write_mat(parse_mat(text)[0])
+    header = out[:out.index(" 1 point match")]
+    assert header == ('; [Match ID "77"]\n; [Site "Club"]\n; [EventDate "2026.12.05"]\n'
+                      '; [Player 1 Elo "1500"]\n\n')
+
+
+def test_gnubgs_own_mat_is_unchanged_and_an_sgf_source_adds_no_tag() -> None:
+    mat = ONE_POINT.with_suffix(".mat")
+    assert write_mat(_record(mat)) == mat.read_text(encoding="utf-8")
+    # The SGF reader makes tags of PW/PB (Player 1, Player 2): gnubg's export writes none.
+    assert write_mat(_record(ONE_POINT.with_suffix(".sgf"))) == mat.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("suffix", [".mat", ".sgf", ".json"])
+def test_a_capped_galaxy_session_converts_to_copies_read_the_same(
+        suffix: str, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from bgtools.cli import app
+    from bgtools.replay import replay_match
+
+    out = tmp_path / f"copy{suffix}"
+    result = CliRunner().invoke(app, ["convert", str(SITES / "galaxy_session16_capped.txt"),
+                                      "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    replay = replay_match(_record(out))
+    assert replay.valid and replay.final_score == (16, 0)
+    assert [(g.result, g.cube, g.points) for g in replay.games] == [("backgammon", 16, 16)]

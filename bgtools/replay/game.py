@@ -783,7 +783,7 @@ class Game:
         if n is not None and n != self.points:
             if self.capped_ok(winner, n, self.points):
                 return
-            if self.session_capped(action, n):
+            if self.session_capped(n):
                 self.points = n
                 return
             if (not self.length and self.profile.jacoby is None and self.over == "bearoff"
@@ -878,13 +878,14 @@ class Game:
         return self.profile.wins_at_length or (
             self.over == "resign" and self.profile.resign_at_length)
 
-    def session_capped(self, action: Action, n: int) -> bool:
+    def session_capped(self, n: int) -> bool:
         """A money session's game worth more than the session's nominal length: Backgammon
-        Galaxy credits that length and no more, and says so ('Wins 16 point and the match'
-        for a backgammon at 16 in a session headed ``16 point match``; the header's ``Elo``
-        score agrees). Only that length, only with 'and the match', only where it caps."""
+        Galaxy credits that length and no more ('Wins 16 point and the match' for a
+        backgammon at 16 in a session headed ``16 point match``; the header's ``Elo`` score
+        agrees; a copy in gnubg's form writes 'Wins 16 points'). Only that length, only
+        where it caps."""
         cap = self.context.session_cap
-        return bool(cap) and action.and_the_match and n == cap < self.points
+        return bool(cap) and n == cap < self.points
 
     def how(self) -> str:
         """How the game ended, for messages."""
