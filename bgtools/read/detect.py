@@ -228,7 +228,7 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
         _check_length_lines(decoded.text, reading.length_suspects, name)
         records = reading.records
     elif fmt == "sgf":
-        from bgtools.read.sgf import parse_sgf
+        from bgtools.read.sgf import other_game, parse_sgf
 
         if decoded.encoding not in _STATED_ENCODINGS:
             stated = _sgf_stated_charset(text_bytes, decoded.text)
@@ -236,6 +236,10 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
                 decoded = stated
                 stated_encoding = True
         records = parse_sgf(decoded.text)
+        other = other_game(records)
+        if other is not None:
+            raise UnsupportedFormatError(
+                f"{name} is an SGF of another game ({other}), not backgammon (GM[6])")
     elif fmt == "json":
         from bgtools.read.json import parse_json
 

@@ -108,7 +108,7 @@ def _rules(script: MatchScript, game: ScriptGame) -> list[str]:
 
 
 def _match_info_values(script: MatchScript, index: int, game: ScriptGame) -> list[str]:
-    return [f"length:{script.length}", f"game:{index}", f"ws:{game.score[0]}",
+    return [f"length:{script.stated_length}", f"game:{index}", f"ws:{game.score[0]}",
             f"bs:{game.score[1]}"]
 
 
