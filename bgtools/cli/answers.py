@@ -521,12 +521,14 @@ def show(
     """Draw the board at a moment of a match, or of a position ID."""
     from bgtools.cli.board import rich_board, write_picture
     from bgtools.reports.board import ascii_board, id_board, moment_board
+    from bgtools.write.atomic import Protected, protected_input
 
     _check_numbers(game, move)
     check_rules(rules)
     if svg == "-" and html == "-":
         fail("--svg - and --html - cannot both write to standard output")
     info: BoardInfo | None = None
+    protect: Protected = None  # the input file, never written over
     worst = 0
     from bgtools.reports.files import GLOB_CHARACTERS
 
@@ -549,6 +551,8 @@ def show(
         items = list(islice(expand_paths([path]), 2))
         if len(items) > 1:
             fail(f"{path} holds several match files; show draws one board: name one of them")
+        if items and items[0][1] is not None:
+            protect = protected_input(items[0][1])
         for display, answers, code in _inputs(items, rules):
             worst = max(worst, code)
             if not answers:
@@ -560,13 +564,12 @@ def show(
 
                 start = moment if game is not None or move is not None else None
                 write_picture(match_html(match, display, start), html, force=force,
-                              source=Path(path))
+                              source=protect)
             break
     if info is not None and svg is not None:
         from bgtools.engine.diagram import svg_diagram
 
-        write_picture(svg_diagram(info), svg, force=force,
-                      source=Path(path) if Path(path).exists() else None)
+        write_picture(svg_diagram(info), svg, force=force, source=protect)
     if info is not None and svg is None and html is None:
         if ascii_only:
             sys.stdout.write(ascii_board(info))

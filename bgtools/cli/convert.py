@@ -94,19 +94,18 @@ def _convert_one(sources: list[str], output: str, fmt: TargetFormat, force: bool
                  rules: str) -> NoReturn:
     """One input to the file ``output``, or to standard output (``-``)."""
     from bgtools.batch import convert_report
+    from bgtools.errors import BgtoolsError
     from bgtools.reports.convert import PlannedOutput
+    from bgtools.write.atomic import check_output, protected_input
 
     item = _single_input(sources, output)
     display, source, _ = item
     target = None if output == "-" else Path(output)
-    refusal = None
-    if target is not None and isinstance(source, (str, Path)) and target.exists():
-        if Path(source).resolve() == target.resolve():
-            refusal = f"{output} is the input file; bgtools never overwrites its input"
-        elif not force:
-            refusal = f"{output} exists; use --force to replace it"
-    if refusal is not None:
-        fail(refusal)
+    if target is not None and source is not None:
+        try:
+            check_output(target, overwrite=force, protect=protected_input(source))
+        except BgtoolsError as exc:
+            fail(str(exc))
     plan = {display: PlannedOutput(display, target)}
     result = convert_report(item, fmt, plan, force=force, rules=rules)
     raise typer.Exit(_report(result, fmt))
