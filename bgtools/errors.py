@@ -24,6 +24,10 @@ from __future__ import annotations
 
 import os
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads it so)
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import NoReturn
+
 __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_OK",
@@ -41,6 +45,7 @@ __all__ = [
     "UnwritableOutputError",
     "check_path_name",
     "describe_error",
+    "interrupt",
 ]
 
 EXIT_OK = 0
@@ -50,7 +55,15 @@ EXIT_PROBLEMS = 1
 EXIT_UNUSABLE = 2
 """Usage error, or an input that cannot be read or is not recognised."""
 EXIT_INTERRUPTED = 130
-"""Stopped by Ctrl-C: 128 + SIGINT, as shells report it (the contract does not define it)."""
+"""Stopped by Ctrl-C: 128 + SIGINT, as shells report it (the contract does not define it).
+SIGTERM and SIGHUP stop a run the same way (see :func:`interrupt`)."""
+
+
+def interrupt(signum: int, frame: object) -> NoReturn:
+    """A signal handler that stops the program as Ctrl-C does, by raising KeyboardInterrupt:
+    SIGTERM and SIGHUP then end a run like an interrupt (exit code
+    :data:`EXIT_INTERRUPTED`, temporary files removed, workers stopped)."""
+    raise KeyboardInterrupt
 
 
 class BgtoolsError(Exception):
