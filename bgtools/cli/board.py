@@ -29,7 +29,10 @@ def rich_board(info: BoardInfo, width: int | None = None) -> Text:
     """
     from rich.text import Text
 
-    lines = board_lines(info)
+    from bgtools.cli.terminal import terminal_text
+
+    # The names beside the board come from the file: control characters escaped.
+    lines = [terminal_text(line) for line in board_lines(info)]
     first = board_start(info)
     if width is not None and max(map(len, lines)) >= width:
         lines = _notes_below(lines, first)

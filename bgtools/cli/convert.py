@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from bgtools.cli.app import JobsOption, RulesOption, app, check_rules, resolve_jobs
-from bgtools.cli.errors import EXIT_INTERRUPTED, fail, note, print_error
+from bgtools.cli.errors import EXIT_INTERRUPTED, fail, note, print_error, print_problem
 from bgtools.errors import EXIT_PROBLEMS, EXIT_UNUSABLE
 
 if TYPE_CHECKING:
@@ -157,7 +157,7 @@ def _report(result: FileReport, fmt: TargetFormat) -> int:
     """Say what became of one input (stderr; the text itself on stdout for ``-o -``); its
     exit code: 0 converted, 1 not converted (errors in the record), 2 unreadable or
     refused."""
-    from bgtools.reports.files import problem_text
+    from bgtools.cli.terminal import terminal_text
 
     if result.error is not None:
         print_error(result.error)
@@ -168,12 +168,13 @@ def _report(result: FileReport, fmt: TargetFormat) -> int:
         return 0
     if info["written"] is None:
         for prob in result.problems[:_SHOWN_PROBLEMS]:
-            sys.stderr.write(problem_text(result.display, prob))
+            print_problem(result.display, prob)
         if len(result.problems) > _SHOWN_PROBLEMS:
             sys.stderr.write(f"... and {len(result.problems) - _SHOWN_PROBLEMS} more\n")
         print_error(info["reason"])
         return EXIT_PROBLEMS
     games = info["games"]
-    sys.stderr.write(f"bgtools: wrote {info['written']} ({fmt}, {games} "
-                     f"game{'s' if games != 1 else ''} from {info['source_format']})\n")
+    sys.stderr.write(terminal_text(f"bgtools: wrote {info['written']} ({fmt}, {games} game"
+                                   f"{'s' if games != 1 else ''} from "
+                                   f"{info['source_format']})") + "\n")
     return 0

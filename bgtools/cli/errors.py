@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 
 import typer
 
+from bgtools.cli.terminal import terminal_text
 from bgtools.errors import EXIT_INTERRUPTED, EXIT_UNUSABLE, BgtoolsError, describe_error
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "fail",
     "note",
     "print_error",
+    "print_problem",
     "run_app",
     "silence_stdout",
     "silence_stream",
@@ -35,12 +37,14 @@ __all__ = [
 
 
 def _one_line(message: str) -> str:
-    # Line breaks only: a run of spaces may be part of a file name.
-    return " ".join(message.splitlines())
+    # Line breaks only: a run of spaces may be part of a file name. Any other control
+    # character (an ESC from a file's name) is shown escaped.
+    return terminal_text(" ".join(message.splitlines()))
 
 
 def error_line(message: str) -> str:
-    """The one line written to stderr for an error: ``bgtools: error: MESSAGE``."""
+    """The one line written to stderr for an error: ``bgtools: error: MESSAGE`` (line
+    breaks made spaces, other control characters escaped: :func:`terminal_text`)."""
     return "bgtools: error: " + _one_line(message) + "\n"
 
 
@@ -60,6 +64,14 @@ def fail(message: str, code: int = EXIT_UNUSABLE) -> NoReturn:
 def note(message: str) -> None:
     """One ``bgtools: note:`` line on stderr."""
     sys.stderr.write("bgtools: note: " + _one_line(message) + "\n")
+
+
+def print_problem(display: str, problem: dict[str, Any]) -> None:
+    """The line of one problem (in its JSON form) of the input ``display`` on stderr, as
+    :func:`bgtools.reports.files.problem_text` words it, control characters escaped."""
+    from bgtools.reports.files import problem_text
+
+    sys.stderr.write(terminal_text(problem_text(display, problem).removesuffix("\n")) + "\n")
 
 
 def silence_stdout() -> None:
