@@ -203,10 +203,20 @@ def check_rules(rules: str) -> None:
 
 
 def resolve_jobs(jobs: int | None) -> int:
-    """The number of worker processes: ``--jobs``, or by default the number of cores."""
+    """The number of worker processes: ``--jobs``, or by default the number of cores;
+    never more than the cores (a note on stderr says so). The pool starts no more workers
+    than there are inputs."""
     from bgtools.batch import default_jobs
 
-    return default_jobs() if jobs is None else jobs
+    cores = default_jobs()
+    if jobs is None:
+        return cores
+    if jobs > cores:
+        from bgtools.cli.errors import note
+
+        note(f"--jobs {jobs}: only {cores} core(s); running {cores} worker process(es)")
+        return cores
+    return jobs
 
 
 UNLIMITED_WIDTH = 100_000

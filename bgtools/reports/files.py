@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bgtools.dataclass_methods import FACTORY, FieldMethods
-from bgtools.errors import BgtoolsError, describe_error
+from bgtools.errors import BgtoolsError, InvalidPathError, describe_error
 from bgtools.record import SCHEMA, Problem
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
 
@@ -93,7 +93,8 @@ def expand_paths(args: Iterable[str]) -> Iterator[tuple[str, InputSource | None,
     each once. A missing path or a glob that matches
     nothing yields an error. ``display`` is printable (non-UTF-8 bytes as ``\\xNN``).
     ``-`` is standard input, read whole here (in this process) when its turn comes and
-    shown as ``-``; given twice it raises RepeatedStdinError.
+    shown as ``-``; given twice it raises RepeatedStdinError. An empty path raises
+    InvalidPathError (a usage error).
     """
     from bgtools.read.detect import STDIN_ARGUMENT, RepeatedStdinError, read_stdin
     from bgtools.read.source import printable_path
@@ -101,6 +102,9 @@ def expand_paths(args: Iterable[str]) -> Iterator[tuple[str, InputSource | None,
     args = list(args)
     if args.count(STDIN_ARGUMENT) > 1:
         raise RepeatedStdinError("standard input ('-') can be read only once; give '-' once")
+    if "" in args:  # Path("") is "."; a usage error rather than the current directory
+        raise InvalidPathError("an empty path names no file; give '.' for the current "
+                               "directory")
     for arg in args:
         if arg == STDIN_ARGUMENT:
             try:
