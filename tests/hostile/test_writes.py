@@ -74,10 +74,11 @@ class FifoReader:
 
     def _gather(self) -> None:
         while True:
+            finishing = self.done.is_set()  # before the select: it then sees all written
             ready, _, _ = select.select([self.fd], [], [], 0.05)
             if ready:
                 self.data += os.read(self.fd, 1 << 16)
-            elif self.done.is_set():
+            elif finishing:
                 return
 
     def finish(self) -> bytes:
