@@ -249,6 +249,8 @@ class Batch(Generic[T, R]):
 
             linux = sys.platform.startswith("linux")
             self._context = multiprocessing.get_context("fork" if linux else None)
+            if linux:
+                import ctypes  # noqa: F401 - for _die_with_parent: imported once, inherited
         # Buffered output would be written twice by a forked child that flushed it.
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError):
