@@ -19,7 +19,7 @@ from typing import IO, Literal, overload
 
 from bgtools.api.replaying import Replay
 from bgtools.api.writing import WriteFormat, write_match
-from bgtools.errors import UnreadableInputError, UnsupportedFormatError
+from bgtools.errors import UnreadableInputError, UnsupportedFormatError, check_path_name
 from bgtools.record import GameRecord, MatchRecord, Problem
 
 __all__ = ["READ_FORMATS", "Match", "MatchFile", "ReadFormat", "Source", "read"]
@@ -179,6 +179,7 @@ def read(source: Source, *, format: ReadFormat | None = None) -> MatchFile:  # n
     try:
         if isinstance(source, os.PathLike) or (isinstance(source, str)
                                                    and not _is_text(source)):
+            check_path_name(source)  # a NUL or a lone surrogate: InvalidPathError
             path = Path(source)
             loaded = load_file(path)
         else:
