@@ -211,6 +211,38 @@ def test_html_page_holds_every_moment_and_no_network(tmp_path: Path) -> None:
         assert needle not in html.replace("http://www.w3.org/2000/svg", "")
 
 
+def _pips_all_rows(path: Path, game: int) -> dict[int, tuple[str, str, str]]:
+    """``pips --all``'s table read back: move -> (player, roll, play) for each action."""
+    result = CliRunner().invoke(app, ["pips", str(path), "--game", str(game), "--all"],
+                                env={"COLUMNS": "200", "NO_COLOR": "1"})
+    assert result.exit_code == 0, result.stderr
+    rows = {}
+    for line in result.stdout.splitlines():
+        cells = [c.strip() for c in line.split("\u2502")]
+        if len(cells) == 7 and cells[0].isdigit() and cells[2] != "-":
+            rows[int(cells[0])] = (cells[2], cells[5], cells[6])
+    return rows
+
+
+@pytest.mark.parametrize("path", MATCHES[:2], ids=lambda p: p.name)
+def test_html_words_every_action_as_pips_all_does(tmp_path: Path, path: Path) -> None:
+    # example_gnubg.mat game 2 row 5a: Alice rolls 65, then resigns; the page said "no play".
+    target = tmp_path / "match.html"
+    assert run("show", str(path), "--html", str(target))[0] == 0
+    frames = page_frames(target.read_text("utf-8"))
+    checked = 0
+    for game in sorted({f["game"] for f in frames}):
+        rows = _pips_all_rows(path, game)
+        for frame in (f for f in frames if f["game"] == game and f["move"] in rows):
+            player, roll, play = rows[frame["move"]]
+            expected = f"{player} {roll}: {play}" if roll else f"{player} {play}"
+            assert frame["action"] == expected
+            checked += 1
+    assert checked > 50
+    if path == EXAMPLE:
+        assert any(f["action"] == "Alice 65: (rolled, then resigned)" for f in frames)
+
+
 # --- a real browser --------------------------------------------------------------------------
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -394,7 +394,7 @@ def _print_all(console: Console, display: str, moments: list[dict[str, Any]]) ->
         else:
             actor = escape(names[m["player"]]) if m["player"] is not None else "-"
             roll = f"{m['dice'][0]}{m['dice'][1]}" if m["dice"] else ""
-            play = m["label"] if m["action"] == "move" else m["action"]
+            play = m["words"]
         p0, p1 = m["pips"]
         table.add_row(str(m["move"]), m.get("row") or "", actor, str(p0), str(p1), roll,
                       escape(play or ""))

@@ -37,12 +37,8 @@ def moment_notation(match: MatchAnswers, moment: Moment) -> str:
     who = names[moment.player] if moment.player is not None else "?"
     if moment.action == "move":
         dice = f"{moment.dice[0]}{moment.dice[1]}" if moment.dice else ""
-        return f"{who} {dice}: {moment.play}" if moment.play else f"{who} {dice}: no play"
-    if moment.action == "double":
-        return f"{who} doubles to {2 * moment.state.cube_value}"
-    verbs = {"take": "takes", "drop": "drops", "beaver": "beavers", "resign": "resigns",
-             "accept": "accepts"}
-    return f"{who} {verbs.get(moment.action or '', moment.action or 'acts')}"
+        return f"{who} {dice}: {moment.words}"
+    return f"{who} {moment.words}"
 
 
 def _score_text(match: MatchAnswers, moment: Moment) -> str:

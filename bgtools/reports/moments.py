@@ -21,7 +21,7 @@ from bgtools.engine.results import result_level
 from bgtools.record import GameRecord
 from bgtools.record_json import SCHEMA
 from bgtools.replay import Event, GameSummary, MatchReplay
-from bgtools.reports.files import play_label
+from bgtools.reports.files import action_words, play_label
 
 if TYPE_CHECKING:
     from bgtools.read.detect import InputSource
@@ -128,6 +128,11 @@ class Moment:
     label: str = ""
     """How a table shows the play of a ``move`` (see
     :func:`bgtools.reports.files.play_label`); ``""`` for other actions."""
+
+    @property
+    def words(self) -> str:
+        """The action in words, as every view words it (:func:`action_words`)."""
+        return action_words(self.action, self.label, self.state.cube_value)
 
     @property
     def pips(self) -> tuple[int, int]:
@@ -376,6 +381,7 @@ def moment_extra(match: MatchAnswers, moment: Moment) -> dict[str, Any]:
             "player": moment.player, "dice": list(moment.dice) if moment.dice else None,
             "play": moment.play, "action": moment.action, "over": moment.over,
             "pips": list(moment.pips), "row": moment.row, "label": moment.label,
+            "words": moment.words,
             "pending": _pending_double(match, moment), "result": _game_result(match, moment)}
 
 
