@@ -22,7 +22,7 @@ from bgtools.engine.position import Position
 from bgtools.reports.board import BoardInfo, ascii_board
 from bgtools.reports.files import expand_paths
 from bgtools.reports.moments import MatchAnswers, analyse_answers, crawford_status, moment_ids
-from tests.helpers.paths import at_least
+from tests.helpers.paths import at_least, nameless_copy
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 EXAMPLE = SAMPLES / "example_gnubg.mat"
@@ -542,3 +542,16 @@ def test_fibs_records_that_stop_after_a_roll_match_gnubg(name: str, position_id:
     path = corpus_file(CORPUS, f"fibs/{name}")
     (obj,) = run_json("status", str(path))
     assert (obj["position_id"], obj["match_id"]) == (position_id, match_id)
+
+
+def test_an_empty_name_is_shown_as_player_1(tmp_path: Path) -> None:
+    nameless = nameless_copy(tmp_path / "nameless.txt")
+    (obj,) = run_json("score", str(nameless))
+    assert obj["players"] == ["lasse", ""]  # the contract's JSON keeps what the file says
+    code, out, _ = run("score", str(nameless))
+    assert code == 0
+    assert f"{nameless}: lasse vs player 1, 3-point match; lasse wins 3-0" in out
+    code, out, _ = run("status", str(nameless))
+    assert "score        lasse 3, player 1 0" in out
+    code, out, _ = run("show", "--ascii", str(nameless))
+    assert "player 1" in out

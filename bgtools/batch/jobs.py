@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from bgtools.dataclass_methods import FrozenFieldMethods
 from bgtools.read.detect import InputSource
+from bgtools.record import shown_names
 from bgtools.reports.files import analyse_file, validate_json
 
 if TYPE_CHECKING:
@@ -154,7 +155,7 @@ def score_report(item: Input, rules: str = "auto") -> FileReport:
         objects.append(obj)
         names = header_names(replay)
         extra.append({
-            "names": list(replay.names) if replay.names else None,
+            "names": list(shown_names(replay.names)),
             "header_names": list(names) if names is not None else None,
             "post_crawford": [g.post_crawford for g in replay.games],
             "totals": [list(t) for t in running_totals(replay)],

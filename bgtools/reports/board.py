@@ -24,6 +24,7 @@ from bgtools.engine.diagram import (
     svg_diagram,
 )
 from bgtools.engine.results import result_name
+from bgtools.record import shown_names
 
 if TYPE_CHECKING:
     from bgtools.reports.moments import MatchAnswers, Moment
@@ -63,7 +64,7 @@ def moment_board(match: MatchAnswers, moment: Moment) -> BoardInfo:
     from bgtools.reports.moments import crawford_status, moment_ids
 
     replay = match.replay
-    names = replay.names or ("player 0", "player 1")
+    names = shown_names(replay.names)
     state = moment.state
     x, o = 1, 0
     summary = replay.games[moment.game - 1]

@@ -15,6 +15,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from bgtools.engine.diagram import svg_diagram
+from bgtools.record import shown_names
 from bgtools.reports.board import moment_board
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ __all__ = ["match_html", "moment_notation"]
 def moment_notation(match: MatchAnswers, moment: Moment) -> str:
     """What happens at ``moment``, in words and notation: ``Bob 63: 13/7 13/10``, ``Alice
     doubles to 2``, ``Bob drops``; after a game's last action, who won it and how."""
-    names = match.replay.names or ("player 0", "player 1")
+    names = shown_names(match.replay.names)
     if moment.final:
         summary = match.replay.games[moment.game - 1]
         if summary.winner is None or summary.points is None:
@@ -43,7 +44,7 @@ def moment_notation(match: MatchAnswers, moment: Moment) -> str:
 
 def _score_text(match: MatchAnswers, moment: Moment) -> str:
     replay = match.replay
-    names = replay.names or ("player 0", "player 1")
+    names = shown_names(replay.names)
     score = moment.state.score
     length = (f"{replay.match_length} point match" if replay.match_length
               else "money session")
@@ -131,7 +132,7 @@ def match_html(match: MatchAnswers, title: str, start: Moment | None = None) -> 
     """The page of ``match`` (every moment of every game); ``title`` names it (the file).
     It opens at ``start`` (default: the first moment) unless its address names another."""
     replay = match.replay
-    names = replay.names or ("player 0", "player 1")
+    names = shown_names(replay.names)
     frames: list[dict[str, object]] = []
     listing: list[str] = []
     first = 0

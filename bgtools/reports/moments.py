@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from bgtools.engine import ids
 from bgtools.engine.position import Position
 from bgtools.engine.results import result_level
-from bgtools.record import GameRecord
+from bgtools.record import GameRecord, shown_names
 from bgtools.record_json import SCHEMA
 from bgtools.replay import Event, GameSummary, MatchReplay
 from bgtools.reports.files import action_words, play_label
@@ -375,8 +375,7 @@ def moment_extra(match: MatchAnswers, moment: Moment) -> dict[str, Any]:
       ``points``, ``result``, ``ended_by``) and, when it ended the match, ``match_over``
       and the ``final_score``; else None.
     """
-    names = match.replay.names
-    return {"names": list(names) if names else ["player 0", "player 1"],
+    return {"names": list(shown_names(match.replay.names)),
             "game": moment.game, "move": moment.move, "final": moment.final,
             "player": moment.player, "dice": list(moment.dice) if moment.dice else None,
             "play": moment.play, "action": moment.action, "over": moment.over,
