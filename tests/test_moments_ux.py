@@ -58,6 +58,23 @@ def test_replay_prints_the_problems_validate_prints(path: Path) -> None:
     assert all(json.loads(line)["schema"] == "bgtools/1" for line in out.splitlines())
 
 
+@pytest.mark.parametrize("path", [EMPTY_PLAY, NICKSBAR], ids=["tests-data", "corpus"])
+@pytest.mark.parametrize("command", ["status", "show"])
+def test_show_and_status_point_to_validate_instead_of_listing(command: str, path: Path
+                                                              ) -> None:
+    if not path.exists():
+        pytest.skip("the shared corpus is absent")
+    _, validated, _ = run("validate", str(path))
+    problems = [line for line in validated.splitlines() if re.search(r"(error|warning)\[", line)]
+    code, out, err = run(command, str(path))
+    assert code == 1 and out
+    count = len(problems)
+    assert err.splitlines() == [f"bgtools: note: {path} has {count} problems: "
+                                f"bgtools validate {path} lists them"]
+    code, _, err = run(command, "--rules", "galaxy", str(path))
+    assert f"bgtools validate --rules galaxy {path} lists them" in err
+
+
 def test_replay_table_tells_a_dance_from_an_illegal_empty_play() -> None:
     # example_gnubg.mat row 2: Bob's 66 from the bar cannot be played (a dance).
     dance = [o for o in json_lines("replay", "--jsonl", str(EXAMPLE))
@@ -338,5 +355,5 @@ def test_status_of_a_record_that_stops_after_a_double(tmp_path: Path) -> None:
     cut = tmp_path / "cut.mat"
     cut.write_text("".join(lines[:offer]) + lines[offer].split("Takes")[0].rstrip() + "\n")
     code, out, err = run("status", str(cut))
-    assert code == 0 and "match-incomplete" in err
+    assert code == 0 and f"{cut} has 1 problem: bgtools validate {cut} lists it" in err
     assert "Alice doubled to 2, Bob to answer" in out

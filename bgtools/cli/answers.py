@@ -52,12 +52,18 @@ MoveOption = Annotated[
 ]
 
 
-def _problems_to_stderr(display: str, answers: list[MatchAnswers]) -> None:
-    from bgtools.reports.files import problem_text
+def _point_to_validate(display: str, count: int, rules: str) -> None:
+    """The one line ``show`` and ``status`` say of a file's problems, instead of listing
+    them over the answer: how many, and the command that lists them."""
+    import shlex
 
-    for match in answers:
-        for prob in match.replay.problems:
-            sys.stderr.write(problem_text(display, prob.to_json()))
+    from bgtools.cli.errors import note
+
+    if not count:
+        return
+    command = "bgtools validate " + ("" if rules == "auto" else f"--rules {rules} ")
+    what, them = ("problem", "it") if count == 1 else ("problems", "them")
+    note(f"{display} has {count} {what}: {command}{shlex.quote(display)} lists {them}")
 
 
 def _inputs(items: Iterable[Input], rules: str = "auto"
@@ -74,7 +80,7 @@ def _inputs(items: Iterable[Input], rules: str = "auto"
             print_error(result.error)
             yield display, [], 2
             continue
-        _problems_to_stderr(display, answers)
+        _point_to_validate(display, sum(len(m.replay.problems) for m in answers), rules)
         code = 0 if result.valid else 1
         if not answers:
             print_error(f"{display}: no match found")
@@ -115,11 +121,15 @@ def _file_error(result: FileReport) -> str | None:
     return None
 
 
-def _report_problems(result: FileReport) -> int:
-    """Write a file's error or problems to stderr; its exit code (0, 1 or 2)."""
+def _report_problems(result: FileReport, list_rules: str | None = None) -> int:
+    """Write a file's error or problems to stderr (with ``list_rules``, the rules the file
+    was replayed under, only how many and how ``validate`` lists them); its exit code
+    (0, 1 or 2)."""
     from bgtools.reports.files import problem_text
 
-    if result.error is None:
+    if result.error is None and list_rules is not None:
+        _point_to_validate(result.display, len(result.problems), list_rules)
+    elif result.error is None:
         for prob in result.problems:
             sys.stderr.write(problem_text(result.display, prob))
     error = _file_error(result)
@@ -158,10 +168,12 @@ def _run(job: Callable[..., FileReport], paths: list[str], jobs: int | None, as_
 
 def _answer_files(job: Callable[..., FileReport], paths: list[str], jobs: int | None,
                   as_json: bool, print_file: Callable[[Console, FileReport], None], *,
-                  with_format: bool = False, **options: Any) -> NoReturn:
+                  with_format: bool = False, point_to_validate: bool = False,
+                  **options: Any) -> NoReturn:
     """Run an answer job (score, pips, status) over ``paths`` and exit with the worst code.
 
-    Each file's problems go to stderr; its answer is one JSON line (``--json``, or its error
+    Each file's problems go to stderr (``point_to_validate``: how many, and the command
+    that lists them); its answer is one JSON line (``--json``, or its error
     object) or, at a terminal, what ``print_file`` draws for a file that has an answer.
     """
     worst = 0
@@ -169,7 +181,8 @@ def _answer_files(job: Callable[..., FileReport], paths: list[str], jobs: int | 
 
     def report(result: FileReport) -> None:
         nonlocal worst
-        worst = max(worst, _report_problems(result))
+        rules = options.get("rules", "auto") if point_to_validate else None
+        worst = max(worst, _report_problems(result, rules))
         if console is None:
             _emit_objects(result, with_format=with_format)
         elif result.objects:
@@ -427,7 +440,7 @@ def status(
                       obj, moment)
 
     _answer_files(status_report, paths, jobs, as_json, print_file, game=game,
-                  move=moment_ref, rules=rules)
+                  move=moment_ref, rules=rules, point_to_validate=True)
 
 
 CRAWFORD_TEXT = {"pre-crawford": "pre-Crawford", "crawford": "Crawford game",
