@@ -82,6 +82,16 @@ def _check_output(output: Path, force: bool, paths: list[str], what: str) -> Non
         fail(f"cannot write {output}: no such directory {parent}")
 
 
+def _export_format_of(output: Path) -> ExportFormat:
+    """The format ``export`` writes when ``--to`` is not given: the output's extension
+    (``.csv``, ``.parquet``); a usage error for any other."""
+    suffix = output.suffix.lower().lstrip(".")
+    if suffix not in ExportFormat.__members__:
+        fail(f"export: {output} has no .csv or .parquet extension: name the format with "
+             "--to csv or --to parquet")
+    return ExportFormat(suffix)
+
+
 class _Abort(Exception):
     """Stop a run whose output must not be written: a message and an exit code."""
 
@@ -378,11 +388,11 @@ def _print_standings(console: Console, table: Standings) -> None:
 @app.command()
 def export(
     paths: Paths,
-    to: Annotated[ExportFormat, typer.Option("--to", help="csv, or parquet (needs "
-                                             "bgtools[parquet]).", metavar="csv|parquet",
-                                             show_default=False)],
     output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE",
                                          help="The file to write.", show_default=False)],
+    to: Annotated[ExportFormat | None, typer.Option(
+        "--to", help="csv, or parquet (needs bgtools[parquet]); default: the extension of "
+        "the output (.csv or .parquet).", metavar="csv|parquet", show_default=False)] = None,
     force: Force = False,
     include_invalid: IncludeInvalid = False,
     rules: RulesOption = "auto",
@@ -399,6 +409,8 @@ def export(
     from bgtools.write.atomic import OutputRefusedError, open_atomically
 
     check_rules(rules)
+    if to is None:
+        to = _export_format_of(output)
     try:
         check_format(to.value)
     except ExportUnavailableError as exc:
