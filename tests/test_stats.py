@@ -490,3 +490,30 @@ def test_merging_is_order_free_and_counts_add_up(order: list[int]) -> None:
         assert sum(group["dice"].values()) == 2 * group["rolls"]
         assert group["dances"] <= group["bar_rolls"]
         assert sum(c["rolls"] for c in group["bar_by_closed_points"]) == group["bar_rolls"]
+
+
+def test_the_dice_table_counts_and_rates_over_one_base() -> None:
+    # example_gnubg.mat: Alice rolls 23 times, 3 of them the opening roll of a game; the
+    # table showed 23 rolls beside 10 doubles at 50.0% (10 of the other 20).
+    example = Path(__file__).resolve().parents[1] / "samples" / "example_gnubg.mat"
+    code, out, _ = run("stats", "--json", str(example))
+    groups = json.loads(out)["players"]
+    result = runner.invoke(app, ["stats", str(example)], env={"COLUMNS": "120", "NO_COLOR": "1"})
+    assert code == 0 and result.exit_code == 0
+    out = result.stdout
+    lines = out.splitlines()
+    assert "opening" in lines[0]  # the base is stated in the title
+    header = [c.strip() for c in lines[2].strip("┃").split("┃")]
+    checked = 0
+    for line in lines[4:lines.index(next(x for x in lines if x.startswith("└")))]:
+        cells = [c.strip() for c in line.strip("│").split("│")]
+        if cells[0] not in groups:
+            continue
+        group = groups[cells[0]]
+        rolls = int(cells[header.index("rolls")])
+        count, percent = cells[header.index("doubles")].split()
+        assert rolls == group["tested_rolls"] != group["rolls"]
+        assert int(count) == group["tested_doubles"]
+        assert percent == f"{int(count) / rolls:.1%}"
+        checked += 1
+    assert checked == 2

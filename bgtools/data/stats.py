@@ -344,6 +344,7 @@ def group_json(tally: Tally) -> dict[str, Any]:
         "opening_rolls": tally.opening_rolls,
         "tested_rolls": tested,
         "doubles": tally.doubles,
+        "tested_doubles": tested_doubles,
         "doubles_rate": tested_doubles / tested if tested else None,
         "doubles_test": doubles_test.to_json() if doubles_test is not None else None,
         "dice": {str(face): tally.dice[face - 1] for face in range(1, 7)},
