@@ -215,7 +215,7 @@ def status_report(item: Input, rules: str = "auto", game: int | None = None,
                   move: MoveRef | None = None) -> FileReport:
     """The ``status`` job: the ``status`` object of one moment of the last match of the
     file (``--move`` alone: of its last game). A moment out of range is the file's error."""
-    from bgtools.reports.moments import RangeError, status_json
+    from bgtools.reports.moments import RangeError, status_details, status_json
 
     report, match = _last_match(item, rules)
     if match is None:
@@ -226,7 +226,9 @@ def status_report(item: Input, rules: str = "auto", game: int | None = None,
         moment = match.moment(game, move)
     except RangeError as exc:
         return replace(report, error=f"{report.display}: {exc}", problems=())
-    return replace(report, objects=(status_json(report.display, match.replay, moment),),
+    obj = status_json(report.display, match.replay, moment)
+    obj.update(status_details(match, moment))
+    return replace(report, objects=(obj,),
                    extra=(_moment_extra(match, moment),))
 
 

@@ -101,7 +101,7 @@ def moment_board(match: MatchAnswers, moment: Moment) -> BoardInfo:
         cube_owner=_cube_side(state.cube_owner),
         # A final moment has dice only for dice still to play (a position file's, a roll
         # the record stops after).
-        dice=moment.dice if moment.action == "move" or moment.final else None,
+        dice=moment.dice_to_play,
         status="; ".join(notes),
         position_id=position_id, match_id=match_id, xgid=xgid,
         on_roll=moment.action == "move" if not moment.final else moment.dice is not None,

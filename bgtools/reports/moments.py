@@ -40,6 +40,7 @@ __all__ = [
     "score_json",
     "pips_json",
     "status_json",
+    "status_details",
     "moment_ids",
     "moment_extra",
     "error_json",
@@ -128,6 +129,13 @@ class Moment:
     label: str = ""
     """How a table shows the play of a ``move`` (see
     :func:`bgtools.reports.files.play_label`); ``""`` for other actions."""
+
+    @property
+    def dice_to_play(self) -> tuple[int, int] | None:
+        """The dice rolled and still to play at this moment: before a ``move``, its roll;
+        after the last action, the dice of a record that stops after a roll (a position
+        file's, a roll not played); else None."""
+        return self.dice if self.action == "move" or self.final else None
 
     @property
     def words(self) -> str:
@@ -381,6 +389,17 @@ def moment_extra(match: MatchAnswers, moment: Moment) -> dict[str, Any]:
             "play": moment.play, "action": moment.action, "over": moment.over,
             "pips": list(moment.pips), "row": moment.row, "label": moment.label,
             "words": moment.words,
+            "pending": _pending_double(match, moment), "result": _game_result(match, moment)}
+
+
+def status_details(match: MatchAnswers, moment: Moment) -> dict[str, Any]:
+    """What ``status --json`` of a match file adds to :func:`status_json`: ``players``
+    (as ``score --json`` gives them), ``dice`` (:attr:`Moment.dice_to_play`), ``pending``
+    (a double awaiting its answer: ``by``, ``action``, ``cube``, ``answer``) and ``result``
+    (after a game's last action: who won it, how, and whether it ended the match), each
+    null when there is none."""
+    dice = moment.dice_to_play
+    return {"players": _players(match.replay), "dice": list(dice) if dice else None,
             "pending": _pending_double(match, moment), "result": _game_result(match, moment)}
 
 
