@@ -26,6 +26,7 @@ from bgtools.cli.app import (
     app,
     check_rules,
     emit_json,
+    fit_table,
     make_console,
     resolve_jobs,
 )
@@ -239,6 +240,11 @@ def _write_plot(plot: Path, fmt: str, obj: dict[str, Any], force: bool) -> None:
     note(f"wrote {plot}")
 
 
+BLANK_CELLS = ("0", "-", "")
+"""The cells of a data table that say nothing: a column of them goes first when the table
+is too wide for the terminal."""
+
+
 def _p(value: float | None) -> str:
     if value is None:
         return "-"
@@ -300,8 +306,12 @@ def _print_stats(console: Console, obj: dict[str, Any]) -> None:
             str(results["single"]), str(results["gammon"]), str(results["backgammon"]),
             str(games["resigned"]) if games["resigned"] is not None
             else str(games["ended_by"]["resign"]))
-    for table in (dice, faces, bar, cube, games_table):
-        console.print(table)
+    # At a narrow terminal, the columns that say nothing go first, then the least needed.
+    drops = {dice: ("36 ord.", "ordered", "21 kinds"), faces: ("p",),
+             bar: ("expected", "p"), cube: ("raccooned", "beavered", "top cube"),
+             games_table: ("resigned", "backgammon", "gammon", "single")}
+    for table, drop in drops.items():
+        console.print(fit_table(console, table, drop=drop, blank=BLANK_CELLS))
     console.print(f"{obj['files_read']} file(s) read, {obj['files_skipped']} left out as "
                   "invalid. p: two-sided for doubles and dances, chi-square for the 21 kinds, "
                   "the faces and the 36 ordered outcomes (only records that keep the order "
@@ -379,8 +389,9 @@ def _print_standings(console: Console, table: Standings) -> None:
             rec = standing.opponents[other]
             pairs.add_row(escape(name), escape(other), str(rec.matches), str(rec.wins),
                           str(rec.losses), f"{rec.points_for}-{rec.points_against}")
-    console.print(main)
-    console.print(pairs)
+    console.print(fit_table(console, main, drop=("points for", "points against", "#",
+                                                 "matches"), blank=BLANK_CELLS))
+    console.print(fit_table(console, pairs, drop=("matches",), blank=BLANK_CELLS))
 
 
 # --- export ---------------------------------------------------------------------------------
