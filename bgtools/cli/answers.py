@@ -43,6 +43,12 @@ GameOption = Annotated[
     int | None,
     typer.Option("--game", metavar="N", help="Game number (1-based; default: the last game)."),
 ]
+MatchOption = Annotated[
+    int | None,
+    typer.Option("--match", metavar="N", show_default=False,
+                 help="The N-th match of a file that holds several (1-based, as score "
+                 "--json numbers them; default: the last)."),
+]
 MoveOption = Annotated[
     str | None,
     typer.Option("--move", metavar="M", show_default=False,
@@ -266,14 +272,14 @@ def not_an_id(text: str) -> str:
 
 
 def _answer_positions(texts: list[str], game: int | None, move: str | None, as_json: bool,
-                      command: str) -> NoReturn:
+                      command: str, match: int | None = None) -> NoReturn:
     """``pips``/``status`` of positions given by their IDs: one answer each, in order; an
     ID that does not decode is an error (its reason on stderr; with ``--json`` its error
     object), exit 2."""
     from bgtools.reports.moments import position_answers
 
-    if game is not None or move is not None:
-        fail("--game and --move apply to match files, not to a position ID")
+    if game is not None or move is not None or match is not None:
+        fail("--match, --game and --move apply to match files, not to a position ID")
     console = None if as_json else make_console()
     worst = 0
     for text in texts:
@@ -302,23 +308,27 @@ def _answer_positions(texts: list[str], game: int | None, move: str | None, as_j
 
 
 def _pick(display: str, answers: list[MatchAnswers], game: int | None,
-          move: MoveRef | str | None) -> tuple[MatchAnswers, Moment]:
+          move: MoveRef | str | None, match_number: int | None = None
+          ) -> tuple[MatchAnswers, Moment]:
     """The moment asked for; exit 2 naming the valid range when it does not exist."""
-    from bgtools.reports.moments import RangeError
+    from bgtools.reports.moments import RangeError, pick_match
 
-    match = answers[-1]
-    if move is not None and game is None:
-        game = len(match.replay.games)
     try:
+        match = pick_match(answers, match_number)
+        if move is not None and game is None:
+            game = len(match.replay.games)
         return match, match.moment(game, move)
     except RangeError as exc:
         fail(f"{display}: {exc}")
 
 
-def _check_numbers(game: int | None, move: str | None) -> MoveRef | None:
+def _check_numbers(game: int | None, move: str | None, match: int | None = None
+                   ) -> MoveRef | None:
     """The moment asked for, checked: ``--move`` parsed (a number or a row such as 12b)."""
     from bgtools.reports.moments import parse_move
 
+    if match is not None and match < 1:
+        fail(f"--match {match} is out of range: matches are numbered from 1")
     if game is not None and game < 1:
         fail(f"--game {game} is out of range: games are numbered from 1")
     if move is None:
@@ -337,6 +347,7 @@ def pips(
     as_json: JsonOption = False,
     all_moves: Annotated[bool, typer.Option("--all", help="A table of every move of the game.")]
     = False,
+    match: MatchOption = None,
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
 ) -> None:
@@ -347,12 +358,12 @@ def pips(
     """
     from bgtools.batch import pips_report
 
-    moment_ref = _check_numbers(game, move)
+    moment_ref = _check_numbers(game, move, match)
     check_rules(rules)
     if _names_positions(paths):
         if all_moves:
             fail("--all applies to match files, not to a position ID")
-        _answer_positions(paths, game, move, as_json, "pips")
+        _answer_positions(paths, game, move, as_json, "pips", match)
 
     def print_file(console: Console, result: FileReport) -> None:
         if all_moves:
@@ -363,7 +374,7 @@ def pips(
                           f"{_pip_counts(moment['names'], moment['pips'])}", markup=False)
 
     _answer_files(pips_report, paths, jobs, as_json, print_file, game=game, move=moment_ref,
-                  all_moves=all_moves, rules=rules)
+                  all_moves=all_moves, rules=rules, match_number=match)
 
 
 def _pip_counts(names: list[str], pips: list[int]) -> str:
@@ -420,6 +431,7 @@ def status(
     game: GameOption = None,
     move: MoveOption = None,
     as_json: JsonOption = False,
+    match: MatchOption = None,
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
 ) -> None:
@@ -429,10 +441,10 @@ def status(
     """
     from bgtools.batch import status_report
 
-    moment_ref = _check_numbers(game, move)
+    moment_ref = _check_numbers(game, move, match)
     check_rules(rules)
     if _names_positions(paths):
-        _answer_positions(paths, game, move, as_json, "status")
+        _answer_positions(paths, game, move, as_json, "status", match)
 
     def print_file(console: Console, result: FileReport) -> None:
         (obj,), (moment,) = result.objects, result.extra
@@ -440,7 +452,7 @@ def status(
                       obj, moment)
 
     _answer_files(status_report, paths, jobs, as_json, print_file, game=game,
-                  move=moment_ref, rules=rules, point_to_validate=True)
+                  move=moment_ref, rules=rules, point_to_validate=True, match_number=match)
 
 
 CRAWFORD_TEXT = {"pre-crawford": "pre-Crawford", "crawford": "Crawford game",
@@ -517,6 +529,7 @@ def show(
         show_default=False)],
     game: GameOption = None,
     move: MoveOption = None,
+    match: MatchOption = None,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="A plain text board.")] = False,
     rules: RulesOption = "auto",
     svg: Annotated[str | None, typer.Option(
@@ -535,7 +548,7 @@ def show(
     from bgtools.cli.board import rich_board, write_picture
     from bgtools.reports.board import ascii_board, id_board, moment_board
 
-    _check_numbers(game, move)
+    _check_numbers(game, move, match)
     check_rules(rules)
     if svg == "-" and html == "-":
         fail("--svg - and --html - cannot both write to standard output")
@@ -550,8 +563,8 @@ def show(
         if info is None and not GLOB_CHARACTERS.intersection(path):
             fail(not_an_id(path))
     if info is not None:
-        if game is not None or move is not None:
-            fail("--game and --move apply to match files, not to a position ID")
+        if game is not None or move is not None or match is not None:
+            fail("--match, --game and --move apply to match files, not to a position ID")
         if html is not None:
             fail("--html draws a whole match: give a match file, not a position ID")
     else:
@@ -566,13 +579,13 @@ def show(
             worst = max(worst, code)
             if not answers:
                 continue
-            match, moment = _pick(display, answers, game, move)
-            info = moment_board(match, moment)
+            chosen, moment = _pick(display, answers, game, move, match)
+            info = moment_board(chosen, moment)
             if html is not None:
                 from bgtools.reports.html import match_html
 
                 start = moment if game is not None or move is not None else None
-                write_picture(match_html(match, display, start), html, force=force,
+                write_picture(match_html(chosen, display, start), html, force=force,
                               source=Path(path))
             break
     if info is not None and svg is not None:

@@ -35,6 +35,7 @@ __all__ = [
     "RangeError",
     "RowRef",
     "parse_move",
+    "pick_match",
     "analyse_answers",
     "crawford_status",
     "score_json",
@@ -206,6 +207,18 @@ class MatchAnswers:
                 f"({len(moments) - 1} action(s); {len(moments)} is after the last one)"
             )
         return moments[move - 1]
+
+
+def pick_match(answers: list[MatchAnswers], number: int | None) -> MatchAnswers:
+    """Match ``number`` (1-based, as ``score --json``'s ``match``) of a file's matches, the
+    last one when None; RangeError naming how many the file holds when there is no such
+    match (``answers`` is not empty)."""
+    if number is None:
+        return answers[-1]
+    if not 1 <= number <= len(answers):
+        held = f"{len(answers)} matches" if len(answers) != 1 else "one match"
+        raise RangeError(f"--match {number} is out of range: the file holds {held}")
+    return answers[number - 1]
 
 
 def _moment_at_row(moments: list[Moment], game: int, ref: RowRef) -> Moment:
