@@ -42,6 +42,7 @@ __all__ = [
     "pips_json",
     "status_json",
     "status_details",
+    "pending_double",
     "moment_ids",
     "moment_extra",
     "error_json",
@@ -402,7 +403,7 @@ def moment_extra(match: MatchAnswers, moment: Moment) -> dict[str, Any]:
             "play": moment.play, "action": moment.action, "over": moment.over,
             "pips": list(moment.pips), "row": moment.row, "label": moment.label,
             "words": moment.words,
-            "pending": _pending_double(match, moment), "result": _game_result(match, moment)}
+            "pending": pending_double(match, moment), "result": _game_result(match, moment)}
 
 
 def status_details(match: MatchAnswers, moment: Moment) -> dict[str, Any]:
@@ -413,10 +414,13 @@ def status_details(match: MatchAnswers, moment: Moment) -> dict[str, Any]:
     null when there is none."""
     dice = moment.dice_to_play
     return {"players": _players(match.replay), "dice": list(dice) if dice else None,
-            "pending": _pending_double(match, moment), "result": _game_result(match, moment)}
+            "pending": pending_double(match, moment), "result": _game_result(match, moment)}
 
 
-def _pending_double(match: MatchAnswers, moment: Moment) -> dict[str, Any] | None:
+def pending_double(match: MatchAnswers, moment: Moment) -> dict[str, Any] | None:
+    """The double awaiting its answer at ``moment`` (``by``: the doubler, ``action``,
+    ``cube``: the value offered, None after a beaver or raccoon; ``answer``: the player to
+    answer), or None."""
     # Before an answer the state says so; at the end of a record that stops after a double
     # (an unfinished game), the last action does.
     waiting = moment.over is None if moment.final else moment.state.doubled
