@@ -438,6 +438,44 @@ def test_stats_plot(tmp_path: Path, suffix: str) -> None:
     assert code == 0
 
 
+@pytest.mark.parametrize("args, panels", [
+    (("--by", "file", "samples/example_gnubg.mat"), 1),
+    (("samples/example_gnubg.mat",), 3),  # everything, then Alice and Bob
+    (("samples",), 5),
+])
+def test_plot_titles_and_legend_cover_nothing(args: tuple[str, ...], panels: int) -> None:
+    # The figure's title was drawn over the first panel's title (with matplotlib 3.7's
+    # tight_layout), and the legend, inside the first panel, over its bars.
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+    from matplotlib.text import Text
+
+    from bgtools.data.plot import plot_figure
+
+    root = Path(__file__).resolve().parents[1]
+    paths = [str(root / a) if a.startswith("samples") else a for a in args]
+    code, out, err = run("stats", "--json", *paths)
+    assert code == 0, err
+    figure = plot_figure(json.loads(out))
+    try:
+        figure.canvas.draw()
+        renderer = figure.canvas.get_renderer()
+        (title,) = [t.get_window_extent(renderer) for t in figure.get_children()
+                    if isinstance(t, Text) and t.get_text() == figure.get_suptitle()]
+        legend = figure.legends[0].get_window_extent(renderer)
+        axes = figure.get_axes()
+        assert len(axes) == panels
+        for panel in axes:
+            head = panel.title.get_window_extent(renderer)
+            assert not title.overlaps(head) and not legend.overlaps(head)
+            assert not title.overlaps(panel.get_window_extent(renderer))
+            for bar in panel.patches:
+                assert not legend.overlaps(bar.get_window_extent(renderer))
+            assert not legend.overlaps(panel.get_window_extent(renderer))
+    finally:
+        plt.close(figure)
+
+
 def test_position_helpers_used_by_the_dance_count() -> None:
     # The opponent's home-board point d (his numbering) is where the mover enters with d.
     pos = Position.from_points({25: 1, 13: 14}, {1: 2, 2: 2, 6: 3, 24: 8})
