@@ -24,6 +24,9 @@ __all__ = [
     "GameRecord",
     "MatchRecord",
     "crawford_from_sgf_rules",
+    "UNNAMED",
+    "is_unnamed",
+    "shown_names",
     "SCHEMA",
 ]
 
@@ -328,6 +331,26 @@ class GameRecord(FieldMethods):
         self.comments = [] if comments is FACTORY else comments
         self.extra = {} if extra is FACTORY else extra
         self.crawford = crawford
+
+
+UNNAMED = ("player 0", "player 1")
+"""How the views name player 0 and player 1 when the file names nobody."""
+
+
+def is_unnamed(names: tuple[str, str] | None, side: int) -> bool:
+    """True when the file gives player ``side`` no name: no names, or a blank one (Galaxy
+    writes ``[Player 2 ""]`` for a player whose account is gone)."""
+    return names is None or not names[side].strip()
+
+
+def shown_names(names: tuple[str, str] | None) -> tuple[str, str]:
+    """The names every view shows: the file's, ``player 0``/``player 1`` for a player it
+    does not name (see :func:`is_unnamed`)."""
+    if names is None:
+        return UNNAMED
+    first, second = (UNNAMED[side] if is_unnamed(names, side) else names[side]
+                     for side in (0, 1))
+    return first, second
 
 
 def crawford_from_sgf_rules(rules: list[str]) -> bool | None:

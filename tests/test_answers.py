@@ -22,7 +22,7 @@ from bgtools.engine.position import Position
 from bgtools.reports.board import BoardInfo, ascii_board
 from bgtools.reports.files import expand_paths
 from bgtools.reports.moments import MatchAnswers, analyse_answers, crawford_status, moment_ids
-from tests.helpers.paths import at_least
+from tests.helpers.paths import at_least, nameless_copy
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 EXAMPLE = SAMPLES / "example_gnubg.mat"
@@ -71,6 +71,10 @@ def test_score_json_money_session() -> None:
 
 def test_status_json_at_the_start_and_after_the_match() -> None:
     (start,) = run_json("status", str(EXAMPLE), "--game", "1", "--move", "1")
+    # The contract's keys and values first, unchanged; the keys issue 42 added after them.
+    added = {key: start.pop(key) for key in ("players", "dice", "pending", "result")}
+    assert added == {"players": ["Alice", "Bob"], "dice": [6, 3], "pending": None,
+                     "result": None}
     assert start == {
         "schema": "bgtools/1", "file": str(EXAMPLE), "game": 1, "move": 1, "match_length": 3,
         "score": [0, 0], "crawford": "pre-crawford", "cube": {"value": 1, "owner": None},
@@ -83,6 +87,32 @@ def test_status_json_at_the_start_and_after_the_match() -> None:
     assert end["crawford"] == "post-crawford" and end["game"] == 4
     # What gnubg itself shows after importing the file (checked in test_end_ids_match_gnubg).
     assert end["position_id"] == "4HPDMQCM5+ABJA" and end["match_id"] == "MENgACAAIAAE"
+
+
+def test_status_json_says_what_the_text_says() -> None:
+    # example_gnubg.mat game 1 row 4: Alice (left column) 'Doubles => 2', Bob 'Drops'.
+    (offer,) = run_json("status", str(EXAMPLE), "--game", "1", "--move", "4b")
+    assert offer["pending"] == {"by": 0, "action": "double", "cube": 2, "answer": 1}
+    assert offer["dice"] is None and offer["result"] is None
+    _, text, _ = run("status", str(EXAMPLE), "--game", "1", "--move", "4b")
+    assert "to act       Alice doubled to 2, Bob to answer" in text
+    # Every roll: the dice of the replayed action.
+    rolls = [json.loads(line) for line in run("replay", "--jsonl", str(EXAMPLE))[1].splitlines()]
+    game2 = [r for r in rolls if r["game"] == 2 and r["action"] == "move"]
+    for row in game2[:6]:
+        (obj,) = run_json("status", str(EXAMPLE), "--game", "2", "--move",
+                          str(row["index"] + 1))
+        assert obj["dice"] == row["dice"] and obj["pending"] is None
+    # After the match: the result, as score --json has it.
+    (end,) = run_json("status", str(EXAMPLE))
+    (score,) = run_json("score", str(EXAMPLE))
+    assert end["players"] == score["players"]
+    result = end["result"]
+    assert result["match_over"] is True and result["winner"] == score["winner"]
+    assert result["final_score"] == score["final_score"]
+    last = score["games"][-1]
+    assert (result["points"], result["result"], result["ended_by"]) == (
+        last["points"], last["result"], last["ended_by"])
 
 
 def test_status_after_a_take_and_in_the_crawford_game() -> None:
@@ -238,7 +268,7 @@ def test_corpus_score_and_status_never_crash(corpus: Path) -> None:
             continue
         assert set(obj) == {"schema", "file", "game", "move", "match_length", "score",
                             "crawford", "cube", "on_roll", "pips", "position_id", "match_id",
-                            "xgid"}
+                            "xgid", "players", "dice", "pending", "result"}
         assert obj["crawford"] in ("pre-crawford", "crawford", "post-crawford", "money")
         assert len(obj["position_id"]) == 14
 
@@ -542,3 +572,16 @@ def test_fibs_records_that_stop_after_a_roll_match_gnubg(name: str, position_id:
     path = corpus_file(CORPUS, f"fibs/{name}")
     (obj,) = run_json("status", str(path))
     assert (obj["position_id"], obj["match_id"]) == (position_id, match_id)
+
+
+def test_an_empty_name_is_shown_as_player_1(tmp_path: Path) -> None:
+    nameless = nameless_copy(tmp_path / "nameless.txt")
+    (obj,) = run_json("score", str(nameless))
+    assert obj["players"] == ["lasse", ""]  # the contract's JSON keeps what the file says
+    code, out, _ = run("score", str(nameless))
+    assert code == 0
+    assert f"{nameless}: lasse vs player 1, 3-point match; lasse wins 3-0" in out
+    code, out, _ = run("status", str(nameless))
+    assert "score        lasse 3, player 1 0" in out
+    code, out, _ = run("show", "--ascii", str(nameless))
+    assert "player 1" in out

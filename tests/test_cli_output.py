@@ -85,6 +85,26 @@ def test_a_narrow_replay_table_keeps_the_plays_whole() -> None:
             assert str(row["play"]) in done.stdout
 
 
+@pytest.mark.parametrize("command", ["stats", "standings"])
+def test_a_narrow_data_table_keeps_the_names_whole_and_drops_empty_columns_first(
+        command: str) -> None:
+    names = json.loads(bgtools("standings", "--json", str(SAMPLES)).stdout)["players"]
+    done = bgtools(command, str(SAMPLES), env={"COLUMNS": "60"})
+    assert done.returncode == 0
+    tables = [line for line in done.stdout.splitlines() if line[:1] in "┃│┏┡└"]
+    assert tables and all(len(line) <= 60 for line in tables)
+    assert "…" not in done.stdout
+    rows = [line for line in tables if line.startswith("│")]
+    for name in names:  # each name whole in the first column of its rows
+        assert any(row.strip("│ ").startswith(name + " ") for row in rows), name
+    wide = bgtools(command, str(SAMPLES), env={"COLUMNS": "250"}).stdout
+    # A column of zeros only goes before a column that counts something.
+    empty, counted = {"stats": ("raccooned", "won-lost"),
+                      "standings": ("unfinished", "lost")}[command]
+    assert empty in wide and counted in wide
+    assert empty not in done.stdout and counted in done.stdout
+
+
 def test_a_narrow_board_keeps_its_rows_and_moves_the_notes_below() -> None:
     moment = ("--game", "1", "--move", "2")
     wide = bgtools("show", "--ascii", str(GNUBG_MAT), *moment).stdout.splitlines()

@@ -123,7 +123,27 @@ def test_existing_output_in_a_directory_is_refused_and_counted(tmp_path: Path) -
     assert (tmp_path / "money_gnubg.json").read_text(encoding="utf-8") == "precious\n"
     assert (tmp_path / "galaxy_match1486073.json").exists()
     assert err.splitlines()[-1] == (f"bgtools: converted 1 of 2 file(s) into {tmp_path}/ "
-                                    "(json); 1 unreadable or refused")
+                                    "(json); 1 already exists (--force replaces it)")
+
+
+def test_a_rerun_counts_existing_outputs_apart_from_failures(tmp_path: Path) -> None:
+    source = tmp_path / "in"
+    source.mkdir()
+    for sample in ("example_gnubg.mat", "money_gnubg.mat", "galaxy_match1486073.txt"):
+        shutil.copy(SAMPLES / sample, source)
+    (source / "broken.mat").write_bytes(b"\x00\x01 not a match\n")
+    out = f"{tmp_path}/out/"
+    first = convert(source, "-o", out)
+    assert first[2].splitlines()[-1] == (f"bgtools: converted 3 of 4 file(s) into {out} "
+                                         "(json); 1 unreadable or refused")
+    code, _, err = convert(source, "-o", out)
+    assert code == 2
+    assert err.splitlines()[-1] == (f"bgtools: converted 0 of 4 file(s) into {out} (json); "
+                                    "3 already exist (--force replaces them); "
+                                    "1 unreadable or refused")
+    code, _, err = convert(source, "-o", out, "--force")
+    assert err.splitlines()[-1] == (f"bgtools: converted 3 of 4 file(s) into {out} (json); "
+                                    "1 unreadable or refused")
 
 
 def test_records_with_errors_are_left_out_and_the_others_converted(tmp_path: Path) -> None:

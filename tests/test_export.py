@@ -7,12 +7,14 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from bgtools.cli import app
+from bgtools.cli.data import ExportFormat
 from bgtools.data.export import COLUMNS, ParquetSink, match_rows
 from bgtools.engine import ids
 from bgtools.reports.files import analyse_file, expand_paths
@@ -337,3 +339,48 @@ def test_invalid_files_are_skipped_with_a_note(tmp_path: Path) -> None:
                        "--include-invalid")
     assert code == 1 and "bad.mat: skipped" not in err
     assert {row["file"] for row in read_csv(out)} == {str(good), str(bad)}
+
+
+@pytest.mark.parametrize("name, fmt", [("rows.csv", "csv"), ("rows.parquet", "parquet"),
+                                       ("ROWS.CSV", "csv")])
+def test_the_format_is_taken_from_the_extension(tmp_path: Path, name: str, fmt: str) -> None:
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow")
+    out = tmp_path / name
+    code, _, err = run("export", str(SAMPLES), "-o", str(out))
+    assert code == 0, err
+    assert f"({fmt}, " in err
+    assert out.read_bytes().startswith(b"PAR1" if fmt == "parquet" else b"file,match,game,")
+
+
+def test_to_wins_over_the_extension_and_no_extension_is_a_usage_error(tmp_path: Path) -> None:
+    out = tmp_path / "rows.parquet"
+    code, _, _ = run("export", str(SAMPLES), "-o", str(out), "--to", "csv")
+    assert code == 0 and out.read_text().startswith("file,match,game,")
+    bare = tmp_path / "rows"
+    code, _, err = run("export", str(SAMPLES), "-o", str(bare))
+    assert code == 2 and not bare.exists()
+    assert err == (f"bgtools: error: export: {bare} has no .csv or .parquet extension: name "
+                   "the format with --to csv or --to parquet\n")
+
+
+def test_a_missing_choice_is_listed_on_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    # Click lists the choices of a required option on indented lines ("\n\tcsv,\n\t...").
+    from bgtools.cli.errors import run_app
+
+    probe = typer.Typer()
+
+    @probe.command()
+    def pick(to: Annotated[ExportFormat, typer.Option("--to")]) -> None:
+        """A command with a required choice."""
+
+    @probe.command()
+    def other() -> None:
+        """A second command, so that ``pick`` is a sub-command."""
+
+    with pytest.raises(SystemExit) as info:
+        run_app(probe, ["pick"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "\t" not in err and err.count("\n") == 1
+    assert "Choose from: csv, parquet;" in err

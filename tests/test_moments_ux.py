@@ -58,6 +58,23 @@ def test_replay_prints_the_problems_validate_prints(path: Path) -> None:
     assert all(json.loads(line)["schema"] == "bgtools/1" for line in out.splitlines())
 
 
+@pytest.mark.parametrize("path", [EMPTY_PLAY, NICKSBAR], ids=["tests-data", "corpus"])
+@pytest.mark.parametrize("command", ["status", "show"])
+def test_show_and_status_point_to_validate_instead_of_listing(command: str, path: Path
+                                                              ) -> None:
+    if not path.exists():
+        pytest.skip("the shared corpus is absent")
+    _, validated, _ = run("validate", str(path))
+    problems = [line for line in validated.splitlines() if re.search(r"(error|warning)\[", line)]
+    code, out, err = run(command, str(path))
+    assert code == 1 and out
+    count = len(problems)
+    assert err.splitlines() == [f"bgtools: note: {path} has {count} problems: "
+                                f"bgtools validate {path} lists them"]
+    code, _, err = run(command, "--rules", "galaxy", str(path))
+    assert f"bgtools validate --rules galaxy {path} lists them" in err
+
+
 def test_replay_table_tells_a_dance_from_an_illegal_empty_play() -> None:
     # example_gnubg.mat row 2: Bob's 66 from the bar cannot be played (a dance).
     dance = [o for o in json_lines("replay", "--jsonl", str(EXAMPLE))
@@ -338,5 +355,37 @@ def test_status_of_a_record_that_stops_after_a_double(tmp_path: Path) -> None:
     cut = tmp_path / "cut.mat"
     cut.write_text("".join(lines[:offer]) + lines[offer].split("Takes")[0].rstrip() + "\n")
     code, out, err = run("status", str(cut))
-    assert code == 0 and "match-incomplete" in err
+    assert code == 0 and f"{cut} has 1 problem: bgtools validate {cut} lists it" in err
     assert "Alice doubled to 2, Bob to answer" in out
+
+
+# --- issue 42, item 10: a file of several matches ------------------------------------------
+
+
+def test_match_picks_one_match_of_a_file_that_holds_several(tmp_path: Path) -> None:
+    # A .mat of two matches one after the other (docs/contract.md): the example, then Galaxy's.
+    galaxy = SAMPLES / "galaxy_match1486073.txt"
+    both = tmp_path / "two.mat"
+    both.write_text(EXAMPLE.read_text() + galaxy.read_text())
+    scores = json_lines("score", "--json", str(both))
+    assert [(s["match"], s["matches"]) for s in scores] == [(1, 2), (2, 2)]
+
+    def without_file(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{k: v for k, v in obj.items() if k != "file"} for obj in objs]
+
+    for number, alone in ((1, EXAMPLE), (2, galaxy)):
+        for args in (["status", "--json"], ["pips", "--json"],
+                     ["status", "--json", "--game", "2", "--move", "3"]):
+            assert without_file(json_lines(*args, "--match", str(number), str(both))) == \
+                without_file(json_lines(*args, str(alone)))
+        _, board, _ = run("show", "--ascii", "--match", str(number), str(both))
+        assert board == run("show", "--ascii", str(alone))[1]
+    # Without --match: the last match, as before.
+    assert without_file(json_lines("status", "--json", str(both))) == \
+        without_file(json_lines("status", "--json", str(galaxy)))
+    for command in ("status", "pips", "show"):
+        code, _, err = run(command, "--match", "3", str(both))
+        assert code == 2
+        assert f"{both}: --match 3 is out of range: the file holds 2 matches" in err
+    code, _, err = run("status", "--match", "0", str(both))
+    assert code == 2 and "matches are numbered from 1" in err

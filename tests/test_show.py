@@ -13,7 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from bgtools.engine.diagram import BoardInfo, ascii_diagram, board_lines, board_start
+from bgtools.engine.diagram import (
+    INFO_COLUMN,
+    BoardInfo,
+    ascii_diagram,
+    board_lines,
+    board_start,
+)
 from bgtools.engine.position import Position
 from bgtools.reports.board import id_board, moment_board
 from bgtools.reports.moments import MatchAnswers, Moment, analyse_answers
@@ -155,6 +161,30 @@ def test_the_note_of_the_roll_sits_beside_the_player_to_act() -> None:
     assert lines_x[10].endswith(f"Rolled {first.dice[0]}{first.dice[1]}")  # type: ignore[index]
     assert lines_o[4].endswith(f"Rolled {second.dice[0]}{second.dice[1]}")  # type: ignore[index]
     assert "Rolled" not in "".join(lines_x[:6]) and "Rolled" not in "".join(lines_o[7:])
+
+
+@pytest.mark.parametrize("path", MATCHES, ids=lambda p: p.name)
+def test_a_cube_action_or_resignation_is_written_beside_the_player_who_acts(path: Path
+                                                                          ) -> None:
+    match = answers_of(path)[0]
+    names = match.replay.names or ("player 0", "player 1")
+    seen = 0
+    for moments in match.moments.values():
+        for before, moment in zip([None, *moments], moments):
+            if moment.final or moment.action == "move" or moment.player is None:
+                continue
+            info = moment_board(match, moment)
+            lines = board_lines(info)[board_start(info):][:13]
+            notes = [line[INFO_COLUMN:] for line in lines]
+            top, bottom = "".join(notes[:6]), "".join(notes[7:])
+            mine, other = (top, bottom) if moment.player == 0 else (bottom, top)  # 0 is O
+            assert f"{names[moment.player]} " in mine and names[moment.player] not in other
+            if moment.action in ("take", "drop", "beaver") and before is not None:
+                offered = 2 * before.state.cube_value
+                assert f"Cube offered at {offered}" in mine
+                assert "Cube:" not in "".join(notes)  # the cube is off its place
+            seen += 1
+    assert seen or path.name.startswith("galaxy")
 
 
 def test_a_bare_id_is_drawn_from_the_side_on_roll() -> None:

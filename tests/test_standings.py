@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.data.standings import CSV_COLUMNS, MatchOutcome, Standings
+from tests.helpers.paths import nameless_copy
 from tests.helpers.selfplay import load_cases
 from tests.helpers.synthetic_matches import random_match
 
@@ -111,3 +112,22 @@ def test_standings_bad_input(args: tuple[str, ...]) -> None:
     code, out, err = run(*args)
     assert code == 2 and out == "" and "Traceback" not in err
     assert err.startswith("bgtools: error:") and err.count("\n") == 1
+
+
+
+def test_an_empty_name_is_a_player_of_its_own_file(tmp_path: Path) -> None:
+    first = nameless_copy(tmp_path / "a.txt", "lasse")
+    second = nameless_copy(tmp_path / "b.txt", "bob")
+    code, out, err = run("standings", "--json", str(first), str(second))
+    assert code == 0, err
+    players = json.loads(out)["players"]
+    unnamed = {f"player 1 ({first})", f"player 1 ({second})"}
+    assert set(players) == {"lasse", "bob"} | unnamed
+    for name in unnamed:
+        assert players[name]["matches"] == 1 and players[name]["losses"] == 1
+    code, out, _ = run("standings", "--csv", str(first), str(second))
+    rows = list(csv.reader(io.StringIO(out)))
+    assert len(rows) == len({tuple(row) for row in rows}), "no two rows alike"
+    assert ["lasse", f"player 1 ({first})", "1", "1", "0", "0", "3", "0"] in rows
+    code, out, _ = run("stats", "--json", str(first), str(second))
+    assert set(json.loads(out)["players"]) == {"lasse", "bob"} | unnamed

@@ -438,6 +438,44 @@ def test_stats_plot(tmp_path: Path, suffix: str) -> None:
     assert code == 0
 
 
+@pytest.mark.parametrize("args, panels", [
+    (("--by", "file", "samples/example_gnubg.mat"), 1),
+    (("samples/example_gnubg.mat",), 3),  # everything, then Alice and Bob
+    (("samples",), 5),
+])
+def test_plot_titles_and_legend_cover_nothing(args: tuple[str, ...], panels: int) -> None:
+    # The figure's title was drawn over the first panel's title (with matplotlib 3.7's
+    # tight_layout), and the legend, inside the first panel, over its bars.
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+    from matplotlib.text import Text
+
+    from bgtools.data.plot import plot_figure
+
+    root = Path(__file__).resolve().parents[1]
+    paths = [str(root / a) if a.startswith("samples") else a for a in args]
+    code, out, err = run("stats", "--json", *paths)
+    assert code == 0, err
+    figure = plot_figure(json.loads(out))
+    try:
+        figure.canvas.draw()
+        renderer = figure.canvas.get_renderer()
+        (title,) = [t.get_window_extent(renderer) for t in figure.get_children()
+                    if isinstance(t, Text) and t.get_text() == figure.get_suptitle()]
+        legend = figure.legends[0].get_window_extent(renderer)
+        axes = figure.get_axes()
+        assert len(axes) == panels
+        for panel in axes:
+            head = panel.title.get_window_extent(renderer)
+            assert not title.overlaps(head) and not legend.overlaps(head)
+            assert not title.overlaps(panel.get_window_extent(renderer))
+            for bar in panel.patches:
+                assert not legend.overlaps(bar.get_window_extent(renderer))
+            assert not legend.overlaps(panel.get_window_extent(renderer))
+    finally:
+        plt.close(figure)
+
+
 def test_position_helpers_used_by_the_dance_count() -> None:
     # The opponent's home-board point d (his numbering) is where the mover enters with d.
     pos = Position.from_points({25: 1, 13: 14}, {1: 2, 2: 2, 6: 3, 24: 8})
@@ -490,3 +528,30 @@ def test_merging_is_order_free_and_counts_add_up(order: list[int]) -> None:
         assert sum(group["dice"].values()) == 2 * group["rolls"]
         assert group["dances"] <= group["bar_rolls"]
         assert sum(c["rolls"] for c in group["bar_by_closed_points"]) == group["bar_rolls"]
+
+
+def test_the_dice_table_counts_and_rates_over_one_base() -> None:
+    # example_gnubg.mat: Alice rolls 23 times, 3 of them the opening roll of a game; the
+    # table showed 23 rolls beside 10 doubles at 50.0% (10 of the other 20).
+    example = Path(__file__).resolve().parents[1] / "samples" / "example_gnubg.mat"
+    code, out, _ = run("stats", "--json", str(example))
+    groups = json.loads(out)["players"]
+    result = runner.invoke(app, ["stats", str(example)], env={"COLUMNS": "120", "NO_COLOR": "1"})
+    assert code == 0 and result.exit_code == 0
+    out = result.stdout
+    lines = out.splitlines()
+    assert "opening" in lines[0]  # the base is stated in the title
+    header = [c.strip() for c in lines[2].strip("┃").split("┃")]
+    checked = 0
+    for line in lines[4:lines.index(next(x for x in lines if x.startswith("└")))]:
+        cells = [c.strip() for c in line.strip("│").split("│")]
+        if cells[0] not in groups:
+            continue
+        group = groups[cells[0]]
+        rolls = int(cells[header.index("rolls")])
+        count, percent = cells[header.index("doubles")].split()
+        assert rolls == group["tested_rolls"] != group["rolls"]
+        assert int(count) == group["tested_doubles"]
+        assert percent == f"{int(count) / rolls:.1%}"
+        checked += 1
+    assert checked == 2

@@ -59,7 +59,7 @@ def moments_of(path: Path) -> Iterator[tuple[MatchAnswers, Moment]]:
 
 @pytest.mark.parametrize("path", MATCHES, ids=lambda p: p.name)
 def test_every_moment_draws_its_checkers_cube_and_dice(path: Path) -> None:
-    drawn = 0
+    drawn = offers = 0
     for match, moment in moments_of(path):
         info = moment_board(match, moment)
         root = ElementTree.fromstring(svg_diagram(info))
@@ -77,8 +77,27 @@ def test_every_moment_draws_its_checkers_cube_and_dice(path: Path) -> None:
         owner = moment.state.cube_owner
         assert cube.get("data-owner") == {None: "centred", 0: "o", 1: "x"}[owner]
         value = "".join(cube.itertext())
-        assert value == ("64" if owner is None and moment.state.cube_value == 1
-                         else str(moment.state.cube_value))
+        before = match.moments[moment.game][moment.move - 2] if moment.move > 1 else None
+        waiting = moment.over is None if moment.final else moment.state.doubled
+        if waiting and before is not None and before.action == "double":
+            # A double awaiting its answer: the value offered, in the doubler's half.
+            doubler = "o" if before.player == 0 else "x"  # player 0 is O
+            assert cube.get("data-offered-by") == doubler
+            assert value == str(2 * moment.state.cube_value)
+            (square,) = find(cube, "cube")
+            middle = float(root.get("viewBox", "").split()[2]) / 2
+            assert (float(square.get("x", "0")) > middle) == (doubler == "x")
+            offers += 1
+        else:
+            assert cube.get("data-offered-by") is None
+            assert value == ("64" if owner is None and moment.state.cube_value == 1
+                             else str(moment.state.cube_value))
+        # The to-act marker: the player on roll, or the one who doubles, answers, resigns
+        # or accepts.
+        marked = [label for label in find(root, "label") if "turn" in classes(label)]
+        if not moment.final:
+            (label,) = marked
+            assert classes(label) >= {"player-o" if moment.player == 0 else "player-x"}
         dice = find(root, "die")
         spots = find(root, "spot")
         if moment.action == "move" and moment.dice and not moment.final:
@@ -88,6 +107,7 @@ def test_every_moment_draws_its_checkers_cube_and_dice(path: Path) -> None:
             assert not dice and not spots
         drawn += 1
     assert drawn > 10
+    assert offers or path.name == "galaxy_match1486073.txt"  # the Galaxy match has no double
 
 
 def centre(element: ElementTree.Element) -> tuple[float, float]:
@@ -209,6 +229,38 @@ def test_html_page_holds_every_moment_and_no_network(tmp_path: Path) -> None:
     for needle in ("http://", "https://", "src=", "@import", "url("):
         # The SVG namespace is a name, never fetched.
         assert needle not in html.replace("http://www.w3.org/2000/svg", "")
+
+
+def _pips_all_rows(path: Path, game: int) -> dict[int, tuple[str, str, str]]:
+    """``pips --all``'s table read back: move -> (player, roll, play) for each action."""
+    result = CliRunner().invoke(app, ["pips", str(path), "--game", str(game), "--all"],
+                                env={"COLUMNS": "200", "NO_COLOR": "1"})
+    assert result.exit_code == 0, result.stderr
+    rows = {}
+    for line in result.stdout.splitlines():
+        cells = [c.strip() for c in line.split("\u2502")]
+        if len(cells) == 7 and cells[0].isdigit() and cells[2] != "-":
+            rows[int(cells[0])] = (cells[2], cells[5], cells[6])
+    return rows
+
+
+@pytest.mark.parametrize("path", MATCHES[:2], ids=lambda p: p.name)
+def test_html_words_every_action_as_pips_all_does(tmp_path: Path, path: Path) -> None:
+    # example_gnubg.mat game 2 row 5a: Alice rolls 65, then resigns; the page said "no play".
+    target = tmp_path / "match.html"
+    assert run("show", str(path), "--html", str(target))[0] == 0
+    frames = page_frames(target.read_text("utf-8"))
+    checked = 0
+    for game in sorted({f["game"] for f in frames}):
+        rows = _pips_all_rows(path, game)
+        for frame in (f for f in frames if f["game"] == game and f["move"] in rows):
+            player, roll, play = rows[frame["move"]]
+            expected = f"{player} {roll}: {play}" if roll else f"{player} {play}"
+            assert frame["action"] == expected
+            checked += 1
+    assert checked > 50
+    if path == EXAMPLE:
+        assert any(f["action"] == "Alice 65: (rolled, then resigned)" for f in frames)
 
 
 # --- a real browser --------------------------------------------------------------------------

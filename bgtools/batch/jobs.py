@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from bgtools.dataclass_methods import FrozenFieldMethods
 from bgtools.read.detect import InputSource
+from bgtools.record import shown_names
 from bgtools.reports.files import analyse_file, validate_json
 
 if TYPE_CHECKING:
@@ -153,7 +154,7 @@ def score_report(item: Input, rules: str = "auto") -> FileReport:
         objects.append(obj)
         names = header_names(replay)
         extra.append({
-            "names": list(replay.names) if replay.names else None,
+            "names": list(shown_names(replay.names)),
             "header_names": list(names) if names is not None else None,
             "post_crawford": [g.post_crawford for g in replay.games],
             "totals": [list(t) for t in running_totals(replay)],
@@ -163,10 +164,12 @@ def score_report(item: Input, rules: str = "auto") -> FileReport:
                       problems=problems, extra=tuple(extra))
 
 
-def _last_match(item: Input, rules: str) -> tuple[FileReport, MatchAnswers | None]:
-    """Read one file for ``pips``/``status``: its report so far and its last match (with
-    the moments of its games), or None when it has none or cannot be read."""
-    from bgtools.reports.moments import analyse_answers
+def _pick_match(item: Input, rules: str, number: int | None = None
+                ) -> tuple[FileReport, MatchAnswers | None]:
+    """Read one file for ``pips``/``status``: its report so far and its match ``number``
+    (1-based; None: the last), with the moments of its games; None when it has none or
+    cannot be read, or when there is no such match (then the report's error says so)."""
+    from bgtools.reports.moments import RangeError, analyse_answers, pick_match
 
     display, path, error = item
     result, answers = analyse_answers(display, path, error, rules)
@@ -175,7 +178,12 @@ def _last_match(item: Input, rules: str) -> tuple[FileReport, MatchAnswers | Non
     report = FileReport(display, valid=result.valid,
                         rolls=sum(r.rolls for r in result.replays),
                         problems=tuple(p.to_json() for p in result.problems))
-    return report, answers[-1] if answers else None
+    if not answers:
+        return report, None
+    try:
+        return report, pick_match(answers, number)
+    except RangeError as exc:
+        return replace(report, error=f"{display}: {exc}", problems=()), None
 
 
 def _moment_extra(match: MatchAnswers, moment: Moment) -> dict[str, Any]:
@@ -185,13 +193,14 @@ def _moment_extra(match: MatchAnswers, moment: Moment) -> dict[str, Any]:
 
 
 def pips_report(item: Input, rules: str = "auto", game: int | None = None,
-                move: MoveRef | None = None, all_moves: bool = False) -> FileReport:
-    """The ``pips`` job: the ``pips`` object of one moment of the last match of the file
-    (``--move`` alone: of its last game), or with ``all_moves`` of every moment of a game.
-    A moment out of range is the file's error."""
+                move: MoveRef | None = None, all_moves: bool = False,
+                match_number: int | None = None) -> FileReport:
+    """The ``pips`` job: the ``pips`` object of one moment of match ``match_number`` of the
+    file (default: the last; ``--move`` alone: of its last game), or with ``all_moves`` of
+    every moment of a game. A match or moment out of range is the file's error."""
     from bgtools.reports.moments import RangeError, pips_json
 
-    report, match = _last_match(item, rules)
+    report, match = _pick_match(item, rules, match_number)
     if match is None:
         return report
     try:
@@ -210,12 +219,14 @@ def pips_report(item: Input, rules: str = "auto", game: int | None = None,
 
 
 def status_report(item: Input, rules: str = "auto", game: int | None = None,
-                  move: MoveRef | None = None) -> FileReport:
-    """The ``status`` job: the ``status`` object of one moment of the last match of the
-    file (``--move`` alone: of its last game). A moment out of range is the file's error."""
-    from bgtools.reports.moments import RangeError, status_json
+                  move: MoveRef | None = None, match_number: int | None = None
+                  ) -> FileReport:
+    """The ``status`` job: the ``status`` object of one moment of match ``match_number``
+    of the file (default: the last; ``--move`` alone: of its last game). A match or moment
+    out of range is the file's error."""
+    from bgtools.reports.moments import RangeError, status_details, status_json
 
-    report, match = _last_match(item, rules)
+    report, match = _pick_match(item, rules, match_number)
     if match is None:
         return report
     if move is not None and game is None:
@@ -224,7 +235,9 @@ def status_report(item: Input, rules: str = "auto", game: int | None = None,
         moment = match.moment(game, move)
     except RangeError as exc:
         return replace(report, error=f"{report.display}: {exc}", problems=())
-    return replace(report, objects=(status_json(report.display, match.replay, moment),),
+    obj = status_json(report.display, match.replay, moment)
+    obj.update(status_details(match, moment))
+    return replace(report, objects=(obj,),
                    extra=(_moment_extra(match, moment),))
 
 

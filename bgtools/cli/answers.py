@@ -43,6 +43,12 @@ GameOption = Annotated[
     int | None,
     typer.Option("--game", metavar="N", help="Game number (1-based; default: the last game)."),
 ]
+MatchOption = Annotated[
+    int | None,
+    typer.Option("--match", metavar="N", show_default=False,
+                 help="The N-th match of a file that holds several (1-based, as score "
+                 "--json numbers them; default: the last)."),
+]
 MoveOption = Annotated[
     str | None,
     typer.Option("--move", metavar="M", show_default=False,
@@ -52,10 +58,21 @@ MoveOption = Annotated[
 ]
 
 
-def _problems_to_stderr(display: str, answers: list[MatchAnswers]) -> None:
-    for match in answers:
-        for prob in match.replay.problems:
-            print_problem(display, prob.to_json())
+def _point_to_validate(display: str, count: int, rules: str) -> None:
+    """The one line ``show`` and ``status`` say of a file's problems, instead of listing
+    them over the answer: how many, and the command that lists them."""
+    import shlex
+
+    from bgtools.cli.errors import note
+    from bgtools.cli.terminal import terminal_text
+
+    if not count:
+        return
+    command = "bgtools validate " + ("" if rules == "auto" else f"--rules {rules} ")
+    what, them = ("problem", "it") if count == 1 else ("problems", "them")
+    # Escaped here: note() would make a line break in the name a space.
+    note(f"{terminal_text(display)} has {count} {what}: "
+         f"{command}{terminal_text(shlex.quote(display))} lists {them}")
 
 
 def _inputs(items: Iterable[Input], rules: str = "auto"
@@ -72,7 +89,7 @@ def _inputs(items: Iterable[Input], rules: str = "auto"
             print_error(result.error)
             yield display, [], 2
             continue
-        _problems_to_stderr(display, answers)
+        _point_to_validate(display, sum(len(m.replay.problems) for m in answers), rules)
         code = 0 if result.valid else 1
         if not answers:
             print_error(f"{display}: no match found")
@@ -113,9 +130,13 @@ def _file_error(result: FileReport) -> str | None:
     return None
 
 
-def _report_problems(result: FileReport) -> int:
-    """Write a file's error or problems to stderr; its exit code (0, 1 or 2)."""
-    if result.error is None:
+def _report_problems(result: FileReport, list_rules: str | None = None) -> int:
+    """Write a file's error or problems to stderr (with ``list_rules``, the rules the file
+    was replayed under, only how many and how ``validate`` lists them); its exit code
+    (0, 1 or 2)."""
+    if result.error is None and list_rules is not None:
+        _point_to_validate(result.display, len(result.problems), list_rules)
+    elif result.error is None:
         for prob in result.problems:
             print_problem(result.display, prob)
     error = _file_error(result)
@@ -154,10 +175,12 @@ def _run(job: Callable[..., FileReport], paths: list[str], jobs: int | None, as_
 
 def _answer_files(job: Callable[..., FileReport], paths: list[str], jobs: int | None,
                   as_json: bool, print_file: Callable[[Console, FileReport], None], *,
-                  with_format: bool = False, **options: Any) -> NoReturn:
+                  with_format: bool = False, point_to_validate: bool = False,
+                  **options: Any) -> NoReturn:
     """Run an answer job (score, pips, status) over ``paths`` and exit with the worst code.
 
-    Each file's problems go to stderr; its answer is one JSON line (``--json``, or its error
+    Each file's problems go to stderr (``point_to_validate``: how many, and the command
+    that lists them); its answer is one JSON line (``--json``, or its error
     object) or, at a terminal, what ``print_file`` draws for a file that has an answer.
     """
     worst = 0
@@ -165,7 +188,8 @@ def _answer_files(job: Callable[..., FileReport], paths: list[str], jobs: int | 
 
     def report(result: FileReport) -> None:
         nonlocal worst
-        worst = max(worst, _report_problems(result))
+        rules = options.get("rules", "auto") if point_to_validate else None
+        worst = max(worst, _report_problems(result, rules))
         if console is None:
             _emit_objects(result, with_format=with_format)
         elif result.objects:
@@ -249,14 +273,14 @@ def not_an_id(text: str) -> str:
 
 
 def _answer_positions(texts: list[str], game: int | None, move: str | None, as_json: bool,
-                      command: str) -> NoReturn:
+                      command: str, match: int | None = None) -> NoReturn:
     """``pips``/``status`` of positions given by their IDs: one answer each, in order; an
     ID that does not decode is an error (its reason on stderr; with ``--json`` its error
     object), exit 2."""
     from bgtools.reports.moments import position_answers
 
-    if game is not None or move is not None:
-        fail("--game and --move apply to match files, not to a position ID")
+    if game is not None or move is not None or match is not None:
+        fail("--match, --game and --move apply to match files, not to a position ID")
     console = None if as_json else make_console()
     worst = 0
     for text in texts:
@@ -285,23 +309,27 @@ def _answer_positions(texts: list[str], game: int | None, move: str | None, as_j
 
 
 def _pick(display: str, answers: list[MatchAnswers], game: int | None,
-          move: MoveRef | str | None) -> tuple[MatchAnswers, Moment]:
+          move: MoveRef | str | None, match_number: int | None = None
+          ) -> tuple[MatchAnswers, Moment]:
     """The moment asked for; exit 2 naming the valid range when it does not exist."""
-    from bgtools.reports.moments import RangeError
+    from bgtools.reports.moments import RangeError, pick_match
 
-    match = answers[-1]
-    if move is not None and game is None:
-        game = len(match.replay.games)
     try:
+        match = pick_match(answers, match_number)
+        if move is not None and game is None:
+            game = len(match.replay.games)
         return match, match.moment(game, move)
     except RangeError as exc:
         fail(f"{display}: {exc}")
 
 
-def _check_numbers(game: int | None, move: str | None) -> MoveRef | None:
+def _check_numbers(game: int | None, move: str | None, match: int | None = None
+                   ) -> MoveRef | None:
     """The moment asked for, checked: ``--move`` parsed (a number or a row such as 12b)."""
     from bgtools.reports.moments import parse_move
 
+    if match is not None and match < 1:
+        fail(f"--match {match} is out of range: matches are numbered from 1")
     if game is not None and game < 1:
         fail(f"--game {game} is out of range: games are numbered from 1")
     if move is None:
@@ -320,6 +348,7 @@ def pips(
     as_json: JsonOption = False,
     all_moves: Annotated[bool, typer.Option("--all", help="A table of every move of the game.")]
     = False,
+    match: MatchOption = None,
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
 ) -> None:
@@ -330,12 +359,12 @@ def pips(
     """
     from bgtools.batch import pips_report
 
-    moment_ref = _check_numbers(game, move)
+    moment_ref = _check_numbers(game, move, match)
     check_rules(rules)
     if _names_positions(paths):
         if all_moves:
             fail("--all applies to match files, not to a position ID")
-        _answer_positions(paths, game, move, as_json, "pips")
+        _answer_positions(paths, game, move, as_json, "pips", match)
 
     def print_file(console: Console, result: FileReport) -> None:
         if all_moves:
@@ -346,7 +375,7 @@ def pips(
                           f"{_pip_counts(moment['names'], moment['pips'])}", markup=False)
 
     _answer_files(pips_report, paths, jobs, as_json, print_file, game=game, move=moment_ref,
-                  all_moves=all_moves, rules=rules)
+                  all_moves=all_moves, rules=rules, match_number=match)
 
 
 def _pip_counts(names: list[str], pips: list[int]) -> str:
@@ -390,7 +419,7 @@ def _print_all(console: Console, display: str, moments: list[dict[str, Any]]) ->
         else:
             actor = escape(names[m["player"]]) if m["player"] is not None else "-"
             roll = f"{m['dice'][0]}{m['dice'][1]}" if m["dice"] else ""
-            play = m["label"] if m["action"] == "move" else m["action"]
+            play = m["words"]
         p0, p1 = m["pips"]
         table.add_row(str(m["move"]), m.get("row") or "", actor, str(p0), str(p1), roll,
                       escape(play or ""))
@@ -403,6 +432,7 @@ def status(
     game: GameOption = None,
     move: MoveOption = None,
     as_json: JsonOption = False,
+    match: MatchOption = None,
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
 ) -> None:
@@ -412,10 +442,10 @@ def status(
     """
     from bgtools.batch import status_report
 
-    moment_ref = _check_numbers(game, move)
+    moment_ref = _check_numbers(game, move, match)
     check_rules(rules)
     if _names_positions(paths):
-        _answer_positions(paths, game, move, as_json, "status")
+        _answer_positions(paths, game, move, as_json, "status", match)
 
     def print_file(console: Console, result: FileReport) -> None:
         (obj,), (moment,) = result.objects, result.extra
@@ -423,7 +453,7 @@ def status(
                       obj, moment)
 
     _answer_files(status_report, paths, jobs, as_json, print_file, game=game,
-                  move=moment_ref, rules=rules)
+                  move=moment_ref, rules=rules, point_to_validate=True, match_number=match)
 
 
 CRAWFORD_TEXT = {"pre-crawford": "pre-Crawford", "crawford": "Crawford game",
@@ -500,6 +530,7 @@ def show(
         show_default=False)],
     game: GameOption = None,
     move: MoveOption = None,
+    match: MatchOption = None,
     ascii_only: Annotated[bool, typer.Option("--ascii", help="A plain text board.")] = False,
     rules: RulesOption = "auto",
     svg: Annotated[str | None, typer.Option(
@@ -519,7 +550,7 @@ def show(
     from bgtools.reports.board import id_board, moment_board
     from bgtools.write.atomic import Protected, protected_input
 
-    _check_numbers(game, move)
+    _check_numbers(game, move, match)
     check_rules(rules)
     if svg == "-" and html == "-":
         fail("--svg - and --html - cannot both write to standard output")
@@ -535,8 +566,8 @@ def show(
         if info is None and not GLOB_CHARACTERS.intersection(path):
             fail(not_an_id(path))
     if info is not None:
-        if game is not None or move is not None:
-            fail("--game and --move apply to match files, not to a position ID")
+        if game is not None or move is not None or match is not None:
+            fail("--match, --game and --move apply to match files, not to a position ID")
         if html is not None:
             fail("--html draws a whole match: give a match file, not a position ID")
     else:
@@ -553,13 +584,13 @@ def show(
             worst = max(worst, code)
             if not answers:
                 continue
-            match, moment = _pick(display, answers, game, move)
-            info = moment_board(match, moment)
+            chosen, moment = _pick(display, answers, game, move, match)
+            info = moment_board(chosen, moment)
             if html is not None:
                 from bgtools.reports.html import match_html
 
                 start = moment if game is not None or move is not None else None
-                write_picture(match_html(match, display, start), html, force=force,
+                write_picture(match_html(chosen, display, start), html, force=force,
                               source=protect)
             break
     if info is not None and svg is not None:

@@ -20,7 +20,7 @@ from typer.core import TyperCommand
 from bgtools.cli.errors import fail, silence_stream
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Collection, Sequence
 
     from rich.console import Console
     from rich.table import Table
@@ -278,10 +278,12 @@ def _quiet_pipe_console_class() -> type[Console]:
     return QuietPipeConsole
 
 
-def fit_table(console: Console, table: Table, drop: Sequence[str]) -> Table:
+def fit_table(console: Console, table: Table, drop: Sequence[str],
+              blank: Collection[str] = ()) -> Table:
     """Fit ``table`` to ``console``'s width: first put each word of the headers on its own
-    line, then remove the columns whose headers are in ``drop``, in that order, while it is
-    still too wide; the columns left fold as Rich folds them.
+    line, then remove the columns whose every cell is in ``blank`` (such as ``"0"``: a
+    column that says nothing), then those whose headers are in ``drop``, in that order,
+    while it is still too wide; the columns left fold as Rich folds them.
 
     At a narrow terminal this keeps every cell of the columns that matter readable instead
     of cutting every column short. Returns ``table`` (changed in place).
@@ -302,7 +304,9 @@ def fit_table(console: Console, table: Table, drop: Sequence[str]) -> Table:
             # A Text, whose line breaks the console keeps (it escapes those of a string).
             column.header = Text("\n").join(console.render_str(word)
                                             for word in column.header.split())
-    for header in drop:
+    empty = [" ".join(str(c.header).split()) for c in table.columns
+             if blank and all(isinstance(cell, str) and cell in blank for cell in c.cells)]
+    for header in [*empty, *drop]:
         if fits():
             break
         table.columns[:] = [c for c in table.columns

@@ -129,9 +129,15 @@ def _convert_into(sources: list[str], directory: Path, fmt: TargetFormat, force:
         if entry.note is not None:
             note(entry.note)
     counts = {0: 0, EXIT_PROBLEMS: 0, EXIT_UNUSABLE: 0}
+    existing = 0  # of the EXIT_UNUSABLE ones: refused because the output exists
 
     def report(result: FileReport) -> None:
-        counts[_report(result, fmt)] += 1
+        nonlocal existing
+        code = _report(result, fmt)
+        counts[code] += 1
+        planned_output = planned.outputs.get(result.display)
+        if code == EXIT_UNUSABLE and planned_output is not None and planned_output.exists:
+            existing += 1
 
     summary = run_batch(convert_report, sources, resolve_jobs(jobs), False, report,
                         expanded=list(planned.inputs), fmt=fmt, plan=planned.outputs,
@@ -143,8 +149,11 @@ def _convert_into(sources: list[str], directory: Path, fmt: TargetFormat, force:
     line = f"bgtools: converted {counts[0]} of {done} file(s) into {shown} ({fmt})"
     if counts[EXIT_PROBLEMS]:
         line += f"; {counts[EXIT_PROBLEMS]} not converted (errors in the record)"
-    if counts[EXIT_UNUSABLE]:
-        line += f"; {counts[EXIT_UNUSABLE]} unreadable or refused"
+    if existing:
+        line += (f"; {existing} already exist (--force replaces them)" if existing > 1
+                 else "; 1 already exists (--force replaces it)")
+    if counts[EXIT_UNUSABLE] > existing:
+        line += f"; {counts[EXIT_UNUSABLE] - existing} unreadable or refused"
     if summary.interrupted:
         line += f"; interrupted after {done} file(s)"
     sys.stderr.write(line + "\n")

@@ -26,6 +26,7 @@ from bgtools.cli.app import (
     app,
     check_rules,
     emit_json,
+    fit_table,
     make_console,
     resolve_jobs,
 )
@@ -85,6 +86,16 @@ def _check_output(output: Path, force: bool, paths: list[str], what: str) -> Non
     parent = output.parent
     if not parent.is_dir():
         fail(f"cannot write {output}: no such directory {parent}")
+
+
+def _export_format_of(output: Path) -> ExportFormat:
+    """The format ``export`` writes when ``--to`` is not given: the output's extension
+    (``.csv``, ``.parquet``); a usage error for any other."""
+    suffix = output.suffix.lower().lstrip(".")
+    if suffix not in ExportFormat.__members__:
+        fail(f"export: {output} has no .csv or .parquet extension: name the format with "
+             "--to csv or --to parquet")
+    return ExportFormat(suffix)
 
 
 class _Abort(Exception):
@@ -234,6 +245,11 @@ def _write_plot(plot: Path, fmt: str, obj: dict[str, Any], force: bool) -> None:
     note(f"wrote {plot}")
 
 
+BLANK_CELLS = ("0", "-", "")
+"""The cells of a data table that say nothing: a column of them goes first when the table
+is too wide for the terminal."""
+
+
 def _p(value: float | None) -> str:
     if value is None:
         return "-"
@@ -258,9 +274,10 @@ def _print_stats(console: Console, obj: dict[str, Any]) -> None:
     groups: dict[str, Any] = dict(obj[key])
     if len(groups) > 1:
         groups["(all)"] = obj["all"]
-    dice = _table("Dice: p-values against fair dice (opening rolls left out)", by,
-                  ["rolls", "doubles", "p", "21 kinds", "faces", "ordered", "36 ord."])
-    faces = _table("Faces of both dice, every roll", by, ["1", "2", "3", "4", "5", "6"])
+    dice = _table("Dice: every roll but each game's opening one; p-values against fair dice",
+                  by,
+                  ["rolls", "doubles", "p", "21 kinds", "ordered", "36 ord."])
+    faces = _table("Faces of both dice, every roll", by, ["1", "2", "3", "4", "5", "6", "p"])
     bar = _table("From the bar, and hits", by,
                  ["rolls", "dances", "expected", "p", "hits"])
     cube = _table("The cube", by, ["doubled", "took", "dropped", "beavered", "raccooned",
@@ -271,14 +288,14 @@ def _print_stats(console: Console, obj: dict[str, Any]) -> None:
         label = escape(name)
         rate = g["doubles_rate"]
         dice.add_row(
-            label, str(g["rolls"]),
-            f"{g['doubles']} {rate:.1%}" if rate is not None else str(g["doubles"]),
+            label, str(g["tested_rolls"]),
+            f"{g['tested_doubles']} {rate:.1%}" if rate is not None else "0",
             _p(g["doubles_test"]["p_value"]) if g["doubles_test"] else "-",
             _p(g["chi_square"]["p_value"]) if g["chi_square"] else "-",
-            _p(g["dice_chi_square"]["p_value"]) if g["dice_chi_square"] else "-",
             str(g["ordered"]["rolls"]),
             _p(g["ordered"]["chi_square"]["p_value"]) if g["ordered"]["chi_square"] else "-")
-        faces.add_row(label, *(str(g["dice"][str(f)]) for f in range(1, 7)))
+        faces.add_row(label, *(str(g["dice"][str(f)]) for f in range(1, 7)),
+                      _p(g["dice_chi_square"]["p_value"]) if g["dice_chi_square"] else "-")
         test = g["dance_test"]
         bar.add_row(label, str(g["bar_rolls"]), str(g["dances"]),
                     f"{g['expected_dances']:.1f}", _p(test["p_value"]) if test else "-",
@@ -294,8 +311,12 @@ def _print_stats(console: Console, obj: dict[str, Any]) -> None:
             str(results["single"]), str(results["gammon"]), str(results["backgammon"]),
             str(games["resigned"]) if games["resigned"] is not None
             else str(games["ended_by"]["resign"]))
-    for table in (dice, faces, bar, cube, games_table):
-        console.print(table)
+    # At a narrow terminal, the columns that say nothing go first, then the least needed.
+    drops = {dice: ("36 ord.", "ordered", "21 kinds"), faces: ("p",),
+             bar: ("expected", "p"), cube: ("raccooned", "beavered", "top cube"),
+             games_table: ("resigned", "backgammon", "gammon", "single")}
+    for table, drop in drops.items():
+        console.print(fit_table(console, table, drop=drop, blank=BLANK_CELLS))
     console.print(f"{obj['files_read']} file(s) read, {obj['files_skipped']} left out as "
                   "invalid. p: two-sided for doubles and dances, chi-square for the 21 kinds, "
                   "the faces and the 36 ordered outcomes (only records that keep the order "
@@ -373,8 +394,9 @@ def _print_standings(console: Console, table: Standings) -> None:
             rec = standing.opponents[other]
             pairs.add_row(escape(name), escape(other), str(rec.matches), str(rec.wins),
                           str(rec.losses), f"{rec.points_for}-{rec.points_against}")
-    console.print(main)
-    console.print(pairs)
+    console.print(fit_table(console, main, drop=("points for", "points against", "#",
+                                                 "matches"), blank=BLANK_CELLS))
+    console.print(fit_table(console, pairs, drop=("matches",), blank=BLANK_CELLS))
 
 
 # --- export ---------------------------------------------------------------------------------
@@ -383,11 +405,11 @@ def _print_standings(console: Console, table: Standings) -> None:
 @app.command()
 def export(
     paths: Paths,
-    to: Annotated[ExportFormat, typer.Option("--to", help="csv, or parquet (needs "
-                                             "bgtools[parquet]).", metavar="csv|parquet",
-                                             show_default=False)],
     output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE",
                                          help="The file to write.", show_default=False)],
+    to: Annotated[ExportFormat | None, typer.Option(
+        "--to", help="csv, or parquet (needs bgtools[parquet]); default: the extension of "
+        "the output (.csv or .parquet).", metavar="csv|parquet", show_default=False)] = None,
     force: Force = False,
     include_invalid: IncludeInvalid = False,
     rules: RulesOption = "auto",
@@ -404,6 +426,8 @@ def export(
     from bgtools.write.atomic import OutputRefusedError, open_atomically
 
     check_rules(rules)
+    if to is None:
+        to = _export_format_of(output)
     try:
         check_format(to.value)
     except ExportUnavailableError as exc:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -107,6 +108,8 @@ def usage_error_line(exc: Exception) -> str:
     """The one error line of a usage error from Typer's Click (a bad option value, a missing
     argument, an unknown option): its message, and where to find the command's help."""
     message = str(getattr(exc, "format_message", lambda: str(exc))()).strip().rstrip(".")
+    # Click lays out a list of choices on indented lines ("Choose from:\n\tcsv,\n\t...").
+    message = re.sub(r"[ \t]*\n[ \t]*", " ", message)
     message = message[:1].lower() + message[1:]
     ctx = getattr(exc, "ctx", None)
     command = getattr(ctx, "command_path", "") or "bgtools"

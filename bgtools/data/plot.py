@@ -13,7 +13,8 @@ import io
 import math
 from typing import Any
 
-__all__ = ["MAX_PANELS", "PLOT_SUFFIXES", "PlotUnavailableError", "check_plot", "render_plot"]
+__all__ = ["MAX_PANELS", "PLOT_SUFFIXES", "PlotUnavailableError", "check_plot", "plot_figure",
+           "render_plot"]
 
 MAX_PANELS = 8
 """Group panels drawn besides the panel of everything together."""
@@ -62,8 +63,11 @@ def _panel(axes: Any, title: str, group: dict[str, Any]) -> None:
     axes.tick_params(axis="y", labelsize=7)
 
 
-def render_plot(stats: dict[str, Any], fmt: str) -> bytes:
-    """The image (``png`` or ``svg``) of a ``stats`` object's rolls by kind."""
+def plot_figure(stats: dict[str, Any]) -> Any:
+    """The matplotlib figure of a ``stats`` object's rolls by kind (close it with
+    ``matplotlib.pyplot.close``). Its layout is constrained, so that the figure's title,
+    the legend (below the panels, outside them: it never covers a bar) and each panel's
+    title keep apart whatever the number of panels."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -76,15 +80,23 @@ def render_plot(stats: dict[str, Any], fmt: str) -> bytes:
     panels = [("all", stats["all"])] + [(name, groups[name]) for name in chosen]
     if len(groups) == 1:
         panels = panels[1:]
-    figure, axes_list = plt.subplots(len(panels), 1, figsize=(9, 2.6 * len(panels)),
-                                     squeeze=False)
+    figure, axes_list = plt.subplots(len(panels), 1, figsize=(9, 2.6 * len(panels) + 0.6),
+                                     squeeze=False, layout="constrained")
+    for axes, (title, group) in zip(axes_list[:, 0], panels):
+        _panel(axes, title, group)
+    figure.suptitle("Rolls by kind, observed against fair dice (opening rolls left out)",
+                    fontsize=10)
+    handles, labels = axes_list[0, 0].get_legend_handles_labels()
+    figure.legend(handles, labels, fontsize=7, loc="outside lower center", ncols=2)
+    return figure
+
+
+def render_plot(stats: dict[str, Any], fmt: str) -> bytes:
+    """The image (``png`` or ``svg``) of a ``stats`` object's rolls by kind."""
+    import matplotlib.pyplot as plt
+
+    figure = plot_figure(stats)
     try:
-        for axes, (title, group) in zip(axes_list[:, 0], panels):
-            _panel(axes, title, group)
-        axes_list[0, 0].legend(fontsize=7, loc="upper right")
-        figure.suptitle("Rolls by kind, observed against fair dice (opening rolls left out)",
-                        fontsize=10)
-        figure.tight_layout()
         out = io.BytesIO()
         figure.savefig(out, format=fmt, dpi=100,
                        metadata={"Date": None} if fmt == "svg" else None)

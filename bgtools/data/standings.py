@@ -40,12 +40,14 @@ class MatchOutcome:
     winner: int | None
 
 
-def outcome_of(replay: MatchReplay) -> MatchOutcome:
-    """The outcome of one replayed match (unnamed players: ``player 0``, ``player 1``)."""
-    from bgtools.data.stats import player_names
+def outcome_of(replay: MatchReplay, display: str) -> MatchOutcome:
+    """The outcome of one replayed match of the file ``display`` (players as
+    :func:`bgtools.data.stats.player_keys` names them)."""
+    from bgtools.data.stats import player_keys
 
     winner = replay.winner if replay.complete and replay.match_length else None
-    return MatchOutcome(player_names(replay), replay.match_length, replay.final_score, winner)
+    return MatchOutcome(player_keys(replay, display), replay.match_length,
+                        replay.final_score, winner)
 
 
 @dataclass(slots=True)
@@ -166,4 +168,5 @@ def standings_report(item: Input, rules: str = "auto",
     report, result = read_usable(item, rules, include_invalid, keep_events=False)
     if result is None:
         return report
-    return with_payload(report, {"outcomes": [outcome_of(r) for r in result.replays]})
+    return with_payload(report, {"outcomes": [outcome_of(r, report.display)
+                                              for r in result.replays]})

@@ -43,6 +43,7 @@ from typing import Any
 from bgtools.batch import FileReport, Input
 from bgtools.data.probability import chi_square_test, poisson_binomial_test
 from bgtools.engine.results import RESULT_NAMES, result_level
+from bgtools.record import is_unnamed, shown_names
 from bgtools.record_json import SCHEMA
 from bgtools.replay import Event, MatchReplay
 
@@ -57,6 +58,7 @@ __all__ = [
     "group_json",
     "stats_json",
     "player_names",
+    "player_keys",
     "site_of",
     "stats_report",
 ]
@@ -219,8 +221,16 @@ def keeps_dice_order(events: Iterable[Event]) -> bool:
 
 
 def player_names(replay: MatchReplay) -> tuple[str, str]:
-    """The players' names, or ``player 0`` and ``player 1`` when the record has none."""
-    return replay.names or ("player 0", "player 1")
+    """The players' names; ``player 0`` or ``player 1`` for one the record does not name."""
+    return shown_names(replay.names)
+
+
+def player_keys(replay: MatchReplay, display: str) -> tuple[str, str]:
+    """The players as the data commands add them up across files: by name; a player the
+    file does not name as ``player 1 (FILE)``, never pooled with another file's."""
+    first, second = (f"{name} ({display})" if is_unnamed(replay.names, side) else name
+                     for side, name in enumerate(player_names(replay)))
+    return first, second
 
 
 def site_of(replay: MatchReplay) -> str:
@@ -236,9 +246,8 @@ def match_tallies(replay: MatchReplay, events: list[Event], by: str, display: st
     ``by`` player, site or file."""
     if by not in GROUPINGS:
         raise ValueError(f"unknown grouping {by!r}")
-    names = player_names(replay)
     if by == "player":
-        keys = names
+        keys = player_keys(replay, display)
     else:
         key = site_of(replay) if by == "site" else display
         keys = (key, key)
@@ -335,6 +344,7 @@ def group_json(tally: Tally) -> dict[str, Any]:
         "opening_rolls": tally.opening_rolls,
         "tested_rolls": tested,
         "doubles": tally.doubles,
+        "tested_doubles": tested_doubles,
         "doubles_rate": tested_doubles / tested if tested else None,
         "doubles_test": doubles_test.to_json() if doubles_test is not None else None,
         "dice": {str(face): tally.dice[face - 1] for face in range(1, 7)},

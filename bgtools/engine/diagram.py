@@ -67,7 +67,13 @@ class BoardInfo:
     fixed for a whole match. ``cube_owner`` is ``"x"``, ``"o"`` or None (centred); ``dice``
     the roll of the player to act, if rolled; ``on_roll`` whether he is to roll or play
     (not at a double, its answer or the end); ``status`` a short note (``Crawford game``,
-    ``Doubles``...), parts separated by ``"; "``.
+    ``game over``...), parts separated by ``"; "``.
+
+    ``to_act`` is the player who acts when it is not to roll or play (a double, its answer,
+    a resignation or its acceptance): he gets the to-act marker, and ``action`` (what he
+    does, in words) is written on his side. ``cube_offered`` is the player whose double
+    awaits its answer: the cube is drawn on his side showing the value offered, twice
+    ``cube_value`` (as GNU Backgammon draws it).
     """
 
     position: BoardPosition
@@ -85,6 +91,16 @@ class BoardInfo:
     xgid: str = ""
     on_roll: bool = True
     turn: Letter = "x"
+    to_act: Letter | None = None
+    action: str = ""
+    cube_offered: CubeSide | None = None
+
+
+def _marked(info: BoardInfo) -> Letter | None:
+    """The player the to-act marker points at: the one to act, else the one on roll."""
+    if info.to_act is not None:
+        return info.to_act
+    return info.turn if info.on_roll else None
 
 
 def player_sides(info: BoardInfo) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -173,8 +189,12 @@ def _notes(info: BoardInfo) -> list[str]:
     notes[0] = f"O: {info.o_name}"
     notes[1] = _score_text(info.o_score)
     notes[2] = f"pips {_pips(o)}, off {o[0]}"
-    if info.cube_owner == "o":
+    offered = info.cube_offered
+    if info.cube_owner == "o" and offered is None:
         notes[3] = f"Cube: {info.cube_value}"
+    if offered is not None:
+        # As GNU Backgammon writes it: beside the player to answer, the cube off its place.
+        notes[9 if offered == "o" else 3] = f"Cube offered at {2 * info.cube_value}"
     if info.turn == "o":
         notes[4] = _turn_note(info)
     middle = []
@@ -182,13 +202,15 @@ def _notes(info: BoardInfo) -> list[str]:
         middle.append(f"{info.match_length} point match")
     elif info.match_length == 0:
         middle.append("money session")
-    if info.cube_owner is None:
+    if info.cube_owner is None and offered is None:
         middle.append(f"(Cube: {info.cube_value})")
     notes[6] = " ".join(middle)
-    if info.cube_owner == "x":
+    if info.cube_owner == "x" and offered is None:
         notes[9] = f"Cube: {info.cube_value}"
     if info.turn == "x":
         notes[10] = _turn_note(info)
+    if info.to_act is not None and info.action:
+        notes[4 if info.to_act == "o" else 10] = info.action
     for k, part in enumerate(info.status.split("; ")[:3] if info.status else []):
         notes[7 + k] = part
     notes[11] = f"pips {_pips(x)}, off {x[0]}"
@@ -358,15 +380,24 @@ def _dice_svg(info: BoardInfo) -> list[str]:
 
 def _cube_svg(info: BoardInfo) -> list[str]:
     side = 36
-    cy = {None: _MIDDLE, "x": _BOTTOM - side / 2, "o": _TOP + side / 2}[info.cube_owner]
-    left = (_CUBE_COLUMN - side) / 2
     owner = info.cube_owner or "centred"
-    # A centred cube at 1 shows 64, as on a real cube and in GNU Backgammon.
-    shown = 64 if info.cube_owner is None and info.cube_value == 1 else info.cube_value
-    return [f'<g class="cube-group" data-owner="{owner}" data-value="{info.cube_value}">'
-            f'<rect class="cube" x="{left:g}" y="{cy - side / 2:g}" width="{side}" '
-            f'height="{side}" rx="4"/>'
-            f'<text class="cube-value" x="{_CUBE_COLUMN / 2:g}" y="{cy:g}">{shown}</text></g>']
+    offered = ""
+    if info.cube_offered is not None:
+        # Offered: in the middle of the doubler's half (where he throws his dice), showing
+        # the value offered, as GNU Backgammon draws a double awaiting its answer.
+        half = _LEFT + _HALF + _BAR if info.cube_offered == "x" else _LEFT
+        cx, cy = half + _HALF / 2, _MIDDLE
+        shown = 2 * info.cube_value
+        offered = f' data-offered-by="{info.cube_offered}"'
+    else:
+        cx = _CUBE_COLUMN / 2
+        cy = {None: _MIDDLE, "x": _BOTTOM - side / 2, "o": _TOP + side / 2}[info.cube_owner]
+        # A centred cube at 1 shows 64, as on a real cube and in GNU Backgammon.
+        shown = 64 if info.cube_owner is None and info.cube_value == 1 else info.cube_value
+    return [f'<g class="cube-group" data-owner="{owner}" data-value="{info.cube_value}"'
+            f'{offered}><rect class="cube" x="{cx - side / 2:g}" y="{cy - side / 2:g}" '
+            f'width="{side}" height="{side}" rx="4"/>'
+            f'<text class="cube-value" x="{cx:g}" y="{cy:g}">{shown}</text></g>']
 
 
 def _player_text(info: BoardInfo, letter: Letter) -> str:
@@ -388,7 +419,7 @@ def _labels_svg(info: BoardInfo) -> list[str]:
     out = []
     rows: tuple[tuple[Letter, float], ...] = (("o", _BAND / 2), ("x", _BOTTOM + _FRAME + _BAND / 2))
     for letter, y in rows:
-        turn = " turn" if letter == info.turn and info.on_roll else ""
+        turn = " turn" if letter == _marked(info) else ""
         mark = "\u25b6 " if turn else ""
         out.append(f'<text class="label player-{letter}{turn}" x="{_LEFT}" y="{y:g}">'
                    f'{escape(mark + _player_text(info, letter))}</text>')
@@ -399,6 +430,8 @@ def _labels_svg(info: BoardInfo) -> list[str]:
         match.append("money session")
     if info.status:
         match.extend(info.status.split("; "))
+    if info.action:
+        match.append(info.action)
     if match:
         y = _BOTTOM + _FRAME + 1.5 * _BAND
         out.append(f'<text class="label match" x="{_LEFT}" y="{y:g}">'

@@ -24,6 +24,7 @@ from bgtools.engine.diagram import (
     svg_diagram,
 )
 from bgtools.engine.results import result_name
+from bgtools.record import shown_names
 
 if TYPE_CHECKING:
     from bgtools.reports.moments import MatchAnswers, Moment
@@ -60,10 +61,10 @@ def _cube_side(owner: int | None) -> CubeSide | None:
 def moment_board(match: MatchAnswers, moment: Moment) -> BoardInfo:
     """The board of ``moment`` of ``match``: names, score, cube, dice, IDs and a status note
     (Crawford, a double and its answer, a resignation, the end of the game)."""
-    from bgtools.reports.moments import crawford_status, moment_ids
+    from bgtools.reports.moments import crawford_status, moment_ids, pending_double
 
     replay = match.replay
-    names = replay.names or ("player 0", "player 1")
+    names = shown_names(replay.names)
     state = moment.state
     x, o = 1, 0
     summary = replay.games[moment.game - 1]
@@ -72,18 +73,21 @@ def moment_board(match: MatchAnswers, moment: Moment) -> BoardInfo:
     craw = crawford_status(replay.match_length, summary.crawford, summary.post_crawford)
     if craw in ("crawford", "post-crawford"):
         notes.append("Crawford game" if craw == "crawford" else "post-Crawford game")
+    pending = pending_double(match, moment)
+    # Who acts when it is not to roll or play, and what he does (the words of every view).
+    actor: int | None = None
+    action = ""
     if moment.final:
         notes.append(f"game over ({moment.over})" if moment.over else "record ends")
-    elif moment.action == "double":
-        notes.append("Doubles")
-    elif moment.action in ("take", "drop", "beaver"):
-        notes.append(f"Doubled; {names[1 - state.on_roll]} {moment.action}s")
-    elif moment.action in ("resign", "accept") and moment.player is not None:
-        resigner = moment.player if moment.action == "resign" else 1 - moment.player
-        level = result_name(state.resignation)
-        offered = f" a {level}" if level in ("gammon", "backgammon") else ""
-        notes.append(f"{names[resigner]} resigns{offered}"
-                     + (f"; {names[1 - resigner]} accepts" if moment.action == "accept" else ""))
+        if pending is not None:
+            actor, action = pending["answer"], f"{names[pending['answer']]} to answer"
+    elif moment.action != "move" and moment.player is not None:
+        actor, action = moment.player, f"{names[moment.player]} {moment.words}"
+        if moment.action in ("resign", "accept"):
+            level = result_name(state.resignation)
+            if level in ("gammon", "backgammon"):
+                action += f" a {level}"
+    offered = pending["by"] if pending is not None and pending["cube"] is not None else None
     position, to_act = moment.position, state.on_roll
     if moment.final and moment.dice is None:  # with dice: the roller is still to play them
         before = match.moments.get(moment.game, [])[-2:-1]
@@ -100,11 +104,14 @@ def moment_board(match: MatchAnswers, moment: Moment) -> BoardInfo:
         cube_owner=_cube_side(state.cube_owner),
         # A final moment has dice only for dice still to play (a position file's, a roll
         # the record stops after).
-        dice=moment.dice if moment.action == "move" or moment.final else None,
+        dice=moment.dice_to_play,
         status="; ".join(notes),
         position_id=position_id, match_id=match_id, xgid=xgid,
         on_roll=moment.action == "move" if not moment.final else moment.dice is not None,
         turn=letter_of(to_act),
+        to_act=letter_of(actor) if actor is not None else None,
+        action=action,
+        cube_offered=letter_of(offered) if offered is not None else None,
     )
 
 

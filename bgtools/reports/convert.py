@@ -145,13 +145,15 @@ def convert_file(source: InputSource, fmt: TargetFormat, *, rules: str = "auto",
 @dataclass(frozen=True, slots=True)
 class PlannedOutput:
     """What ``convert -o DIR/`` does with one input: write ``target``, or nothing because of
-    ``refusal`` (the target is an input, or exists without ``--force``); ``note`` says why
-    the name keeps the input's extension (another input has the same name)."""
+    ``refusal`` (the target is an input, or exists without ``--force``: then ``exists``);
+    ``note`` says why the name keeps the input's extension (another input has the same
+    name)."""
 
     display: str
     target: Path | None
     refusal: str | None = None
     note: str | None = None
+    exists: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +263,7 @@ def plan_directory(args: Sequence[str], directory: Path, fmt: TargetFormat, *,
     outputs = {}
     for display, target, note in targets:
         refusal = None
+        exists = False
         if _outside(target, directory):
             refusal = f"{target} lies outside {directory}; not written"
         elif any(_same_path(target, other) for other in sources):
@@ -269,7 +272,8 @@ def plan_directory(args: Sequence[str], directory: Path, fmt: TargetFormat, *,
             refusal = f"{target} is a directory"
         elif os.path.lexists(target) and not force:
             refusal = f"{target} exists; use --force to replace it"
-        outputs[display] = PlannedOutput(display, target, refusal, note)
+            exists = True
+        outputs[display] = PlannedOutput(display, target, refusal, note, exists)
     return DirectoryPlan(inputs, outputs)
 
 

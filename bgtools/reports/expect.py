@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from bgtools.record import Problem, Severity
+from bgtools.record import Problem, Severity, shown_names
 from bgtools.replay import MatchReplay
 
 __all__ = ["RULE", "Claim", "check_claim", "claim_problem", "expect_json", "parse_claim"]
@@ -65,7 +65,7 @@ def check_claim(replays: list[MatchReplay], claim: Claim) -> str | None:
         return f"the file holds {len(replays)} matches; --expect checks a file of one match"
     (replay,) = replays
     a, b = replay.final_score
-    names = replay.names or ("player 0", "player 1")
+    names = shown_names(replay.names)
     if not replay.match_length:
         return f"the file is a money session ({names[0]} {a}, {names[1]} {b}): no winner"
     if replay.winner is None:

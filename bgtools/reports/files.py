@@ -448,6 +448,22 @@ def play_label(event: Event, following: Event | None = None) -> str:
     return f"{written} (not replayed)" if written else "(empty; not replayed)"
 
 
+ACTION_VERBS = {"take": "takes", "drop": "drops", "beaver": "beavers", "raccoon": "raccoons",
+                "resign": "resigns", "accept": "accepts"}
+"""The verb of each action other than a play or a double, as the views word it."""
+
+
+def action_words(action: str | None, label: str, cube_value: int) -> str:
+    """How every view words one action, without its player and dice: a ``move`` as
+    :func:`play_label` shows it (``label``), ``doubles to 4`` (``cube_value``: the cube
+    before the action), ``takes``, ``drops``, ``beavers``, ``resigns``, ``accepts``."""
+    if action == "move":
+        return label
+    if action == "double":
+        return f"doubles to {2 * cube_value}"
+    return ACTION_VERBS.get(action or "", action or "acts")
+
+
 def replay_rows(display: str, events: list[Event]) -> list[dict[str, Any]]:
     """The rows of ``bgtools replay``'s table: each event's ``replay --jsonl`` object with
     ``"label"``, its play as :func:`play_label` shows it."""

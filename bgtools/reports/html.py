@@ -15,6 +15,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from bgtools.engine.diagram import svg_diagram
+from bgtools.record import shown_names
 from bgtools.reports.board import moment_board
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ __all__ = ["match_html", "moment_notation"]
 def moment_notation(match: MatchAnswers, moment: Moment) -> str:
     """What happens at ``moment``, in words and notation: ``Bob 63: 13/7 13/10``, ``Alice
     doubles to 2``, ``Bob drops``; after a game's last action, who won it and how."""
-    names = match.replay.names or ("player 0", "player 1")
+    names = shown_names(match.replay.names)
     if moment.final:
         summary = match.replay.games[moment.game - 1]
         if summary.winner is None or summary.points is None:
@@ -37,17 +38,13 @@ def moment_notation(match: MatchAnswers, moment: Moment) -> str:
     who = names[moment.player] if moment.player is not None else "?"
     if moment.action == "move":
         dice = f"{moment.dice[0]}{moment.dice[1]}" if moment.dice else ""
-        return f"{who} {dice}: {moment.play}" if moment.play else f"{who} {dice}: no play"
-    if moment.action == "double":
-        return f"{who} doubles to {2 * moment.state.cube_value}"
-    verbs = {"take": "takes", "drop": "drops", "beaver": "beavers", "resign": "resigns",
-             "accept": "accepts"}
-    return f"{who} {verbs.get(moment.action or '', moment.action or 'acts')}"
+        return f"{who} {dice}: {moment.words}"
+    return f"{who} {moment.words}"
 
 
 def _score_text(match: MatchAnswers, moment: Moment) -> str:
     replay = match.replay
-    names = replay.names or ("player 0", "player 1")
+    names = shown_names(replay.names)
     score = moment.state.score
     length = (f"{replay.match_length} point match" if replay.match_length
               else "money session")
@@ -135,7 +132,7 @@ def match_html(match: MatchAnswers, title: str, start: Moment | None = None) -> 
     """The page of ``match`` (every moment of every game); ``title`` names it (the file).
     It opens at ``start`` (default: the first moment) unless its address names another."""
     replay = match.replay
-    names = replay.names or ("player 0", "player 1")
+    names = shown_names(replay.names)
     frames: list[dict[str, object]] = []
     listing: list[str] = []
     first = 0

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any, Literal
 from bgtools.engine import ids
 from bgtools.engine.position import Position
 from bgtools.engine.results import result_level
-from bgtools.record import GameRecord
+from bgtools.record import GameRecord, shown_names
 from bgtools.record_json import SCHEMA
 from bgtools.replay import Event, GameSummary, MatchReplay
-from bgtools.reports.files import play_label
+from bgtools.reports.files import action_words, play_label
 
 if TYPE_CHECKING:
     from bgtools.read.detect import InputSource
@@ -35,11 +35,14 @@ __all__ = [
     "RangeError",
     "RowRef",
     "parse_move",
+    "pick_match",
     "analyse_answers",
     "crawford_status",
     "score_json",
     "pips_json",
     "status_json",
+    "status_details",
+    "pending_double",
     "moment_ids",
     "moment_extra",
     "error_json",
@@ -130,6 +133,18 @@ class Moment:
     :func:`bgtools.reports.files.play_label`); ``""`` for other actions."""
 
     @property
+    def dice_to_play(self) -> tuple[int, int] | None:
+        """The dice rolled and still to play at this moment: before a ``move``, its roll;
+        after the last action, the dice of a record that stops after a roll (a position
+        file's, a roll not played); else None."""
+        return self.dice if self.action == "move" or self.final else None
+
+    @property
+    def words(self) -> str:
+        """The action in words, as every view words it (:func:`action_words`)."""
+        return action_words(self.action, self.label, self.state.cube_value)
+
+    @property
     def pips(self) -> tuple[int, int]:
         """Pip counts ``(player 0, player 1)``."""
         mover, opponent = self.position.pips
@@ -193,6 +208,18 @@ class MatchAnswers:
                 f"({len(moments) - 1} action(s); {len(moments)} is after the last one)"
             )
         return moments[move - 1]
+
+
+def pick_match(answers: list[MatchAnswers], number: int | None) -> MatchAnswers:
+    """Match ``number`` (1-based, as ``score --json``'s ``match``) of a file's matches, the
+    last one when None; RangeError naming how many the file holds when there is no such
+    match (``answers`` is not empty)."""
+    if number is None:
+        return answers[-1]
+    if not 1 <= number <= len(answers):
+        held = f"{len(answers)} matches" if len(answers) != 1 else "one match"
+        raise RangeError(f"--match {number} is out of range: the file holds {held}")
+    return answers[number - 1]
 
 
 def _moment_at_row(moments: list[Moment], game: int, ref: RowRef) -> Moment:
@@ -370,16 +397,30 @@ def moment_extra(match: MatchAnswers, moment: Moment) -> dict[str, Any]:
       ``points``, ``result``, ``ended_by``) and, when it ended the match, ``match_over``
       and the ``final_score``; else None.
     """
-    names = match.replay.names
-    return {"names": list(names) if names else ["player 0", "player 1"],
+    return {"names": list(shown_names(match.replay.names)),
             "game": moment.game, "move": moment.move, "final": moment.final,
             "player": moment.player, "dice": list(moment.dice) if moment.dice else None,
             "play": moment.play, "action": moment.action, "over": moment.over,
             "pips": list(moment.pips), "row": moment.row, "label": moment.label,
-            "pending": _pending_double(match, moment), "result": _game_result(match, moment)}
+            "words": moment.words,
+            "pending": pending_double(match, moment), "result": _game_result(match, moment)}
 
 
-def _pending_double(match: MatchAnswers, moment: Moment) -> dict[str, Any] | None:
+def status_details(match: MatchAnswers, moment: Moment) -> dict[str, Any]:
+    """What ``status --json`` of a match file adds to :func:`status_json`: ``players``
+    (as ``score --json`` gives them), ``dice`` (:attr:`Moment.dice_to_play`), ``pending``
+    (a double awaiting its answer: ``by``, ``action``, ``cube``, ``answer``) and ``result``
+    (after a game's last action: who won it, how, and whether it ended the match), each
+    null when there is none."""
+    dice = moment.dice_to_play
+    return {"players": _players(match.replay), "dice": list(dice) if dice else None,
+            "pending": pending_double(match, moment), "result": _game_result(match, moment)}
+
+
+def pending_double(match: MatchAnswers, moment: Moment) -> dict[str, Any] | None:
+    """The double awaiting its answer at ``moment`` (``by``: the doubler, ``action``,
+    ``cube``: the value offered, None after a beaver or raccoon; ``answer``: the player to
+    answer), or None."""
     # Before an answer the state says so; at the end of a record that stops after a double
     # (an unfinished game), the last action does.
     waiting = moment.over is None if moment.final else moment.state.doubled

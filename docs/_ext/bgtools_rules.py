@@ -48,7 +48,7 @@ class RuleTable(Directive):
         return [table]
 
 
-def setup(app: Any) -> dict[str, object]:  # noqa: ANN401 - Sphinx's application object
+def setup(app: Any) -> dict[str, object]:  # Any: Sphinx's application object
     """Register the directive with Sphinx."""
     app.add_directive("bgtools-rules", RuleTable)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

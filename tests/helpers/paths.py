@@ -43,3 +43,19 @@ def at_least(corpus: Path, shared: int, shipped: int) -> int:
     """A size a corpus test expects: ``shared`` for the shared corpus, ``shipped`` for the
     part shipped in ``tests/data/corpus`` (a bare clone)."""
     return shared if corpus == CORPUS else shipped
+
+
+GALAXY_SAMPLE = REPO / "samples" / "galaxy_match1486073.txt"
+"""A real Backgammon Galaxy match (lasse against jonnyb1169, 3 points) shipped as a sample."""
+
+
+def nameless_copy(target: Path, first_name: str = "lasse") -> Path:
+    """:data:`GALAXY_SAMPLE` with its second player's name empty, as Galaxy writes a player
+    it has no name for (``[Player 2 ""]``, nothing before the score line's second ``:``),
+    and its first player named ``first_name``; written to ``target``."""
+    text = GALAXY_SAMPLE.read_text("utf-8")
+    header = '; [Player 2 "jonnyb1169"]'
+    assert header in text and "jonnyb1169 :" in text
+    text = text.replace(header, '; [Player 2 ""]').replace("jonnyb1169 :", " " * 11 + ":")
+    target.write_text(text.replace("lasse", first_name), "utf-8")
+    return target
