@@ -126,6 +126,11 @@ class Replay:
 
         return moment_board(self._answers, moment.state_moment)
 
+    def status_details(self, moment: Moment) -> dict[str, object]:
+        """What ``status --json`` says of ``moment`` besides its state: the players, the
+        dice to play, a pending double and a game's result."""
+        return answers.status_details(self._answers, moment.state_moment)
+
     def game_moments(self, number: int) -> list[answers.Moment]:
         """The replayer's moments of game ``number`` (1-based)."""
         return self._answers.moments.get(number, [])
@@ -502,6 +507,7 @@ class Moment:
         """The facts of ``status --json`` at this moment, under its names (without
         ``schema`` and ``file``)."""
         obj = answers.status_json("", self.replay.summary, self.state_moment)
+        obj.update(self.replay.status_details(self))
         for key in ("schema", "file"):
             obj.pop(key)
         return obj
