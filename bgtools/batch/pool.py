@@ -161,6 +161,10 @@ def _worker_main(conn: Connection, job: Callable[[Any], Any], parent: int = 0,
             except Exception as exc:  # noqa: BLE001 - an unpicklable result
                 conn.send((index, None, f"result cannot be sent back: {_describe(exc)}",
                            seconds))
+    except KeyboardInterrupt:
+        # SIGTERM, the job's files cleaned up: end as killed by it, as the parent reports.
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
     finally:
         # Leave at once: no flushing of stdio buffers inherited from the parent.
         os._exit(0)

@@ -87,7 +87,7 @@ def test_text_from_a_file_reaches_the_terminal_escaped(hostile_file: Path,
     # What was there is shown, escaped: the file's name, and the players' where printed
     # whole (not by standings, nor by stats but --by file).
     if command[0] not in ("stats", "standings") or "file" in command:
-        assert terminal_text(str(hostile_file)) in output
+        assert terminal_text(hostile_file.name) in output  # a narrow table folds the path
     if command in (["score"], ["status"], ["pips"], ["show"], ["show", "--ascii"],
                    ["stats", "--include-invalid"], ["standings", "--include-invalid"]):
         assert "Al\\x1b]0;owned\\x07ice\\x1b[31m" in output
