@@ -355,7 +355,10 @@ def test_status_of_a_record_that_stops_after_a_double(tmp_path: Path) -> None:
     cut = tmp_path / "cut.mat"
     cut.write_text("".join(lines[:offer]) + lines[offer].split("Takes")[0].rstrip() + "\n")
     code, out, err = run("status", str(cut))
-    assert code == 0 and f"{cut} has 1 problem: bgtools validate {cut} lists it" in err
+    # The record is cut short: match-incomplete and last-game-unfinished, as validate says.
+    listed = json_lines("validate", "--json", str(cut))[0]["problems"]
+    assert sorted(p["rule"] for p in listed) == ["last-game-unfinished", "match-incomplete"]
+    assert code == 0 and f"{cut} has 2 problems: bgtools validate {cut} lists them" in err
     assert "Alice doubled to 2, Bob to answer" in out
 
 
