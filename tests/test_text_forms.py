@@ -120,3 +120,49 @@ def test_every_form_of_a_real_record_reads_the_same(
 def test_an_odd_length_utf16_file_is_refused_in_one_line(tmp_path: Path) -> None:
     with pytest.raises(UnsupportedFormatError, match="binary"):
         read_records(codecs.BOM_UTF16_LE + "3 point match\n".encode("utf-16-le") + b"\x00", "m")
+
+
+# --- GNU Backgammon's analysis text (issue 42, item 12) ----------------------------------
+
+GNUBG_TEXT_HEAD = """The score (after 0 games) is: lasse 0, jonnyb1169 0 (match to 3 points)
+
+Match Information:
+Date: 05/09/2023
+
+Move number 1:  jonnyb1169 to play 53
+
+ GNU Backgammon  Position ID: 4HPwATDgc/ABMA
+                 Match ID   : cIhuAAAAAAAE
+"""
+
+
+def _analysis_text_refusal(data: bytes) -> str:
+    with pytest.raises(UnsupportedFormatError) as caught:
+        read_records(data, "m.txt")
+    return str(caught.value)
+
+
+ANALYSIS_REFUSAL = ("m.txt is GNU Backgammon's analysis text, not a match record: export the "
+                    "match as .mat or .sgf")
+
+
+def test_gnubg_analysis_text_is_named_as_such() -> None:
+    """``export match text`` (boards and analysis) is not a match record: say what it is and
+    how to get one, instead of 'not a match record bgtools recognises'."""
+    assert _analysis_text_refusal(GNUBG_TEXT_HEAD.encode()) == ANALYSIS_REFUSAL
+
+
+def test_a_real_gnubg_analysis_text_is_named_as_such(corpus: Path) -> None:
+    from tests.helpers.paths import corpus_file
+
+    real = corpus_file(corpus, "gnubg/match1486073_analyzed.txt").read_bytes()
+    assert _analysis_text_refusal(real) == ANALYSIS_REFUSAL
+
+
+@pytest.mark.parametrize("text", [
+    GNUBG_TEXT_HEAD.replace("The score", "A score"),          # not gnubg's first line
+    GNUBG_TEXT_HEAD.replace("GNU Backgammon  Position", "X"),  # no board follows
+    "hello\n" + GNUBG_TEXT_HEAD,                               # the score is not first
+])
+def test_other_text_is_still_not_recognised(text: str) -> None:
+    assert "not a match record bgtools recognises" in _analysis_text_refusal(text.encode())

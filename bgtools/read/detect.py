@@ -13,7 +13,7 @@ import select
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from bgtools.dataclass_methods import FACTORY, FieldMethods, FrozenFieldMethods
 from bgtools.errors import (
@@ -188,6 +188,20 @@ def _check_records(records: list[MatchRecord], name: str) -> None:
                     f"is {format_count(MAX_SCORE)}", "MAX_SCORE", MAX_SCORE)
 
 
+def _refuse_unrecognised(text: str, name: str) -> NoReturn:
+    """Raise UnsupportedFormatError for a text of no format bgtools reads, naming GNU
+    Backgammon's analysis text, which users take for a match record."""
+    from bgtools.read.sniff import looks_like_gnubg_text_export
+
+    if looks_like_gnubg_text_export(text):
+        raise UnsupportedFormatError(
+            f"{name} is GNU Backgammon's analysis text, not a match record: export the match "
+            "as .mat or .sgf")
+    raise UnsupportedFormatError(
+        f"{name} is not a match record bgtools recognises (.mat, GNU Backgammon SGF, "
+        "bgtools JSON, eXtreme Gammon .xg or BGBlitz .bgf)")
+
+
 def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
     """Decode ``data``, recognise its format and read it.
 
@@ -245,10 +259,7 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
 
         records = parse_json(decoded.text, name)
     else:
-        raise UnsupportedFormatError(
-            f"{name} is not a match record bgtools recognises (.mat, GNU Backgammon SGF, "
-            "bgtools JSON, eXtreme Gammon .xg or BGBlitz .bgf)"
-        )
+        _refuse_unrecognised(decoded.text, name)
     _check_records(records, name)
     if decoded.encoding not in _STATED_ENCODINGS and not stated_encoding:
         warning = Problem(

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["looks_like_json_match", "looks_like_sgf"]
+__all__ = ["looks_like_gnubg_text_export", "looks_like_json_match", "looks_like_sgf"]
 
 _JSON_HEAD_RE = re.compile(r'\A\s*\{')
 _SCHEMA_KEY_RE = re.compile(r'"schema"\s*:\s*"bgtools/')
 _SGF_HEAD_RE = re.compile(r"\s*\(\s*;")
+_GNUBG_TEXT_RE = re.compile(
+    r"\A\s*The score \(after \d+ games?\) is: .*?^ *GNU Backgammon +Position ID: ",
+    re.MULTILINE | re.DOTALL)
 
 
 def looks_like_json_match(text: str) -> bool:
@@ -28,3 +31,10 @@ def looks_like_json_match(text: str) -> bool:
 def looks_like_sgf(text: str) -> bool:
     """True when ``text`` starts (after a BOM and blanks) like an SGF collection ``(;``."""
     return _SGF_HEAD_RE.match(text[:4096].lstrip("\ufeff")) is not None
+
+
+def looks_like_gnubg_text_export(text: str) -> bool:
+    """True when ``text`` is GNU Backgammon's ``export match text`` (its first line the score,
+    ``The score (after N games) is: ...``, then boards headed ``GNU Backgammon  Position ID:``):
+    an analysis to read, not a match record."""
+    return _GNUBG_TEXT_RE.match(text[:16384].lstrip("\ufeff")) is not None
