@@ -235,7 +235,10 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
             if stated is not None:
                 decoded = stated
                 stated_encoding = True
-        records = parse_sgf(decoded.text)
+        try:
+            records = parse_sgf(decoded.text)
+        except LimitExceededError as exc:  # counted while parsing: the name goes first
+            raise LimitExceededError(f"{name} {exc}", exc.limit_name, exc.limit) from None
     elif fmt == "json":
         from bgtools.read.json import parse_json
 

@@ -46,6 +46,8 @@ __all__ = [
     "ScriptGame",
     "ScriptMove",
     "UnwritableRecordError",
+    "mat_name",
+    "mat_text",
     "normalise_match",
     "write_mat",
 ]
@@ -142,6 +144,25 @@ class MatchScript:
 
 
 _DATE_RE = re.compile(r"\s*(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})")
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
+_SCORE_COLON_RE = re.compile(r":(?=[ \t]*[0-9])")
+
+
+def mat_text(value: str) -> str:
+    """``value`` as one piece of a ``.mat`` line: every control character (a line break,
+    a tab, a NUL, which would make the file binary) becomes a space."""
+    return _CONTROL_RE.sub(" ", value)
+
+
+def mat_name(name: str, player: int) -> str:
+    """A player's name as the ``.mat`` reader reads it back from the score line: on one
+    line, without the blanks the reader strips, not starting a comment (``;``, ``#``),
+    and, for the first name, without a colon the reader would take for the one before its
+    score (``Alice : 3``, ``12:30``: written ``.``). A name left empty is ``Player N``."""
+    text = mat_text(name).strip().lstrip(";#").strip()
+    if player == 0:
+        text = _SCORE_COLON_RE.sub(".", text)
+    return text or f"Player {player + 1}"
 
 
 def _match_info(record: MatchRecord) -> MatchInfo:
@@ -354,12 +375,12 @@ def _move_text(move: ScriptMove) -> str:
 def _write_game(out: list[str], game: ScriptGame, names: tuple[str, str]) -> None:  # noqa: C901
     """gnubg's ``ExportGameJF`` for one game (same counters, same spacing)."""
     out.append(f" Game {game.number}\n")
-    left = f"{names[0]} : {game.score[0]}"
+    left = f"{mat_name(names[0], 0)} : {game.score[0]}"
     # C's %-31s pads by bytes. With 31 bytes or more gnubg writes no gap at all and its own
     # reader then misreads the second name; two spaces keep the line readable.
     width = len(left.encode("utf-8"))
     gap = " " * (31 - width) if width < 31 else "  "
-    out.append(f" {left}{gap}{names[1]} : {game.score[1]}\n")
+    out.append(f" {left}{gap}{mat_name(names[1], 1)} : {game.score[1]}\n")
     i = 0
     file_cube = 1
     dice_rolled = False
@@ -451,31 +472,33 @@ def _next_by_same_player(moves: list[ScriptMove], index: int) -> bool:
 def _header(info: MatchInfo) -> str:
     out: list[str] = []
     if info.site is not None:
-        out.append(f'; [Site "{info.site}"]\n')
+        out.append(f'; [Site "{mat_text(info.site)}"]\n')
     if info.event is not None:
-        out.append(f'; [Event "{info.event}"]\n')
+        out.append(f'; [Event "{mat_text(info.event)}"]\n')
     if info.round is not None:
-        out.append(f'; [Round "{info.round}"]\n')
+        out.append(f'; [Round "{mat_text(info.round)}"]\n')
     if info.date is not None:
         y, m, d = info.date
         out.append(f'; [EventDate "{y:4d}.{m:02d}.{d:02d}"]\n')
     if info.annotator is not None:
-        out.append(f'; [Transcriber "{info.annotator}"]\n')
+        out.append(f'; [Transcriber "{mat_text(info.annotator)}"]\n')
     # Not in gnubg's export (its import ignores them); XG's files state the match's or the
     # session's rules so, in this order, and our reader reads them back. gnubg's export of
     # a match without the Crawford rule says nothing, and so reads back as a Crawford match.
     if info.crawford is not None:
-        out.append(f'; [Crawford "{info.crawford}"]\n')
+        out.append(f'; [Crawford "{mat_text(info.crawford)}"]\n')
     if info.jacoby is not None:
-        out.append(f'; [Jacoby "{info.jacoby}"]\n')
+        out.append(f'; [Jacoby "{mat_text(info.jacoby)}"]\n')
     if info.beaver is not None:
-        out.append(f'; [Beaver "{info.beaver}"]\n')
+        out.append(f'; [Beaver "{mat_text(info.beaver)}"]\n')
     if info.rules is not None:
-        out.append(f'; [Rules "{info.rules}"]\n')
+        out.append(f'; [Rules "{mat_text(info.rules)}"]\n')
     if info.variation is not None:
-        out.append(f'; [Variation "{info.variation}"]\n')
+        out.append(f'; [Variation "{mat_text(info.variation)}"]\n')
     if info.comment is not None:
-        text = info.comment
+        # Each line a comment line: a CR would end one (the reader reads it as a line break).
+        lines = info.comment.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        text = "\n".join(mat_text(line) for line in lines)
         out.append("\n; ")
         for k, ch in enumerate(text):
             if ch == "\n" and k + 1 < len(text):
