@@ -9,13 +9,13 @@ them through every command and the library; ``scripts/fuzz.py`` borrows the fiel
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import struct
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,11 +41,19 @@ def smile_vint(n: int) -> bytes:
 
 
 def smile_7bit(raw: bytes) -> bytes:
-    """``raw`` as Smile's 7-bit groups (binary and big integer content)."""
-    bits = int.from_bytes(raw, "big") if raw else 0
-    groups = (len(raw) * 8 + 6) // 7
-    bits <<= groups * 7 - len(raw) * 8
-    return bytes((bits >> (7 * (groups - 1 - i))) & 0x7F for i in range(groups))
+    """``raw`` as Smile's 7-bit groups (binary and big integer content), in linear time:
+    each 7 bytes make 8 groups; the last bytes, fewer groups, their bits to the right."""
+    out = bytearray()
+    whole = len(raw) - len(raw) % 7
+    for at in range(0, whole, 7):
+        bits = int.from_bytes(raw[at:at + 7], "big")
+        out += bytes((bits >> shift) & 0x7F for shift in range(49, -1, -7))
+    rest = raw[whole:]
+    if rest:
+        groups = (len(rest) * 8 + 6) // 7
+        bits = int.from_bytes(rest, "big") << (groups * 7 - len(rest) * 8)
+        out += bytes((bits >> (7 * (groups - 1 - i))) & 0x7F for i in range(groups))
+    return bytes(out)
 
 
 def _smile_string(text: str) -> bytes:
@@ -102,7 +110,8 @@ def bgf_match() -> dict[str, Any]:
     return document
 
 
-def bgf_with(edit: Any = None, *, smile: bool = True) -> bytes:
+def bgf_with(edit: Callable[[dict[str, Any]], object] | None = None, *,
+             smile: bool = True) -> bytes:
     """The real match after ``edit(document)``, as a ``.bgf`` (Smile or JSON text)."""
     document = bgf_match()
     if edit is not None:
@@ -113,86 +122,204 @@ def bgf_with(edit: Any = None, *, smile: bool = True) -> bytes:
 
 def bgf_raw_member(member: str, raw: bytes) -> bytes:
     """A ``.bgf`` whose match object holds ``member`` with the ``raw`` Smile value bytes,
-    after the real match's members (a place every reader decodes)."""
+    after the real match's members (where a member read replaces the real one)."""
     document = smile_value(bgf_match())
     assert document.endswith(b"\xfb")
     return build_bgf(b":)\n\x00" + document[:-1] + _smile_key(member) + raw + b"\xfb")
 
 
-def bgf_points(count: int) -> bytes:
-    """``initial.points`` of the first game with ``count`` checkers on one point."""
+def bgf_points(index: int, count: int) -> bytes:
+    """``initial.points[index]`` of the first game set to ``count`` checkers."""
     def edit(document: dict[str, Any]) -> None:
-        document["games"][0]["initial"]["points"][0] = count
+        document["games"][0]["initial"]["points"][index] = count
     return bgf_with(edit)
 
 
-def smile_empty_objects(count: int) -> bytes:
-    """A ``.bgf`` whose games list holds ``count`` empty objects (gzip: ~2 KB a million)."""
-    return bgf_raw_member("games", b"\xf8" + b"\xfa\xfb" * count + b"\xf9")
+def smile_seven_bit(token: int, size: int) -> bytes:
+    """A 7-bit binary (0xE8) or big integer (0x26) value of ``size`` bytes, in Smile."""
+    groups = smile_7bit(b"\x01" * 7) * (size // 7) + smile_7bit(b"\x01" * (size % 7))
+    return bytes([token]) + smile_vint(size) + groups
 
 
-def smile_binary(size: int, token: int = 0xE8) -> bytes:
-    """A 7-bit binary (0xE8) or big integer (0x26) value of ``size`` bytes, in a member no
-    reader reads (skipped) and in one it reads (``matchlen``)."""
-    value = bytes([token]) + smile_vint(size) + smile_7bit(b"\x01" * size)
-    return bgf_raw_member("thumbnail", value)
-
-
-def smile_big_integer_length(size: int) -> bytes:
-    """A big integer claiming ``size`` bytes in ``matchlen`` (read by the reader)."""
-    value = b"\x26" + smile_vint(size) + smile_7bit(b"\x01" * size)
-    return bgf_raw_member("matchlen", value)
-
-
-def bgf_long_name(chars: int, smile: bool = True) -> bytes:
-    """A ``.bgf`` whose green player's name has ``chars`` characters."""
+def bgf_text(member: str, chars: int, smile: bool = True) -> bytes:
+    """A ``.bgf`` whose ``member`` (a name, a tag) is ``chars`` characters long."""
     def edit(document: dict[str, Any]) -> None:
-        document["nameGreen"] = "A" * chars
+        document[member] = "A" * chars
     return bgf_with(edit, smile=smile)
 
 
 def bgf_nested_header(depth: int) -> bytes:
     """A ``.bgf`` header line nested ``depth`` deep (json.loads: RecursionError)."""
-    data = bgf_with()
-    line, _, body = data.partition(b"\n")
-    return (line[:-1] + b',"x":' + b"[" * depth + b"]" * depth + b"}\n" + body)
+    line, _, body = bgf_with().partition(b"\n")
+    return line[:-1] + b',"x":' + b"[" * depth + b"]" * depth + b"}\n" + body
 
 
-def sgf_long_value(chars: int) -> bytes:
-    """The sample SGF with a ``chars``-character comment in its root."""
+def sgf_root(extra: bytes) -> bytes:
+    """The sample SGF with ``extra`` properties in its root node."""
+    return SAMPLE_SGF.read_bytes().replace(b"GM[6]", b"GM[6]" + extra, 1)
+
+
+def sgf_named(white: str) -> bytes:
+    """The sample SGF with white's name ``white`` (escaped for SGF) in every game."""
     text = SAMPLE_SGF.read_bytes()
-    return text.replace(b"GM[6]", b"GM[6]C[" + b"x" * chars + b"]", 1)
+    escaped = white.replace("\\", "\\\\").replace("]", "\\]").encode()
+    assert b"PW[Alice]" in text
+    return text.replace(b"PW[Alice]", b"PW[" + escaped + b"]")  # in every game
 
 
-def sgf_long_name(chars: int) -> bytes:
-    """The sample SGF whose white player's name has ``chars`` characters."""
-    text = SAMPLE_SGF.read_bytes()
-    start = text.index(b"PW[") + 3
-    return text[:start] + b"A" * chars + text[text.index(b"]", start):]
-
-
-def sgf_many(token: bytes, count: int) -> bytes:
-    """An SGF game followed by ``token`` repeated ``count`` times (``;``, ``(``, ``(;)``)."""
+def sgf_tail(token: bytes, count: int) -> bytes:
+    """An SGF game followed by ``token`` repeated ``count`` times (``;``, ``(``, ``)(;``)."""
     return b"(;FF[4]GM[6]" + token * count + b")\n"
 
 
-def json_long_name(chars: int) -> bytes:
-    """The sample bgtools JSON match with a ``chars``-character player name."""
-    document = json.loads(SAMPLE_JSON.read_bytes())
-    document["players"][0] = "A" * chars
+def json_match() -> dict[str, Any]:
+    """The sample match as bgtools JSON (decoded): the base of the JSON attacks."""
+    from bgtools.read.detect import read_records
+    from bgtools.write.json import dumps_file
+
+    loaded = read_records(SAMPLE_MAT.read_bytes(), SAMPLE_MAT.name)
+    document = json.loads(dumps_file(loaded.records))
+    assert isinstance(document, dict)
+    return document
+
+
+def json_with(edit: Callable[[dict[str, Any]], object]) -> bytes:
+    """The sample match as bgtools JSON after ``edit(document)``."""
+    document = json_match()
+    edit(document)
     return json.dumps(document).encode()
 
 
-def json_big_integer(digits: int) -> bytes:
-    """The sample bgtools JSON match with a ``digits``-digit match length."""
-    document = json.loads(SAMPLE_JSON.read_bytes())
-    text = json.dumps(document)
-    return text.replace('"length": 3', '"length": ' + "9" * digits, 1).encode()
+def json_text_replaced(old: str, new: str) -> bytes:
+    """The sample match as bgtools JSON text, ``old`` replaced by ``new`` once."""
+    text = json.dumps(json_match())
+    assert old in text
+    return text.replace(old, new, 1).encode()
 
 
-def gzipped_size(data: bytes) -> int:
-    """Bytes ``data`` takes gzipped (how small an attack is on the wire)."""
-    return len(gzip.compress(data))
+@dataclass(frozen=True)
+class Attack:
+    """One hostile input of issue 38: how to build it, and what bgtools must answer."""
+
+    item: str
+    """The item of issue 38 it reproduces."""
+    build: Callable[[], bytes]
+    suffix: str
+    codes: frozenset[int]
+    """The exit codes allowed (0 only where the damage is in data never read)."""
+    says: str
+    """Text the one-line answer must hold (a limit's name ...)."""
+    stored: bool = False
+    """Kept in tests/data/hostile (small); else built in the test."""
+
+
+def _set_names(first: str) -> Callable[[dict[str, Any]], None]:
+    def edit(document: dict[str, Any]) -> None:
+        for game in document["games"]:
+            game["names"][0] = first
+    return edit
+
+
+ERRORS = frozenset({1, 2})
+UNREADABLE = frozenset({2})
+ATTACKS: dict[str, Attack] = {
+    "bgf-points-1e9.bgf": Attack("1", lambda: bgf_points(0, 10**9), ".bgf", frozenset({1}),
+                                 "1,000,000,000 checkers on one point", stored=True),
+    "bgf-points-minus-1e9.bgf": Attack("1", lambda: bgf_points(5, -10**9), ".bgf",
+                                       frozenset({1}), "checkers on one point", stored=True),
+    "bgf-points-16-a-side.bgf": Attack("1", lambda: bgf_points(0, 3), ".bgf", frozenset({1}),
+                                       "gives green 16 checkers", stored=True),
+    "bgf-bar-1e9.bgf": Attack("1", lambda: bgf_points(24, 10**9), ".bgf", frozenset({1}),
+                              "checkers on one point", stored=True),
+    "smile-30M-empty-objects.bgf": Attack(
+        "2", lambda: bgf_raw_member("games", b"\xf8" + b"\xfa\xfb" * 30_000_000 + b"\xf9"),
+        ".bgf", UNREADABLE, "MAX_ELEMENTS"),
+    "smile-20M-small-ints.bgf": Attack(
+        "2", lambda: bgf_raw_member("games", b"\xf8" + b"\xc0" * 20_000_000 + b"\xf9"),
+        ".bgf", UNREADABLE, "MAX_ELEMENTS"),
+    "bgf-json-2M-empty-objects.bgf": Attack(
+        "2", lambda: build_bgf(b'{"games":[' + b"{}," * 2_000_000 + b"{}]}", smile=False),
+        ".bgf", UNREADABLE, "MAX_ELEMENTS"),
+    "json-3M-empty-arrays.json": Attack(
+        "2", lambda: json_text_replaced('"games": [', '"x": [' + "[]," * 3_000_000
+                                        + '[]], "games": ['),
+        ".json", UNREADABLE, "MAX_ELEMENTS"),
+    "smile-binary-3MB-skipped.bgf": Attack(
+        "3", lambda: bgf_raw_member("thumbnail", smile_seven_bit(0xE8, 3_000_000)), ".bgf",
+        frozenset({0}), '"valid": true'),
+    "smile-big-integer-300KB-skipped.bgf": Attack(
+        "3", lambda: bgf_raw_member("thumbnail", smile_seven_bit(0x26, 300_000)), ".bgf",
+        frozenset({0}), '"valid": true', stored=True),
+    "smile-big-decimal-300KB-skipped.bgf": Attack(
+        "3", lambda: bgf_raw_member("thumbnail", b"\x2a\x80" + smile_seven_bit(0x26, 300_000)[1:]),
+        ".bgf", frozenset({0}), '"valid": true', stored=True),
+    "smile-binary-3MB-name.bgf": Attack(
+        "3", lambda: bgf_raw_member("nameGreen", smile_seven_bit(0xE8, 3_000_000)), ".bgf",
+        UNREADABLE, "MAX_STRING_CHARS"),
+    "smile-big-integer-length.bgf": Attack(
+        "3", lambda: bgf_raw_member("matchlen", smile_seven_bit(0x26, 2_000)), ".bgf",
+        UNREADABLE, "MAX_NUMBER_DIGITS", stored=True),
+    "sgf-16MB-value.sgf": Attack("4", lambda: sgf_root(b"C[" + b"x" * 16_000_000 + b"]"),
+                                 ".sgf", UNREADABLE, "MAX_STRING_CHARS"),
+    "sgf-16MB-unclosed-value.sgf": Attack(
+        "4", lambda: b"(;FF[4]GM[6]C[" + b"\\]" * 5_000_000, ".sgf", ERRORS, "never closed"),
+    "sgf-16M-nodes.sgf": Attack("4", lambda: sgf_tail(b";", 16_000_000), ".sgf",
+                                UNREADABLE, "MAX_NODES"),
+    "sgf-16M-trees.sgf": Attack("4", lambda: sgf_tail(b"(", 16_000_000), ".sgf",
+                                UNREADABLE, "MAX_NODES"),
+    "sgf-729k-games.sgf": Attack("4", lambda: sgf_tail(b")(;", 729_000), ".sgf",
+                                 UNREADABLE, "MAX_GAMES"),
+    "sgf-16M-line-breaks.sgf": Attack("4", lambda: sgf_root(b"\n" * 16_000_000), ".sgf",
+                                      frozenset({0}), '"valid": true'),
+    "bgf-50MB-name.bgf": Attack("5", lambda: bgf_text("nameGreen", 50_000_000), ".bgf",
+                                UNREADABLE, "MAX_STRING_CHARS"),
+    "bgf-json-50MB-name.bgf": Attack(
+        "5", lambda: bgf_text("nameRed", 50_000_000, smile=False), ".bgf", UNREADABLE,
+        "MAX_STRING_CHARS"),
+    "bgf-long-event.bgf": Attack("5", lambda: bgf_text("event", 5_000), ".bgf", UNREADABLE,
+                                 "MAX_STRING_CHARS", stored=True),
+    "sgf-4MB-names.sgf": Attack("5", lambda: sgf_named("A" * 4_000_000), ".sgf", UNREADABLE,
+                                "MAX_STRING_CHARS"),
+    "json-4MB-names.json": Attack(
+        "5", lambda: json_with(_set_names("A" * 4_000_000)), ".json",
+        UNREADABLE, "MAX_STRING_CHARS"),
+    "bgf-nested-header.bgf": Attack("6", lambda: bgf_nested_header(100_000), ".bgf",
+                                    UNREADABLE, "header line is not JSON"),
+    "json-5000-digit-length.json": Attack(
+        "6", lambda: json_text_replaced('"match_length": 3',
+                                 '"match_length": ' + "9" * 5_000), ".json",
+        ERRORS, "not valid JSON"),
+    "json-5000-digit-schema.json": Attack(
+        "6", lambda: json_text_replaced('"schema": "bgtools/1"',
+                                        '"schema": "bgtools/' + "9" * 5_000 + '"'),
+        ".json", UNREADABLE, "MAX_STRING_CHARS"),
+    "name-colon.sgf": Attack("10", lambda: sgf_named("Alice : 3"), ".sgf", frozenset({0}),
+                             '"valid": true', stored=True),
+    "name-newline.sgf": Attack("10", lambda: sgf_named("Al\nice\r\n; x"), ".sgf",
+                               frozenset({0}), '"valid": true', stored=True),
+    "name-semicolon.sgf": Attack("10", lambda: sgf_named("; [Site \"x\"]"), ".sgf",
+                                 frozenset({0}), '"valid": true', stored=True),
+}
+"""Every attack of issue 38's reader half, by file name."""
+
+HOSTILE_DATA = REPO / "tests" / "data" / "hostile"
+"""Where the small attacks are kept (``python -m tests.helpers.hostile_files`` writes them)."""
+
+
+def attack_bytes(name: str) -> bytes:
+    """The bytes of the attack ``name``: the kept file, else built now."""
+    attack = ATTACKS[name]
+    if attack.stored:
+        return (HOSTILE_DATA / name).read_bytes()
+    return attack.build()
+
+
+def write_stored() -> None:
+    """Write the small attacks into tests/data/hostile."""
+    HOSTILE_DATA.mkdir(parents=True, exist_ok=True)
+    for name, attack in ATTACKS.items():
+        if attack.stored:
+            (HOSTILE_DATA / name).write_bytes(attack.build())
 
 
 # --- running a command under caps ---------------------------------------------------------------
@@ -295,3 +422,7 @@ def _peak_so_far(pid: int, peak_file: str) -> None:
             out.write(next(line for line in status if line.startswith("VmHWM")))
     except (OSError, StopIteration):
         pass
+
+
+if __name__ == "__main__":
+    write_stored()

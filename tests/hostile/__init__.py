@@ -1,0 +1,1 @@
+"""Tests of hostile input: bounded time and memory, typed errors, safe writes."""
