@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import struct
 import subprocess
 import sys
 import time
@@ -19,84 +18,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tests.helpers.fuzzing import build_bgf
+from tests.helpers.fuzzing import (
+    build_bgf,
+    smile_7bit,
+    smile_document,
+    smile_key,
+    smile_value,
+    smile_vint,
+)
 from tests.helpers.paths import REPO
 
 SAMPLE_BGF = REPO / "tests" / "data" / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.bgf"
 SAMPLE_SGF = REPO / "samples" / "example_gnubg.sgf"
 SAMPLE_JSON = REPO / "samples" / "example_gnubg.json"
 SAMPLE_MAT = REPO / "samples" / "example_gnubg.mat"
-
-# --- a small Smile encoder (enough for BGBlitz documents and the attacks) ---------------------
-
-
-def smile_vint(n: int) -> bytes:
-    """An unsigned Smile VInt: 7 bits a byte, the last byte 6 bits with its high bit set."""
-    out = [0x80 | (n & 0x3F)]
-    n >>= 6
-    while n:
-        out.insert(0, n & 0x7F)
-        n >>= 7
-    return bytes(out)
-
-
-def smile_7bit(raw: bytes) -> bytes:
-    """``raw`` as Smile's 7-bit groups (binary and big integer content), in linear time:
-    each 7 bytes make 8 groups; the last bytes, fewer groups, their bits to the right."""
-    out = bytearray()
-    whole = len(raw) - len(raw) % 7
-    for at in range(0, whole, 7):
-        bits = int.from_bytes(raw[at:at + 7], "big")
-        out += bytes((bits >> shift) & 0x7F for shift in range(49, -1, -7))
-    rest = raw[whole:]
-    if rest:
-        groups = (len(rest) * 8 + 6) // 7
-        bits = int.from_bytes(rest, "big") << (groups * 7 - len(rest) * 8)
-        out += bytes((bits >> (7 * (groups - 1 - i))) & 0x7F for i in range(groups))
-    return bytes(out)
-
-
-def _smile_string(text: str) -> bytes:
-    raw = text.encode("utf-8")
-    if not raw:
-        return b"\x20"
-    if len(raw) <= 32 and raw.isascii():
-        return bytes([0x40 + len(raw) - 1]) + raw
-    return b"\xe4" + raw + b"\xfc"  # a long Unicode string, to its end marker
-
-
-def _smile_key(name: str) -> bytes:
-    raw = name.encode("utf-8")
-    assert 1 <= len(raw) <= 64 and raw.isascii()
-    return bytes([0x80 + len(raw) - 1]) + raw
-
-
-def smile_value(value: Any) -> bytes:
-    """One value in Smile, no shared strings (names are written out every time)."""
-    if value is None:
-        return b"\x21"
-    if value is False or value is True:
-        return b"\x23" if value else b"\x22"
-    if isinstance(value, int):
-        return b"\x24" + smile_vint((value << 1) ^ (value >> 63))
-    if isinstance(value, float):
-        bits = struct.unpack(">Q", struct.pack(">d", value))[0]
-        return b"\x29" + bytes((bits >> (7 * i)) & 0x7F for i in range(9, -1, -1))
-    if isinstance(value, str):
-        return _smile_string(value)
-    if isinstance(value, list):
-        return b"\xf8" + b"".join(smile_value(v) for v in value) + b"\xf9"
-    if isinstance(value, dict):
-        return b"\xfa" + b"".join(_smile_key(k) + smile_value(v)
-                                  for k, v in value.items()) + b"\xfb"
-    raise TypeError(type(value))
-
-
-def smile_document(value: Any, raw: bytes | None = None) -> bytes:
-    """A Smile document (header without shared tables) of ``value``, or of the ``raw``
-    value bytes when given."""
-    return b":)\n\x00" + (smile_value(value) if raw is None else raw)
-
 
 # --- the attacks -----------------------------------------------------------------------------
 
@@ -125,7 +60,7 @@ def bgf_raw_member(member: str, raw: bytes) -> bytes:
     after the real match's members (where a member read replaces the real one)."""
     document = smile_value(bgf_match())
     assert document.endswith(b"\xfb")
-    return build_bgf(b":)\n\x00" + document[:-1] + _smile_key(member) + raw + b"\xfb")
+    return build_bgf(b":)\n\x00" + document[:-1] + smile_key(member) + raw + b"\xfb")
 
 
 def bgf_points(index: int, count: int) -> bytes:

@@ -28,6 +28,7 @@ from bgtools.read.detect import read_records
 from bgtools.read.sgf import parse_collection
 from bgtools.read.smile import SmileError, SmileLimitError, decode_smile
 from bgtools.write.mat import mat_name
+from tests.helpers.fuzzing import apply_binary_edits, apply_edits, check_bytes
 from tests.helpers.hostile_files import (
     ATTACKS,
     CLI_MAIN,
@@ -336,3 +337,38 @@ def test_every_written_file_validates_as_its_source(tmp_path: Path, name: str,
     assert written.names[1] == original.names[1]
     if target != "mat":
         assert written.names == original.names  # SGF and JSON say any name
+
+
+# --- the fuzz script's field mutations ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind, choices", [("sgf-long-value", range(4)),
+                                           ("sgf-many-nodes", range(5))])
+def test_the_sgf_field_mutations_meet_the_limits(kind: str, choices: range) -> None:
+    sample = (HOSTILE_DATA / "name-colon.sgf").read_bytes()
+    for choice in choices:
+        for size in range(3):
+            data = apply_edits(sample, [(kind, 7, size, choice)])
+            assert data != sample
+            start = time.process_time()
+            assert check_bytes(data, "f.sgf") in (0, 1, 2)
+            assert time.process_time() - start < TIME_CAP
+
+
+@pytest.mark.parametrize("choice", [0, 1, 3, 4])  # 2 (a list beyond MAX_ELEMENTS): slow below
+def test_the_bgf_field_mutations_meet_the_limits(choice: int) -> None:
+    sample = (HOSTILE_DATA / "bgf-points-1e9.bgf").read_bytes()
+    for size in range(5):
+        data = apply_binary_edits(sample, [("bgf-field", 11 * size + 3, size, choice)])
+        assert data != sample
+        start = time.process_time()
+        assert check_bytes(data, "f.bgf") in (1, 2)
+        assert time.process_time() - start < TIME_CAP
+
+
+@pytest.mark.slow
+def test_the_bgf_field_mutation_of_a_list_meets_max_elements() -> None:
+    sample = (HOSTILE_DATA / "bgf-points-1e9.bgf").read_bytes()
+    for where in range(0, 40, 7):
+        data = apply_binary_edits(sample, [("bgf-field", where, 0, 2)])
+        assert check_bytes(data, "f.bgf") in (1, 2)
