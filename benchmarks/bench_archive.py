@@ -16,8 +16,8 @@
 ``--distinct N`` (issue 15) makes the archive of N distinct matches, no copies (so the memo
 of resolved plays helps only where real archives repeat themselves: the openings), and
 reports the median of ``--repeat`` runs (default 5). ``--builds compiled,pure`` times each
-build of this checkout in the same run: the compiled modules are built in place for the
-first and removed for the second (``scripts/test_builds.py``), and the tree is left pure.
+build of this checkout in the same run, each in a scratch copy of the tree (the compiled one
+built there, as ``scripts/test_builds.py`` does), so the tree itself is never touched.
 
 The machine's other load makes single runs noisy: take the median of several; the CPU time
 (user + system of the validate process) is printed too, as it depends less on other load.
@@ -42,7 +42,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(REPO / "scripts"))
 
 from make_selfplay import have_gnubg, make_archive
-from test_builds import build_in_place, remove_compiled
+from test_builds import build_in_place, scratch_copy
 
 GNUBG_SCRIPT = r"""
 import glob, json, os, sys, time
@@ -86,20 +86,21 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def time_bgtools(directory: Path, jobs: int | None,
-                 repeat: int) -> tuple[float, float, list[dict[str, object]]]:
+def time_bgtools(directory: Path, jobs: int | None, repeat: int,
+                 tree: Path = REPO) -> tuple[float, float, list[dict[str, object]]]:
     """Median wall-clock time and median CPU time (user + system, the process and its
-    workers) of ``bgtools validate --json`` over ``repeat`` runs, and its JSON objects."""
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    workers) of ``bgtools validate --json`` of the bgtools in ``tree`` over ``repeat`` runs,
+    and its JSON objects."""
+    env = dict(os.environ, PYTHONPATH=str(tree) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     walls: list[float] = []
     cpus: list[float] = []
     objects: list[dict[str, object]] = []
     for _ in range(repeat):
         cpu = _children_cpu()
         start = time.perf_counter()
-        # cwd=REPO: ``python -c`` puts the working directory first on sys.path.
+        # cwd=tree: ``python -c`` puts the working directory first on sys.path.
         done = subprocess.run(bgtools_command(directory, jobs), env=env, capture_output=True,
-                              cwd=REPO, text=True, stdin=subprocess.DEVNULL, timeout=3600,
+                              cwd=tree, text=True, stdin=subprocess.DEVNULL, timeout=3600,
                               check=False)
         elapsed = time.perf_counter() - start
         cpu = _children_cpu() - cpu
@@ -150,9 +151,9 @@ def time_gnubg(directory: Path, repeat: int) -> dict[str, float] | None:
 
 
 def report_bgtools(directory: Path, rolls: int, jobs: int | None, repeat: int,
-                   build: str) -> float:
-    """Time ``bgtools validate`` on the tree as it is; print and return its rolls/s."""
-    seconds, cpu, objects = time_bgtools(directory, jobs, repeat)
+                   build: str, tree: Path = REPO) -> float:
+    """Time ``bgtools validate`` of the bgtools in ``tree``; print and return its rolls/s."""
+    seconds, cpu, objects = time_bgtools(directory, jobs, repeat, tree)
     invalid = sum(1 for o in objects if not o.get("valid"))
     rate = rolls / seconds
     print(f"bgtools validate ({build}): {seconds:.3f} s end to end (median of {repeat}) = "
@@ -195,17 +196,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"archive: {len(files)} files ({distinct} distinct), {rolls} rolls ({directory})")
 
         rates: dict[str, float] = {}
-        try:
-            for build in builds or ["tree as it is"]:
-                if build == "compiled" and not build_in_place():
-                    print("compiled build: could not be made; skipped")
-                    continue
-                if build == "pure":
-                    remove_compiled()
-                rates[build] = report_bgtools(directory, rolls, args.jobs, repeat, build)
-        finally:
-            if builds:
-                remove_compiled()
+        for build in builds or ["tree as it is"]:
+            tree = REPO if not builds else scratch_copy(Path(tmp), build)
+            if build == "compiled" and not build_in_place(tree):
+                print("compiled build: could not be made; skipped")
+                continue
+            rates[build] = report_bgtools(directory, rolls, args.jobs, repeat, build, tree)
 
         gnubg = time_gnubg(directory, repeat)
         if gnubg is None:

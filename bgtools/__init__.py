@@ -49,12 +49,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from bgtools.errors import (
         BgtoolsError,
         IllegalPlayError,
+        InvalidPathError,
         LimitExceededError,
         NotationError,
         OutputRefusedError,
         RecordSyntaxError,
         UnreadableInputError,
         UnsupportedFormatError,
+        UnwritableOutputError,
     )
     from bgtools.record import Problem, Severity
     from bgtools.reports.convert import ConversionError, InvalidRecordError
@@ -89,6 +91,7 @@ __all__ = [
     "BgtoolsError",
     "ConversionError",
     "IllegalPlayError",
+    "InvalidPathError",
     "InvalidRecordError",
     "LimitExceededError",
     "NotationError",
@@ -96,6 +99,7 @@ __all__ = [
     "RecordSyntaxError",
     "UnreadableInputError",
     "UnsupportedFormatError",
+    "UnwritableOutputError",
     "UnwritableRecordError",
 ]
 _HOMES = {
@@ -131,6 +135,8 @@ _HOMES = {
     "RecordSyntaxError": "bgtools.errors",
     "UnreadableInputError": "bgtools.errors",
     "UnsupportedFormatError": "bgtools.errors",
+    "InvalidPathError": "bgtools.errors",
+    "UnwritableOutputError": "bgtools.errors",
 }
 
 

@@ -7,7 +7,13 @@ Hierarchy (every one a :class:`BgtoolsError`):
 - :class:`UnsupportedFormatError`: input that is no match record bgtools knows;
 - :class:`LimitExceededError`: input beyond one of the limits of :mod:`bgtools.limits`;
 - :class:`UnreadableInputError`: a path that cannot be read (missing, a directory, no
-  permission, not a regular file).
+  permission, not a regular file);
+- :class:`InvalidPathError`: a path no file can have (a NUL, a lone surrogate), also a
+  ``ValueError`` as Python's own error for it is;
+- :class:`OutputRefusedError`: an output bgtools will not write (the input, a directory, an
+  existing file without overwrite, a device);
+- :class:`UnwritableOutputError`: an output the system would not let be written (a missing
+  directory, no permission, a full disk), also an ``OSError`` with its ``errno``.
 
 :func:`describe_error` is the one place that turns any of these (and ``OSError``) into a
 one-line message and the contract's exit code; the CLI and the reports use it. The exit
@@ -16,6 +22,12 @@ codes (``EXIT_*``) are defined here too, once.
 
 from __future__ import annotations
 
+import os
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads it so)
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import NoReturn
+
 __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_OK",
@@ -23,13 +35,17 @@ __all__ = [
     "EXIT_UNUSABLE",
     "BgtoolsError",
     "IllegalPlayError",
+    "InvalidPathError",
     "LimitExceededError",
     "NotationError",
     "OutputRefusedError",
     "RecordSyntaxError",
     "UnreadableInputError",
     "UnsupportedFormatError",
+    "UnwritableOutputError",
+    "check_path_name",
     "describe_error",
+    "interrupt",
 ]
 
 EXIT_OK = 0
@@ -39,7 +55,15 @@ EXIT_PROBLEMS = 1
 EXIT_UNUSABLE = 2
 """Usage error, or an input that cannot be read or is not recognised."""
 EXIT_INTERRUPTED = 130
-"""Stopped by Ctrl-C: 128 + SIGINT, as shells report it (the contract does not define it)."""
+"""Stopped by Ctrl-C: 128 + SIGINT, as shells report it (the contract does not define it).
+SIGTERM and SIGHUP stop a run the same way (see :func:`interrupt`)."""
+
+
+def interrupt(signum: int, frame: object) -> NoReturn:
+    """A signal handler that stops the program as Ctrl-C does, by raising KeyboardInterrupt:
+    SIGTERM and SIGHUP then end a run like an interrupt (exit code
+    :data:`EXIT_INTERRUPTED`, temporary files removed, workers stopped)."""
+    raise KeyboardInterrupt
 
 
 class BgtoolsError(Exception):
@@ -50,8 +74,38 @@ class BgtoolsError(Exception):
 
 
 class OutputRefusedError(BgtoolsError):
-    """The output path may not be written: it exists (without overwrite), is a directory, or
-    is the input itself (also through a link)."""
+    """The output path may not be written: it exists (without overwrite), is a directory, is
+    the input itself (also through a link, or standard input's file), lies outside the
+    output directory, or is a file that is neither regular nor a stream (a block device, a
+    socket)."""
+
+
+class UnwritableOutputError(BgtoolsError, OSError):
+    """An output the system would not let be written (a missing directory, no permission, a
+    full disk, a name too long). Also an ``OSError``, with the ``errno`` and ``strerror`` of
+    the system's error and the output's path as ``filename``."""
+
+    def __str__(self) -> str:
+        return f"cannot write {self.filename}: {self.strerror}"
+
+
+class InvalidPathError(BgtoolsError, ValueError):
+    """A path no file can have: a NUL character, or a lone surrogate that stands for no
+    byte of a file name. Also a ``ValueError``, as Python's own error for such a path is."""
+
+
+def check_path_name(path: str | os.PathLike[str]) -> None:
+    """Raise :class:`InvalidPathError` unless ``path`` could name a file (no NUL, and
+    encodable as a file name: an undecodable byte's surrogate escape is fine)."""
+    try:
+        raw = os.fsencode(path)
+    except UnicodeEncodeError as exc:
+        shown = os.fspath(path).encode("utf-8", "backslashreplace").decode("utf-8")
+        raise InvalidPathError(f"{shown}: not a file name (a lone surrogate "
+                               f"{exc.object[exc.start:exc.end]!a})") from None
+    if b"\0" in raw:
+        shown = raw.decode("utf-8", "backslashreplace").replace("\0", "\\x00")
+        raise InvalidPathError(f"{shown}: not a file name (a NUL character)")
 
 
 class RecordSyntaxError(BgtoolsError):

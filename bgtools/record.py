@@ -176,7 +176,7 @@ CubePosition = Literal[0, 1, "centred"]
 @dataclass(slots=True, init=False, repr=False, eq=False)
 class SetUp(FrozenFieldMethods):
     """A board, turn or cube set by hand inside a game (an SGF set-up node: ``AE``/``AW``/
-    ``AB``, ``PL``, ``CV``, ``CP``; a root ``CV`` of automatic doubles, FORMATS.md 3.3).
+    ``AB``, ``PL``, ``CV``, ``CP``; a root ``CV`` of automatic doubles).
 
     The replay applies it just before the game's action number ``before`` (0-based; the
     number of actions is "after the last"). ``emptied``, ``white`` and ``black`` are

@@ -11,7 +11,8 @@ from the original file.
 
 The format is described field by field in the JSON Schema shipped with the package
 (:func:`schema_path`, ``bgtools/schemas/match-1.schema.json``, draft 2020-12) and in the
-README. Layout of the text written by :func:`bgtools.write.json.dumps_match`:
+manual (docs/contract.md, "The JSON match format"). Layout of the text written by
+:func:`bgtools.write.json.dumps_match`:
 
 * UTF-8, keys in a fixed documented order, indented by two spaces, ending in a newline;
   every action (and every derived event) on a line of its own, and any other array or

@@ -4,23 +4,24 @@
 
 ``pip install .`` compiles the hot path with mypyc where it can (``setup.py``) and falls back
 to pure Python where it cannot, so both builds must pass. This script (the README's test
-command, and what CI runs):
+command, and what CI runs) tests each build in a scratch copy of the tree, never in the tree
+itself (a compiled module beside its source would hide every later edit), and each copy sits
+where no ``../shared`` is beside it, as on a bare clone:
 
-* runs ``pytest -m "not slow"`` on the pure-Python build, in a scratch copy of the tree
-  (its own source, no compiled module; ``../shared`` is not beside it, so it also tests what
-  a bare clone tests, with the corpus files shipped in ``tests/data``);
-* meanwhile builds the compiled modules in place (``setup.py build_ext --inplace``) and runs
-  the whole suite on them, then removes them, whatever happened, so that the source tree is
-  pure Python again (a stale compiled module would hide edits).
+* the pure-Python build runs ``pytest -m "not slow"`` in its copy;
+* meanwhile the compiled build is made in its own copy (``setup.py build_ext --inplace``
+  there) and runs the whole suite, spread over ``--workers`` processes (pytest-xdist).
 
-The two runs go side by side (``--serial`` runs them in turn), and the compiled build's run
-is spread over ``--workers`` processes (pytest-xdist, one per core by default): the whole
-suite is most of the time, and the pure run leaves a core idle once it is done. The slow tests
-(oracle comparisons, the whole corpus, fuzzing) run on the compiled build only: both builds
-run the same source. Each run sets ``BGTOOLS_EXPECT_BUILD``, which ``tests/test_build.py``
-checks against the modules that actually ran. Extra arguments go to both pytest runs;
-``--only pure`` runs the whole suite on the pure build. The exit status is 0 only when every
-run passed.
+Where the shared folder of real files is present (``../shared`` beside the repository, or the
+folder ``BGTOOLS_TEST_SHARED`` names), the compiled build's whole-suite run reads it, and the
+slow tests that read it (marked ``shared`` by ``tests/conftest.py``) then run once more
+without it: so a developer's or CI's run also proves what a bare clone's run proves. The
+slow tests (oracle comparisons, the whole corpus, fuzzing) run on the compiled build only:
+both builds run the same source.
+
+Each run sets ``BGTOOLS_EXPECT_BUILD``, which ``tests/test_build.py`` checks against the
+modules that actually ran. Extra arguments go to every pytest run; ``--only pure`` runs the
+whole suite on the pure build. The exit status is 0 only when every run passed.
 """
 
 from __future__ import annotations
@@ -36,56 +37,38 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def compiled_files() -> list[Path]:
-    """The extension modules built in place: under ``bgtools/`` and mypyc's shared runtime
-    library at the top of the tree."""
-    found: list[Path] = []
-    for suffix in EXTENSION_SUFFIXES:
-        found.extend((REPO / "bgtools").rglob(f"*{suffix}"))
-        found.extend(REPO.glob(f"*__mypyc{suffix}"))
-    return sorted(set(found))
-
-
-def remove_compiled() -> None:
-    """Leave the source tree pure Python (a stale compiled module would hide edits)."""
-    for path in compiled_files():
-        path.unlink()
-
-
-def build_in_place() -> bool:
-    """Compile the hot path next to its sources; True when the compiled build is there."""
-    done = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", "--parallel",
-                           str(os.cpu_count() or 1)], cwd=REPO, check=False,
-                          stdout=subprocess.DEVNULL)
-    built = compiled_files()
-    if done.returncode != 0 or not built:
-        return False
-    # A rebuild rewrites mypyc's shared library but may leave a module's small stub as it
-    # was: its old time would make the suite's stale-module check refuse a fresh build.
-    for path in built:
-        os.utime(path)
-    return True
-
+SHARED = Path(os.environ.get("BGTOOLS_TEST_SHARED") or REPO.parent / "shared")
+"""The shared folder the tests read when it is present (as ``tests/helpers/paths.py`` finds it)."""
 
 SCRATCH_IGNORED = (".git", ".ci-venv", ".venv", "build", "dist", "__pycache__", ".hypothesis",
                    ".mypy_cache", ".pytest_cache", "_build", "fuzz-crashes", "*.egg-info",
                    *(f"*{suffix}" for suffix in EXTENSION_SUFFIXES))
 
 
-def pure_copy(parent: Path) -> Path:
+def scratch_copy(parent: Path, build: str) -> Path:
     """A copy of the tree under ``parent`` with no compiled module and no build output."""
-    tree = parent / "bgtools-pure"
+    tree = parent / f"bgtools-{build}"
     shutil.copytree(REPO, tree, ignore=shutil.ignore_patterns(*SCRATCH_IGNORED), symlinks=True)
     return tree
 
 
-def pytest_command(build: str, tree: Path,
-                   arguments: list[str]) -> tuple[list[str], dict[str, str]]:
-    """The pytest command line and environment for one build's run in ``tree``."""
-    print(f"== pytest on the {build} build ({tree}): pytest {' '.join(arguments)}", flush=True)
-    env = {**os.environ, "BGTOOLS_EXPECT_BUILD": build}
+def build_in_place(tree: Path) -> bool:
+    """Compile the hot path next to the sources of the copy ``tree``; True when it is built."""
+    done = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", "--parallel",
+                           str(os.cpu_count() or 1)], cwd=tree, check=False,
+                          stdout=subprocess.DEVNULL)
+    built = [path for suffix in EXTENSION_SUFFIXES
+             for path in (tree / "bgtools").rglob(f"*{suffix}")]
+    return done.returncode == 0 and bool(built)
+
+
+def pytest_command(build: str, tree: Path, arguments: list[str],
+                   shared: Path) -> tuple[list[str], dict[str, str]]:
+    """The pytest command line and environment for one run in ``tree``, reading ``shared``."""
+    where = "with" if (shared / "corpus").is_dir() else "without"
+    print(f"== pytest on the {build} build, {where} the shared corpus ({tree}): "
+          f"pytest {' '.join(arguments)}", flush=True)
+    env = {**os.environ, "BGTOOLS_EXPECT_BUILD": build, "BGTOOLS_TEST_SHARED": str(shared)}
     return [sys.executable, "-m", "pytest", *arguments], env
 
 
@@ -100,17 +83,25 @@ def worker_arguments(workers: int) -> list[str]:
     return ["-n", str(workers), "--dist", "worksteal"]
 
 
-def run_compiled(arguments: list[str], workers: int = 1) -> int:
-    """Build in place, run the suite on the compiled build, leave the tree pure again."""
-    try:
-        if not build_in_place():
-            print("== the compiled build could not be made (see setup.py's message)",
-                  file=sys.stderr)
-            return 1
-        command, env = pytest_command("compiled", REPO, [*worker_arguments(workers), *arguments])
-        return subprocess.run(command, cwd=REPO, env=env, check=False).returncode
-    finally:
-        remove_compiled()
+def run_compiled(scratch: Path, arguments: list[str], workers: int) -> int:
+    """Build in a copy, run the whole suite on it (with the shared folder where there is one),
+    then, where there was one, the slow tests that read it without it."""
+    tree = scratch_copy(scratch, "compiled")
+    if not build_in_place(tree):
+        print("== the compiled build could not be made (see setup.py's message)",
+              file=sys.stderr)
+        return 1
+    nowhere = scratch / "no-shared"
+    with_shared = (SHARED / "corpus").is_dir()
+    runs = [([*worker_arguments(workers), *arguments], SHARED if with_shared else nowhere)]
+    if with_shared:
+        runs.append(([*worker_arguments(workers), "-m", "slow and shared", *arguments],
+                     nowhere))
+    status = 0
+    for run_arguments, shared in runs:
+        command, env = pytest_command("compiled", tree, run_arguments, shared)
+        status |= subprocess.run(command, cwd=tree, env=env, check=False).returncode
+    return status
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -123,23 +114,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="processes for the compiled build's run (default: one per core)")
     args, pytest_args = parser.parse_known_args(argv)
-    if args.only == "compiled":
-        return int(run_compiled(pytest_args, args.workers) != 0)
-    pure_args = pytest_args if args.only == "pure" else ["-m", "not slow", *pytest_args]
-    with tempfile.TemporaryDirectory(prefix="bgtools-test-builds-") as scratch:
-        tree = pure_copy(Path(scratch))
-        command, env = pytest_command("pure", tree, pure_args)
+    with tempfile.TemporaryDirectory(prefix="bgtools-test-builds-") as name:
+        scratch = Path(name)
+        if args.only == "compiled":
+            return int(run_compiled(scratch, pytest_args, args.workers) != 0)
+        pure_args = pytest_args if args.only == "pure" else ["-m", "not slow", *pytest_args]
+        tree = scratch_copy(scratch, "pure")
+        command, env = pytest_command("pure", tree, pure_args, scratch / "no-shared")
         if args.only == "pure" or args.serial:
             pure_status = subprocess.run(command, cwd=tree, env=env, check=False).returncode
-            compiled_status = 0 if args.only == "pure" else run_compiled(pytest_args,
+            compiled_status = 0 if args.only == "pure" else run_compiled(scratch, pytest_args,
                                                                         args.workers)
         else:
-            log = Path(scratch) / "pure.log"
+            log = scratch / "pure.log"
             with log.open("wb") as out:
                 pure = subprocess.Popen(command, cwd=tree, env=env, stdout=out,
                                         stderr=subprocess.STDOUT)
                 try:
-                    compiled_status = run_compiled(pytest_args, args.workers)
+                    compiled_status = run_compiled(scratch, pytest_args, args.workers)
                 finally:
                     pure_status = pure.wait()
             print("== the pure build's run:", flush=True)

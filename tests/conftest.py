@@ -10,6 +10,7 @@ from types import ModuleType
 
 import pytest
 
+from tests.helpers import paths
 from tests.helpers.paths import BUNDLED_CORPUS, CORPUS, EXAMPLES, REPO
 
 _NOT_SLOW_RE = re.compile(r"\s*not\s+slow\s*")
@@ -44,6 +45,45 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
             and _WHOLLY_SLOW_RE.search(collection_path.read_text(encoding="utf-8"))):
         return True
     return None
+
+
+SHARED_FIXTURES = frozenset({"corpus", "full_corpus", "examples"})
+"""The fixtures whose files come from ``../shared`` when it is present."""
+_SHARED_PATHS = (paths.SHARED, paths.CORPUS, paths.CORPUS_IN_USE, paths.SHARED_EXAMPLES,
+                 paths.EXAMPLES)
+
+
+def _holds_shared_path(namespace: dict[str, object]) -> bool:
+    return any(value is shared for value in namespace.values() for shared in _SHARED_PATHS)
+
+
+def _reads_shared(item: pytest.Item) -> bool:
+    """Whether a test's inputs may come from ``../shared``: it asks for a corpus fixture, or its
+    module holds one of the shared paths or an object of a helper module that holds one."""
+    if SHARED_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+        return True
+    module = getattr(item, "module", None)
+    if module is None:
+        return False
+    namespace = vars(module)
+    if _holds_shared_path(namespace):
+        return True
+    import sys
+
+    for value in namespace.values():
+        home = sys.modules.get(getattr(value, "__module__", None) or "")
+        if home is not None and home is not module and _holds_shared_path(vars(home)):
+            return True
+    return False
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark ``shared`` every test whose inputs may come from ``../shared``:
+    ``scripts/test_builds.py`` runs those again without it, as a bare clone runs them."""
+    del config
+    for item in items:
+        if _reads_shared(item):
+            item.add_marker(pytest.mark.shared)
 
 
 @pytest.fixture(scope="session")

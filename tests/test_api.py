@@ -293,11 +293,11 @@ def test_validate_json_loads_neither_rich_nor_pydantic(examples: Path) -> None:
     assert _modules_loaded_by(code, ("rich", "pydantic")) == []
 
 
-def test_readme_library_example_runs() -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+def test_the_library_pages_play_example_runs() -> None:
+    readme = (REPO / "docs" / "library.md").read_text(encoding="utf-8")
     blocks = [b.split("```", 1)[0] for b in readme.split("```python\n")[1:]]
     example = next(b for b in blocks if "parse_play" in b)
     names: dict[str, object] = {}
-    exec(compile(example, "README.md", "exec"), names)
+    exec(compile(example, "docs/library.md", "exec"), names)
     assert names["play"] == parse_play(START, 6, 5, "24/13")
     assert names["after"] == play_text(START, 6, 5, "24/13")

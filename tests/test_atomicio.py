@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
 import pytest
 
+from bgtools.errors import BgtoolsError
 from bgtools.write import atomic as atomicio
-from bgtools.write.atomic import OutputRefusedError, write_atomically
+from bgtools.write.atomic import OutputRefusedError, UnwritableOutputError, write_atomically
 
 
 def _names(directory: Path) -> set[str]:
@@ -83,8 +85,13 @@ def test_a_failure_mid_write_leaves_nothing_behind(tmp_path: Path, monkeypatch: 
 
 
 def test_a_missing_directory_is_an_oserror_and_creates_nothing(tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError):
+    """A typed error (issue 38) that is still the OSError it was, with its errno."""
+    with pytest.raises(UnwritableOutputError) as caught:
         write_atomically(tmp_path / "no" / "out.mat", "x")
+    assert isinstance(caught.value, OSError) and isinstance(caught.value, BgtoolsError)
+    assert caught.value.errno == errno.ENOENT
+    assert str(caught.value) == f"cannot write {tmp_path / 'no' / 'out.mat'}: " \
+        "No such file or directory"
     assert _names(tmp_path) == set()
 
 

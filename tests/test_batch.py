@@ -17,10 +17,10 @@ from typer.testing import CliRunner
 from bgtools.batch import Batch, BatchSummary, FileReport
 from bgtools.cli import app
 from bgtools.reports.files import expand_paths
-from tests.helpers.processes import INTERRUPTIBLE_MAIN
+from tests.helpers.paths import CORPUS
+from tests.helpers.processes import INTERRUPTIBLE_MAIN, alive, children
 
 REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "corpus"
 SAMPLES = REPO / "samples"
 SELFPLAY = REPO / "tests" / "data" / "selfplay"
 runner = CliRunner()
@@ -314,30 +314,6 @@ def test_summary_counts_a_mixed_directory(tmp_path: Path) -> None:
 # --- streaming and Ctrl-C ----------------------------------------------------------------------
 
 
-def _children(pid: int) -> list[int]:
-    """Process ids whose parent is ``pid`` (Linux /proc)."""
-    kids = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        if int(fields[1]) == pid:
-            kids.append(int(entry.name))
-    return kids
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2:].split()[0] != "Z"
-
-
 @pytest.fixture
 def big_archive(tmp_path: Path) -> tuple[Path, int]:
     """Thousands of match files (links to the corpus, or to the self-play files)."""
@@ -363,7 +339,7 @@ def test_json_lines_stream_and_ctrl_c_stops_cleanly(big_archive: tuple[Path, int
     # The first object arrives while the run goes on: output is streamed, not collected.
     assert proc.poll() is None
     assert json.loads(first)["file"].startswith(str(folder / "copy000"))
-    workers = _children(proc.pid)
+    workers = children(proc.pid)
     assert len(workers) == 2
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
@@ -374,7 +350,7 @@ def test_json_lines_stream_and_ctrl_c_stops_cleanly(big_archive: tuple[Path, int
     assert 1 <= len(lines) < total
     for line in lines:
         json.loads(line)
-    assert not [pid for pid in workers if _alive(pid)]
+    assert not [pid for pid in workers if alive(pid)]
 
 
 @pytest.mark.slow
@@ -386,7 +362,7 @@ def test_ctrl_c_at_a_terminal_prints_the_summary_and_exits_130(
     proc = popen("validate", "--jobs", "2", str(folder), start_new_session=True)
     workers: list[int] = []
     for _ in range(600):
-        workers = _children(proc.pid)
+        workers = children(proc.pid)
         if len(workers) == 2:
             break
         time.sleep(0.05)
@@ -400,4 +376,4 @@ def test_ctrl_c_at_a_terminal_prints_the_summary_and_exits_130(
     done = int(out.split("interrupted after ")[1].split()[0])
     assert 0 <= done < total
     assert f"{done} file(s):" in out
-    assert not [pid for pid in workers if _alive(pid)]
+    assert not [pid for pid in workers if alive(pid)]

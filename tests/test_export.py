@@ -1,6 +1,6 @@
 """``bgtools export``: the rows equal ``replay --jsonl``'s actions row for row, the extra
-columns agree with ``status`` and ``score``, Parquet equals CSV, the README's DuckDB query
-runs, and bad input leaves no output file."""
+columns agree with ``status`` and ``score``, Parquet equals CSV, the manual's DuckDB query
+(docs/data.md) runs, and bad input leaves no output file."""
 
 from __future__ import annotations
 
@@ -17,12 +17,14 @@ from bgtools.data.export import COLUMNS, ParquetSink, match_rows
 from bgtools.engine import ids
 from bgtools.reports.files import analyse_file, expand_paths
 from bgtools.write import atomic as atomicio
+from tests.helpers.paths import CORPUS
 from tests.helpers.selfplay import load_cases
 from tests.helpers.synthetic_matches import random_match
 
 DATA = Path(__file__).resolve().parent / "data"
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
-README = Path(__file__).resolve().parents[1] / "README.md"
+DATA_PAGE = Path(__file__).resolve().parents[1] / "docs" / "data.md"
+"""The manual's page of the data commands: its DuckDB query runs here."""
 CASES = load_cases()
 runner = CliRunner()
 
@@ -89,7 +91,6 @@ def test_rows_equal_replay_jsonl_row_for_row(tmp_path: Path) -> None:
             assert row[column] == want, (key, row, action)
 
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
 
 def _reference_rows(replay: Any, events: list[Any]) -> list[dict[str, Any]]:
@@ -207,20 +208,20 @@ def test_parquet_streams_row_groups(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 DUCKDB_QUERY_START = "<!-- duckdb-query -->"
 
 
-def readme_query() -> str:
-    text = README.read_text(encoding="utf-8")
+def manual_query() -> str:
+    text = DATA_PAGE.read_text(encoding="utf-8")
     start = text.index(DUCKDB_QUERY_START)
     block = text[text.index("```sql", start) + len("```sql"):]
     return block[: block.index("```")]
 
 
 @pytest.mark.skipif(not CASES, reason="no cached self-play matches")
-def test_the_readme_duckdb_query(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_manuals_duckdb_query(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     duckdb = pytest.importorskip("duckdb")
     mats = [str(mat) for mat, _ in CASES]
     monkeypatch.chdir(tmp_path)
     assert run("export", *mats, "--to", "csv", "-o", "moves.csv")[0] == 0
-    rows = duckdb.sql(readme_query()).fetchall()
+    rows = duckdb.sql(manual_query()).fetchall()
     answers = {answer: count for answer, count, _ in rows}
     _code, out, _ = run("stats", *mats, "--json")
     cube = json.loads(out)["all"]["cube"]

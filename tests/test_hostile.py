@@ -33,7 +33,7 @@ from bgtools.errors import (
 from bgtools.read import detect
 from bgtools.read.detect import load_file, read_records
 from bgtools.read.source import printable_path
-from tests.helpers.processes import INTERRUPTIBLE_MAIN
+from tests.helpers.processes import INTERRUPTIBLE_MAIN, has_open, run_bgtools
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "samples"
@@ -237,14 +237,6 @@ def test_a_non_utf8_file_name_is_read_and_printed_escaped(hostile: dict[str, Hos
     assert json.loads(out)["file"].endswith("/m\\xfcller.mat")
 
 
-def _run_process(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONIOENCODING": "utf-8",
-           "LC_ALL": "C.UTF-8", "COLUMNS": "100"}
-    return subprocess.run(  # type: ignore[call-overload,no-any-return]
-        [sys.executable, "-c", "from bgtools.cli import main; main()", *args],
-        check=False, capture_output=True, env=env, timeout=120, stdin=subprocess.DEVNULL, **kwargs)
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("command", [("validate", "--json"), ("validate",), ("replay", "--jsonl"),
                                      ("score", "--json"), ("status",)], ids=" ".join)
@@ -252,7 +244,7 @@ def test_hostile_inputs_in_a_real_process(hostile: dict[str, Hostile],
                                           command: tuple[str, ...]) -> None:
     names = ["empty.mat", "binary.mat", "long_line.mat", "huge_length.mat", "cp1252.mat",
              "latin1_name", "missing", "fifo", "big", "cube_overflow.mat"]
-    proc = _run_process([*command, *[hostile[n].path for n in names]])
+    proc = run_bgtools([*command, *[hostile[n].path for n in names]])
     out, err = proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")  # strict UTF-8
     assert proc.returncode == 2
     assert "Traceback" not in out + err
@@ -270,7 +262,7 @@ def test_process_substitution_fifo_is_read(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     writer = subprocess.Popen(["sh", "-c", f"cat '{SAMPLE_MAT}' > '{fifo}'"])
     try:
-        proc = _run_process(["validate", "--json", str(fifo)])
+        proc = run_bgtools(["validate", "--json", str(fifo)])
     finally:
         writer.wait(timeout=60)
     assert proc.returncode == 0, proc.stderr
@@ -303,7 +295,7 @@ def test_ctrl_c_ends_with_130_and_no_traceback(tmp_path: Path) -> None:
              "--jobs", "1", str(fifo)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
             stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
-        while not _has_open(proc.pid, fifo):
+        while not has_open(proc.pid, fifo):
             assert proc.poll() is None and time.monotonic() < deadline
             time.sleep(0.05)
         proc.send_signal(signal.SIGINT)
@@ -312,14 +304,6 @@ def test_ctrl_c_ends_with_130_and_no_traceback(tmp_path: Path) -> None:
         os.close(keep_open)
     assert proc.returncode == 130
     assert b"Traceback" not in out + err
-
-
-def _has_open(pid: int, path: Path) -> bool:
-    fd_dir = Path(f"/proc/{pid}/fd")
-    try:
-        return any(os.readlink(fd_dir / fd) == str(path) for fd in os.listdir(fd_dir))
-    except OSError:
-        return False
 
 
 # --- permissions -------------------------------------------------------------------------------

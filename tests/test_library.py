@@ -35,7 +35,7 @@ from bgtools.cli import app
 from bgtools.limits import MAX_FILE_BYTES
 from bgtools.read.detect import load_file
 from bgtools.reports.convert import ConversionError, InvalidRecordError
-from tests.helpers.paths import DATA, REPO
+from tests.helpers.paths import DATA, REPO, at_least
 
 SAMPLES = REPO / "samples"
 GNUBG_MAT = SAMPLES / "example_gnubg.mat"
@@ -55,10 +55,10 @@ def rel(path: Path) -> str:
     return str(path.relative_to(REPO))
 
 
-# --- the README's one-liner, as written ----------------------------------------------------
+# --- the manual's one-liner, as written ----------------------------------------------------
 
-def test_readme_one_liner_runs_as_written() -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+def test_the_library_pages_one_liner_runs_as_written() -> None:
+    readme = (REPO / "docs" / "library.md").read_text(encoding="utf-8")
     command = ('python -c "import bgtools; '
                "print(bgtools.read('samples/example_gnubg.mat')[0].replay().final_score)\"")
     assert command in readme
@@ -430,14 +430,16 @@ def test_each_problem_is_found_in_the_action_it_points_into() -> None:
 def test_the_library_replays_every_corpus_file_as_validate_does(corpus: Path) -> None:
     from bgtools.reports.files import analyse_file, expand_paths, validate_json
 
-    checked = 0
-    for display, path, error in expand_paths([str(corpus)]):
+    checked = refused = 0
+    inputs = list(expand_paths([str(corpus)]))
+    for display, path, error in inputs:
         assert path is not None and error is None, display
         expected = validate_json(analyse_file(display, path))
         try:
             replays = [match.replay() for match in bgtools.read(path)]
         except bgtools.BgtoolsError:
             assert expected["problems"][0]["rule"] == "unreadable", display
+            refused += 1
             continue
         assert all(r.valid for r in replays) == expected["valid"], display
         assert [p.to_json() for r in replays for p in r.problems] == expected["problems"]
@@ -445,7 +447,9 @@ def test_the_library_replays_every_corpus_file_as_validate_does(corpus: Path) ->
             for game in replay.games:
                 assert len(game.moments()) == len(game.actions) + 1
         checked += 1
-    assert checked > 200
+    # The threshold follows the corpus given: the shared one, or the part a bare clone ships.
+    assert checked + refused == len(inputs)
+    assert checked >= at_least(corpus, 200, 20), (checked, refused)
 
 
 USER_SCRIPT = '''

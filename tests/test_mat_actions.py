@@ -11,9 +11,9 @@ import pytest
 
 from bgtools.read import mat
 from bgtools.record import Action
+from tests.helpers.paths import CORPUS
 
 REPO = Path(__file__).resolve().parent.parent
-CORPUS = REPO.parent / "shared" / "corpus"
 
 
 def _mat_files() -> list[Path]:

@@ -14,7 +14,6 @@ from bgtools.engine.notation import _parse_fast, _parse_lark, parse_play
 from bgtools.engine.position import Position
 from bgtools.engine.resolve import resolve_play
 from bgtools.errors import NotationError
-from bgtools.replay import RULES
 from tests.helpers.paths import at_least
 from tests.helpers.strategies import dice, positions, written_plays
 
@@ -58,12 +57,6 @@ def test_bad_notation_raises_notation_error(text: str) -> None:
 def test_parser_never_raises_anything_but_notation_error(text: str) -> None:
     with contextlib.suppress(NotationError):
         parse_play(text)
-
-
-def test_readme_lists_every_rule() -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    for rule in RULES:
-        assert f"| `{rule}` |" in readme, rule
 
 
 # --- the fast path of parse_play reads exactly what the grammar reads ---------------------

@@ -107,6 +107,41 @@ def test_a_session_is_one_game_under_an_even_length() -> None:
     assert not is_money_session(_record(text + "\n" + second))
 
 
+def _elo_score(record: MatchRecord) -> tuple[int, ...]:
+    """Galaxy's final score as its header states it (``Player N Elo "S,00/0"``)."""
+    return tuple(int(str(record.tag(f"Player {n} Elo")).split(",")[0]) for n in (1, 2))
+
+
+def test_galaxy_session_credits_at_most_its_nominal_length() -> None:
+    # A backgammon at cube 16 (48) in a session headed '16 point match': the site credits
+    # 16 and writes 'and the match'; its header's Elo score is the oracle.
+    (record,) = load_file(SITES / "galaxy_session16_capped.txt").records
+    assert is_money_session(record)
+    replay = replay_match(record, profile_for(record))
+    assert _problems(replay) == [] and replay.complete
+    game = replay.games[-1]
+    assert (game.winner, game.result, game.cube, game.points) == (0, "backgammon", 16, 16)
+    assert replay.final_score == _elo_score(record) == (16, 0)
+
+
+@pytest.mark.parametrize("old, new", [
+    ("Wins 16 point and the match", "Wins 20 point and the match"),  # not the length
+    ("16 point match", "15 point match"),  # a real match: 15 points were needed
+])
+def test_a_session_cap_is_only_the_nominal_length(old: str, new: str) -> None:
+    text = (SITES / "galaxy_session16_capped.txt").read_text(encoding="utf-8")
+    assert old in text
+    assert _errors(_replay(text.replace(old, new))) == ["wins-mismatch"]
+
+
+def test_a_session_cap_where_the_game_is_worth_less_is_an_error() -> None:
+    # match8239468: an uncubed gammon worth 1 in a 16-point session; no cap applies.
+    text = (SITES / "match8239468.txt").read_text(encoding="utf-8")
+    capped = text.replace("Wins 1 point\n", "Wins 16 point and the match\n")
+    assert capped != text
+    assert _errors(_replay(capped)) == ["wins-mismatch"]
+
+
 @pytest.mark.slow
 def test_galaxy_header_elo_equals_our_final_score(corpus: Path) -> None:
     """Galaxy's `Player N Elo "S,00/0"` is the site's final score, capped at the length."""
@@ -116,7 +151,7 @@ def test_galaxy_header_elo_equals_our_final_score(corpus: Path) -> None:
         elo = [record.tag(f"Player {n} Elo") for n in (1, 2)]
         if None in elo:
             continue
-        site = tuple(int(str(v).split(",")[0]) for v in elo)
+        site = _elo_score(record)
         replay = replay_match(record, profile_for(record))
         assert replay.valid, path
         length = replay.match_length

@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 
 from bgtools.read.bgf import read_bgf_document
 from bgtools.read.smile import SmileError, decode_smile
+from tests.helpers.paths import CORPUS
 
 ROOT = Path(__file__).resolve().parent
-CORPUS = ROOT.parent.parent / "shared" / "corpus" / "bgblitz"
-BODIES = sorted({*(ROOT / "data").rglob("*.bgf"), *CORPUS.glob("*.bgf")})
+BODIES = sorted({*(ROOT / "data").rglob("*.bgf"), *(CORPUS / "bgblitz").glob("*.bgf")})
 ANALYSIS = frozenset({"moveAnalysis", "equity", "luck", "pr", "prGreen", "prRed",
                       "dancingEquity"})
 

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.paths import CORPUS
+
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE_MAT = REPO / "samples" / "example_gnubg.mat"
-CORPUS = REPO.parent / "shared" / "corpus"
 
 _PROBE = """
 import sys

@@ -230,8 +230,8 @@ def test_sgf_header_from_mat_tags() -> None:
     sgf = write_sgf(record)
     assert sgf.startswith(f"(;FF[4]GM[6]CA[UTF-8]AP[{APPLICATION}]MI[length:1][game:0][ws:0]"
                           "[bs:0]PW[a]PB[b]DT[2020-02-24]EV[Cup]RO[Final]PC[Club]AN[Tom]"
-                          "GC[first line\nsecond\n]RU[Crawford]RE[B+1]\n;W[31hefe]\n;B[double]\n"
-                          ";W[drop])\n")
+                          "GC[first line\nsecond\n]RE[B+1]\n;W[31hefe]\n;B[double]\n"
+                          ";W[drop])\n")  # no RU[Crawford] in a 1-point match, as gnubg
     mat = write_mat(record)
     assert mat.startswith('; [Site "Club"]\n; [Event "Cup"]\n; [Round "Final"]\n'
                           '; [EventDate "2020.02.24"]\n; [Transcriber "Tom"]\n\n; first line\n'

@@ -1,4 +1,4 @@
-"""The library's facade: read, replay and write matches from Python (issue 17).
+"""The library's facade: read, replay and write matches from Python.
 
 A layer after :mod:`bgtools.reports` (ARCHITECTURE.md): it uses the readers, the replayer,
 the writers and the reports, and nothing below imports it. The names are re-exported by

@@ -19,7 +19,7 @@ from typing import IO, Literal, overload
 
 from bgtools.api.replaying import Replay
 from bgtools.api.writing import WriteFormat, write_match
-from bgtools.errors import UnreadableInputError, UnsupportedFormatError
+from bgtools.errors import UnreadableInputError, UnsupportedFormatError, check_path_name
 from bgtools.record import GameRecord, MatchRecord, Problem
 
 __all__ = ["READ_FORMATS", "Match", "MatchFile", "ReadFormat", "Source", "read"]
@@ -96,8 +96,8 @@ class Match:
 
     def replay(self, rules: str = "auto") -> Replay:
         """Replay the match strictly under the house rules ``rules`` (``auto``: chosen from
-        the file's ``Site`` tag, as ``bgtools validate`` does; see ``bgtools rules`` and the
-        README for the profiles). Raises ValueError for an unknown profile name."""
+        the file's ``Site`` tag, as ``bgtools validate`` does; see ``bgtools rules`` and
+        docs/house-rules.md for the profiles). Raises ValueError for an unknown profile name."""
         return Replay(self.record, rules)
 
     def write(self, target: str | os.PathLike[str] | IO[str] | IO[bytes],
@@ -179,6 +179,7 @@ def read(source: Source, *, format: ReadFormat | None = None) -> MatchFile:  # n
     try:
         if isinstance(source, os.PathLike) or (isinstance(source, str)
                                                    and not _is_text(source)):
+            check_path_name(source)  # a NUL or a lone surrogate: InvalidPathError
             path = Path(source)
             loaded = load_file(path)
         else:

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import IO
 
 from bgtools.api.replaying import Replay
-from bgtools.errors import OutputRefusedError
 from bgtools.record import MatchRecord, Severity
 from bgtools.reports.convert import (
     TARGET_FORMATS,
@@ -21,7 +20,7 @@ from bgtools.reports.convert import (
     render,
     target_format,
 )
-from bgtools.write.atomic import write_atomically
+from bgtools.write.atomic import check_output, write_atomically
 
 __all__ = ["WriteFormat", "match_text", "write_match"]
 
@@ -54,8 +53,7 @@ def write_match(record: MatchRecord, target: str | os.PathLike[str] | IO[str] | 
     if isinstance(target, str | os.PathLike):
         path = Path(target)
         fmt = target_format(str(path), format)
-        if source is not None and path.exists() and os.path.samefile(source, path):
-            raise OutputRefusedError(f"{path} is the input file; it is never overwritten")
+        check_output(path, overwrite=overwrite, protect=source)  # before the work
         text = match_text(record, fmt, rules=rules)
         write_atomically(path, text, overwrite=overwrite, protect=source)
         return

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bgtools.dataclass_methods import FrozenFieldMethods
@@ -242,7 +241,7 @@ def convert_report(item: Input, fmt: TargetFormat, plan: Mapping[str, PlannedOut
     """
     from bgtools.errors import BgtoolsError, describe_error
     from bgtools.reports.convert import InvalidRecordError, convert_file
-    from bgtools.write.atomic import write_atomically
+    from bgtools.write.atomic import protected_input, write_atomically
     from bgtools.write.mat import UnwritableRecordError
 
     display, source, error = item
@@ -273,7 +272,7 @@ def convert_report(item: Input, fmt: TargetFormat, plan: Mapping[str, PlannedOut
         if make_directories:
             target.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(target, conversion.text, overwrite=force,
-                         protect=Path(source) if isinstance(source, (str, Path)) else None)
+                         protect=protected_input(source))
     except OSError as exc:
         return FileReport(display, error=f"cannot write {target}: {exc.strerror or exc}")
     except BgtoolsError as exc:

@@ -22,6 +22,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from bgtools.dataclass_methods import FrozenFieldMethods
+from bgtools.errors import interrupt
 
 if TYPE_CHECKING:  # pragma: no cover
     from multiprocessing.connection import Connection
@@ -79,8 +80,7 @@ def _run_one(job: Callable[[T], R], item: T) -> tuple[R | None, str | None, floa
     """Run ``job`` on ``item`` with the cyclic collector off: what one job makes (a record
     and its replay: many small objects, nearly no reference cycles) is freed by reference
     counting when it ends, whereas a collection during the job walks all of it, and one
-    soon after it walks only what is left (about 5 % of the instructions of a one-job
-    ``validate`` of 286 matches went to collections started inside the job)."""
+    soon after it walks only what is left."""
     collecting = gc.isenabled()
     gc.disable()
     start = time.perf_counter()
@@ -95,10 +95,54 @@ def _run_one(job: Callable[[T], R], item: T) -> tuple[R | None, str | None, floa
     return value, failure, time.perf_counter() - start
 
 
-def _worker_main(conn: Connection, job: Callable[[Any], Any]) -> None:
-    """Loop of a worker process: receive ``(index, item)``, send back the outcome."""
-    # Ctrl-C at a terminal reaches the whole process group: the parent alone decides.
+_PARENT_POLL_SECONDS = 0.5
+"""How often a worker that cannot ask the system to be told looks for its parent."""
+
+
+def _watch_parent(parent: int) -> None:
+    """Stop this worker (as SIGTERM does) once ``parent`` is no longer its parent."""
+    while os.getppid() == parent:
+        time.sleep(_PARENT_POLL_SECONDS)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _die_with_parent(parent: int, forked_by_main_thread: bool) -> None:
+    """Have this worker stopped by SIGTERM when its parent dies, however it dies (SIGKILL
+    included): otherwise it would wait forever for work that never comes, since the other
+    workers keep the parent's end of its pipe open.
+
+    On Linux the system sends the signal (``prctl(PR_SET_PDEATHSIG)``), when the forking
+    thread is the main thread (the system tells of that thread's end, not the process's);
+    elsewhere a thread looks for the parent twice a second."""
+    if forked_by_main_thread and sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            pr_set_pdeathsig = 1
+            if libc.prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0) == 0:
+                if os.getppid() != parent:  # it died before the request
+                    os.kill(os.getpid(), signal.SIGTERM)
+                return
+        except (OSError, AttributeError):  # pragma: no cover - no libc to ask
+            pass
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _worker_main(conn: Connection, job: Callable[[Any], Any], parent: int = 0,
+                 forked_by_main_thread: bool = True) -> None:
+    """Loop of a worker process: receive ``(index, item)``, send back the outcome.
+
+    SIGTERM (from the parent stopping it, or from the system when the parent ``parent``
+    dies) interrupts the job as Ctrl-C does, so that what it was writing is removed."""
+    # Ctrl-C at a terminal (and a closed terminal's SIGHUP) reaches the whole process
+    # group: the parent alone decides.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, interrupt)
+    if parent:
+        _die_with_parent(parent, forked_by_main_thread)
     gc.freeze()  # the parent's objects: see _frozen_start_up
     try:
         while True:
@@ -129,7 +173,10 @@ class _Worker:
         import multiprocessing
 
         self.conn, child = multiprocessing.Pipe(duplex=True)
-        self.process = context.Process(target=_worker_main, args=(child, job), daemon=True)
+        forked_by_main_thread = threading.current_thread() is threading.main_thread()
+        self.process = context.Process(
+            target=_worker_main, args=(child, job, os.getpid(), forked_by_main_thread),
+            daemon=True)
         self.process.start()
         child.close()
         self.busy: int | None = None
@@ -201,6 +248,8 @@ class Batch(Generic[T, R]):
 
             linux = sys.platform.startswith("linux")
             self._context = multiprocessing.get_context("fork" if linux else None)
+            if linux:
+                import ctypes  # noqa: F401 - for _die_with_parent: imported once, inherited
         # Buffered output would be written twice by a forked child that flushed it.
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError):

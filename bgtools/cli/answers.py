@@ -28,7 +28,7 @@ from bgtools.cli.app import (
     no_files_message,
     resolve_jobs,
 )
-from bgtools.cli.errors import EXIT_INTERRUPTED, fail, print_error
+from bgtools.cli.errors import EXIT_INTERRUPTED, fail, print_error, print_problem
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -53,11 +53,9 @@ MoveOption = Annotated[
 
 
 def _problems_to_stderr(display: str, answers: list[MatchAnswers]) -> None:
-    from bgtools.reports.files import problem_text
-
     for match in answers:
         for prob in match.replay.problems:
-            sys.stderr.write(problem_text(display, prob.to_json()))
+            print_problem(display, prob.to_json())
 
 
 def _inputs(items: Iterable[Input], rules: str = "auto"
@@ -117,11 +115,9 @@ def _file_error(result: FileReport) -> str | None:
 
 def _report_problems(result: FileReport) -> int:
     """Write a file's error or problems to stderr; its exit code (0, 1 or 2)."""
-    from bgtools.reports.files import problem_text
-
     if result.error is None:
         for prob in result.problems:
-            sys.stderr.write(problem_text(result.display, prob))
+            print_problem(result.display, prob)
     error = _file_error(result)
     if error is not None:
         print_error(error)
@@ -520,13 +516,15 @@ def show(
 ) -> None:
     """Draw the board at a moment of a match, or of a position ID."""
     from bgtools.cli.board import rich_board, write_picture
-    from bgtools.reports.board import ascii_board, id_board, moment_board
+    from bgtools.reports.board import id_board, moment_board
+    from bgtools.write.atomic import Protected, protected_input
 
     _check_numbers(game, move)
     check_rules(rules)
     if svg == "-" and html == "-":
         fail("--svg - and --html - cannot both write to standard output")
     info: BoardInfo | None = None
+    protect: Protected = None  # the input file, never written over
     worst = 0
     from bgtools.reports.files import GLOB_CHARACTERS
 
@@ -549,6 +547,8 @@ def show(
         items = list(islice(expand_paths([path]), 2))
         if len(items) > 1:
             fail(f"{path} holds several match files; show draws one board: name one of them")
+        if items and items[0][1] is not None:
+            protect = protected_input(items[0][1])
         for display, answers, code in _inputs(items, rules):
             worst = max(worst, code)
             if not answers:
@@ -560,16 +560,19 @@ def show(
 
                 start = moment if game is not None or move is not None else None
                 write_picture(match_html(match, display, start), html, force=force,
-                              source=Path(path))
+                              source=protect)
             break
     if info is not None and svg is not None:
         from bgtools.engine.diagram import svg_diagram
 
-        write_picture(svg_diagram(info), svg, force=force,
-                      source=Path(path) if Path(path).exists() else None)
+        write_picture(svg_diagram(info), svg, force=force, source=protect)
     if info is not None and svg is None and html is None:
         if ascii_only:
-            sys.stdout.write(ascii_board(info))
+            from bgtools.cli.terminal import terminal_text
+            from bgtools.reports.board import board_lines
+
+            # ascii_board's lines, each with the names from the file escaped.
+            sys.stdout.write("".join(terminal_text(line) + "\n" for line in board_lines(info)))
         else:
             console = make_console()
             console.print(rich_board(info, console.width), end="")

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
 __all__ = [
     "JobsOption",
@@ -90,7 +91,7 @@ def app_for(args: Sequence[str]) -> typer.Typer:
     command, else :data:`app` itself.
 
     Typer builds the Click command of every registered command at every start (their
-    signatures, types and help), about 70 M instructions: more than reading a small file.
+    signatures, types and help), which costs more than reading a small file.
     A run needs only its own command, and its usage, help and errors are the same.
     """
     chosen = _chosen_app(args)
@@ -202,10 +203,20 @@ def check_rules(rules: str) -> None:
 
 
 def resolve_jobs(jobs: int | None) -> int:
-    """The number of worker processes: ``--jobs``, or by default the number of cores."""
+    """The number of worker processes: ``--jobs``, or by default the number of cores;
+    never more than the cores (a note on stderr says so). The pool starts no more workers
+    than there are inputs."""
     from bgtools.batch import default_jobs
 
-    return default_jobs() if jobs is None else jobs
+    cores = default_jobs()
+    if jobs is None:
+        return cores
+    if jobs > cores:
+        from bgtools.cli.errors import note
+
+        note(f"--jobs {jobs}: only {cores} core(s); running {cores} worker process(es)")
+        return cores
+    return jobs
 
 
 UNLIMITED_WIDTH = 100_000
@@ -232,7 +243,10 @@ def output_width(stderr: bool = False) -> int | None:
 def make_console(stderr: bool = False) -> Console:
     """A Rich console for the human output (on stderr when ``stderr``): no highlighting,
     no emoji codes, long lines left unbroken, and never cut to a width when the output goes
-    to no terminal (:func:`output_width`). A closed pipe ends the command quietly."""
+    to no terminal (:func:`output_width`). A closed pipe ends the command quietly. Every
+    string it draws (text, table cells, titles) shows its control characters escaped
+    (:func:`bgtools.cli.terminal.terminal_text`): a line break in a cell or a title too,
+    so a multi-line cell must be given as a Rich ``Text``."""
     return _quiet_pipe_console_class()(stderr=stderr, highlight=False, emoji=False,
                                        soft_wrap=True, width=output_width(stderr))
 
@@ -244,8 +258,16 @@ def _quiet_pipe_console_class() -> type[Console]:
     reserves for input with errors."""
     from rich.console import Console
 
+    from bgtools.cli.terminal import terminal_text
+
     class QuietPipeConsole(Console):
-        """A console whose closed pipe ends the command quietly with exit code 0."""
+        """A console whose closed pipe ends the command quietly with exit code 0, and whose
+        strings show their control characters escaped."""
+
+        def render_str(self, text: str, **options: Any) -> Text:
+            """The Rich ``Text`` of ``text`` (markup read as usual), its control characters
+            escaped first: an ESC or a line break from a file prints as ``\\xNN``."""
+            return super().render_str(terminal_text(text), **options)
 
         def on_broken_pipe(self) -> None:
             """Write nothing more anywhere on this stream, and end with exit code 0."""
@@ -273,9 +295,13 @@ def fit_table(console: Console, table: Table, drop: Sequence[str]) -> Table:
 
     if fits():
         return table
+    from rich.text import Text
+
     for column in table.columns:
         if isinstance(column.header, str):
-            column.header = "\n".join(column.header.split())
+            # A Text, whose line breaks the console keeps (it escapes those of a string).
+            column.header = Text("\n").join(console.render_str(word)
+                                            for word in column.header.split())
     for header in drop:
         if fits():
             break

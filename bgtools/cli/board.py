@@ -13,6 +13,8 @@ from bgtools.reports.board import BOARD_ROWS, INFO_COLUMN, BoardInfo, board_line
 if TYPE_CHECKING:
     from rich.text import Text
 
+    from bgtools.write.atomic import Protected
+
 __all__ = ["rich_board", "write_picture"]
 
 _CHECKER_STYLES = {"X": "bold cyan", "O": "bold magenta"}
@@ -27,7 +29,10 @@ def rich_board(info: BoardInfo, width: int | None = None) -> Text:
     """
     from rich.text import Text
 
-    lines = board_lines(info)
+    from bgtools.cli.terminal import terminal_text
+
+    # The names beside the board come from the file: control characters escaped.
+    lines = [terminal_text(line) for line in board_lines(info)]
     first = board_start(info)
     if width is not None and max(map(len, lines)) >= width:
         lines = _notes_below(lines, first)
@@ -65,10 +70,10 @@ def _notes_below(lines: list[str], first: int) -> list[str]:
             *lines[first + BOARD_ROWS:]]
 
 
-def write_picture(text: str, output: str, *, force: bool, source: Path | None) -> None:
+def write_picture(text: str, output: str, *, force: bool, source: Protected) -> None:
     """Write a picture (SVG or HTML) to ``output`` (``-``: standard output), atomically and
-    never onto ``source``; an existing file only with ``force``. Exit 2 with one error line
-    when it cannot be written."""
+    never onto ``source`` (see :func:`bgtools.write.atomic.check_output`); an existing file
+    only with ``force``. Exit 2 with one error line when it cannot be written."""
     from bgtools.cli.errors import fail
     from bgtools.errors import BgtoolsError
     from bgtools.write.atomic import write_atomically
@@ -79,12 +84,8 @@ def write_picture(text: str, output: str, *, force: bool, source: Path | None) -
     target = Path(output)
     if target.is_dir():
         fail(f"{output} is a directory; name the file to write")
-    if target.exists() and not force:
-        fail(f"{output} exists; use --force to replace it")
     try:
         write_atomically(target, text, overwrite=force, protect=source)
-    except FileExistsError:
-        fail(f"{output} exists; use --force to replace it")
     except OSError as exc:
         fail(f"cannot write {output}: {exc.strerror or exc}")
     except BgtoolsError as exc:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from bgtools.cli.app import JobsOption, RulesOption, app, check_rules, resolve_jobs
-from bgtools.cli.errors import EXIT_INTERRUPTED, fail, note, print_error
+from bgtools.cli.errors import EXIT_INTERRUPTED, fail, note, print_error, print_problem
 from bgtools.errors import EXIT_PROBLEMS, EXIT_UNUSABLE
 
 if TYPE_CHECKING:
@@ -94,19 +94,18 @@ def _convert_one(sources: list[str], output: str, fmt: TargetFormat, force: bool
                  rules: str) -> NoReturn:
     """One input to the file ``output``, or to standard output (``-``)."""
     from bgtools.batch import convert_report
+    from bgtools.errors import BgtoolsError
     from bgtools.reports.convert import PlannedOutput
+    from bgtools.write.atomic import check_output, protected_input
 
     item = _single_input(sources, output)
     display, source, _ = item
     target = None if output == "-" else Path(output)
-    refusal = None
-    if target is not None and isinstance(source, (str, Path)) and target.exists():
-        if Path(source).resolve() == target.resolve():
-            refusal = f"{output} is the input file; bgtools never overwrites its input"
-        elif not force:
-            refusal = f"{output} exists; use --force to replace it"
-    if refusal is not None:
-        fail(refusal)
+    if target is not None and source is not None:
+        try:
+            check_output(target, overwrite=force, protect=protected_input(source))
+        except BgtoolsError as exc:
+            fail(str(exc))
     plan = {display: PlannedOutput(display, target)}
     result = convert_report(item, fmt, plan, force=force, rules=rules)
     raise typer.Exit(_report(result, fmt))
@@ -158,7 +157,7 @@ def _report(result: FileReport, fmt: TargetFormat) -> int:
     """Say what became of one input (stderr; the text itself on stdout for ``-o -``); its
     exit code: 0 converted, 1 not converted (errors in the record), 2 unreadable or
     refused."""
-    from bgtools.reports.files import problem_text
+    from bgtools.cli.terminal import terminal_text
 
     if result.error is not None:
         print_error(result.error)
@@ -169,12 +168,13 @@ def _report(result: FileReport, fmt: TargetFormat) -> int:
         return 0
     if info["written"] is None:
         for prob in result.problems[:_SHOWN_PROBLEMS]:
-            sys.stderr.write(problem_text(result.display, prob))
+            print_problem(result.display, prob)
         if len(result.problems) > _SHOWN_PROBLEMS:
             sys.stderr.write(f"... and {len(result.problems) - _SHOWN_PROBLEMS} more\n")
         print_error(info["reason"])
         return EXIT_PROBLEMS
     games = info["games"]
-    sys.stderr.write(f"bgtools: wrote {info['written']} ({fmt}, {games} "
-                     f"game{'s' if games != 1 else ''} from {info['source_format']})\n")
+    sys.stderr.write(terminal_text(f"bgtools: wrote {info['written']} ({fmt}, {games} game"
+                                   f"{'s' if games != 1 else ''} from "
+                                   f"{info['source_format']})") + "\n")
     return 0

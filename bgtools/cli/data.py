@@ -63,20 +63,25 @@ class ExportFormat(str, Enum):
 
 
 def _check_output(output: Path, force: bool, paths: list[str], what: str) -> None:
-    """Refuse an output that is a directory, exists without ``--force`` or is an input."""
-    if str(output) == "-":
+    """Refuse an output that is a directory, exists without ``--force``, is an input (also
+    standard input's file) or cannot be replaced (see
+    :func:`bgtools.write.atomic.check_output`)."""
+    from bgtools.errors import BgtoolsError
+    from bgtools.read.detect import STDIN_ARGUMENT
+    from bgtools.write.atomic import STDIN_FD, check_output
+
+    if str(output) == STDIN_ARGUMENT:
         fail(f"{what} needs a file name: the output is written to a file, atomically")
     if output.is_dir():
         fail(f"{what} {output} is a directory")
-    if output.exists():
-        if not force:
-            fail(f"{output} exists; use --force to replace it")
-        for arg in paths:
-            try:
-                if Path(arg).is_file() and output.samefile(arg):
-                    fail(f"{output} is an input file; bgtools never overwrites its input")
-            except OSError:
-                continue
+    try:
+        check_output(output, overwrite=force)
+        if output.exists():
+            for arg in paths:
+                check_output(output, overwrite=True,
+                             protect=STDIN_FD if arg == STDIN_ARGUMENT else Path(arg))
+    except BgtoolsError as exc:
+        fail(str(exc))
     parent = output.parent
     if not parent.is_dir():
         fail(f"cannot write {output}: no such directory {parent}")

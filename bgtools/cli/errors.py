@@ -12,18 +12,23 @@ from __future__ import annotations
 import errno
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, NoReturn
 
 import typer
 
+from bgtools.cli.terminal import terminal_text
 from bgtools.errors import EXIT_INTERRUPTED, EXIT_UNUSABLE, BgtoolsError, describe_error
 
 __all__ = [
     "EXIT_INTERRUPTED",
+    "INTERRUPTING_SIGNALS",
     "error_line",
     "fail",
     "note",
     "print_error",
+    "print_problem",
     "run_app",
     "silence_stdout",
     "silence_stream",
@@ -32,12 +37,14 @@ __all__ = [
 
 
 def _one_line(message: str) -> str:
-    # Line breaks only: a run of spaces may be part of a file name.
-    return " ".join(message.splitlines())
+    # Line breaks only: a run of spaces may be part of a file name. Any other control
+    # character (an ESC from a file's name) is shown escaped.
+    return terminal_text(" ".join(message.splitlines()))
 
 
 def error_line(message: str) -> str:
-    """The one line written to stderr for an error: ``bgtools: error: MESSAGE``."""
+    """The one line written to stderr for an error: ``bgtools: error: MESSAGE`` (line
+    breaks made spaces, other control characters escaped: :func:`terminal_text`)."""
     return "bgtools: error: " + _one_line(message) + "\n"
 
 
@@ -57,6 +64,14 @@ def fail(message: str, code: int = EXIT_UNUSABLE) -> NoReturn:
 def note(message: str) -> None:
     """One ``bgtools: note:`` line on stderr."""
     sys.stderr.write("bgtools: note: " + _one_line(message) + "\n")
+
+
+def print_problem(display: str, problem: dict[str, Any]) -> None:
+    """The line of one problem (in its JSON form) of the input ``display`` on stderr, as
+    :func:`bgtools.reports.files.problem_text` words it, control characters escaped."""
+    from bgtools.reports.files import problem_text
+
+    sys.stderr.write(terminal_text(problem_text(display, problem).removesuffix("\n")) + "\n")
 
 
 def silence_stdout() -> None:
@@ -109,17 +124,46 @@ def _is_click_error(exc: Exception) -> bool:
     return isinstance(getattr(exc, "exit_code", None), int) and hasattr(exc, "format_message")
 
 
+INTERRUPTING_SIGNALS = ("SIGTERM", "SIGHUP")
+"""The signals that stop a command as Ctrl-C does (``kill``, a closed terminal): exit code
+130, temporary files removed, worker processes stopped."""
+
+
+@contextmanager
+def _signals_interrupt() -> Iterator[None]:
+    """Within the block, :data:`INTERRUPTING_SIGNALS` raise KeyboardInterrupt (unless the
+    signal is ignored, as ``nohup`` makes SIGHUP); their handlers are restored after."""
+    import signal
+    import threading
+
+    from bgtools.errors import interrupt
+
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in INTERRUPTING_SIGNALS:
+            number = getattr(signal, name, None)
+            if number is not None and signal.getsignal(number) is not signal.SIG_IGN:
+                previous[number] = signal.signal(number, interrupt)
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
 def run_app(app: Any, args: list[str] | None = None) -> NoReturn:
     """Run the Typer ``app`` (on ``args``, default ``sys.argv[1:]``) and exit with the
     contract's code, whatever happens.
 
-    Usage errors are one line on stderr and exit 2 (Typer would draw a box); Ctrl-C ends
-    with 130 quietly; a closed output pipe (``bgtools replay --jsonl | head``) ends quietly
-    with 0; whatever else escapes a command is one line too.
+    Usage errors are one line on stderr and exit 2 (Typer would draw a box); Ctrl-C (and
+    SIGTERM or SIGHUP: :data:`INTERRUPTING_SIGNALS`) ends with 130 quietly; a closed output
+    pipe (``bgtools replay --jsonl | head``) ends quietly with 0; whatever else escapes a
+    command is one line too.
     """
     code: int
     try:
-        returned = app(args=args, standalone_mode=False)
+        with _signals_interrupt():
+            returned = app(args=args, standalone_mode=False)
         code = returned if isinstance(returned, int) else 0
     except SystemExit as exc:
         if exc.code == 1 and _stdout_pipe_closed():

@@ -26,7 +26,7 @@ from bgtools.cli.app import (
     no_files_message,
     resolve_jobs,
 )
-from bgtools.cli.errors import EXIT_INTERRUPTED, fail, print_error
+from bgtools.cli.errors import EXIT_INTERRUPTED, fail, print_error, print_problem
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -156,7 +156,6 @@ def replay(
         analyse_file,
         event_json,
         expand_paths,
-        problem_text,
         replay_rows,
     )
 
@@ -182,7 +181,7 @@ def replay(
             continue
         # The problems on stderr as validate words them; stdout keeps the table or JSON.
         for prob in result.problems:
-            sys.stderr.write(problem_text(display, prob.to_json()))
+            print_problem(display, prob.to_json())
         if not result.valid:
             worst = max(worst, 1)
         if console is not None:

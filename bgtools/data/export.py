@@ -24,6 +24,7 @@ from operator import mul
 from typing import Any, BinaryIO
 
 from bgtools.batch import FileReport, Input
+from bgtools.data.spreadsheet import text_cell
 from bgtools.engine import ids
 from bgtools.engine.memo import BoundedMemo
 from bgtools.engine.position import Play, Position
@@ -51,7 +52,7 @@ COLUMNS: tuple[str, ...] = (
     "pips", "cube_value", "cube_owner", "score", "crawford",
     "winner", "points", "result", "ended_by",
 )
-"""The export's columns, in order (docs/CONTRACT-data.md describes each)."""
+"""The export's columns, in order (docs/contract.md, "The export schema", describes each)."""
 
 FORMATS = ("csv", "parquet")
 """The formats of ``export --to``."""
@@ -175,7 +176,8 @@ def match_rows(display: str, match: int, replay: MatchReplay, events: list[Event
     """The rows of one replayed match (``events``: all its events, in order), one per event,
     each a tuple in :data:`COLUMNS` order: Python values (sequences for the list columns,
     None for none) or, ``as_text``, the cells of a CSV row (lists as JSON arrays, booleans
-    as ``true``/``false``; numbers and None as they are, for ``csv.writer``).
+    as ``true``/``false``; numbers and None as they are, for ``csv.writer``; the file's
+    name as :func:`bgtools.data.spreadsheet.text_cell` writes it).
 
     The action's own fields are those of :meth:`Event.action_fields`, as in ``replay
     --jsonl`` (the tests compare them row for row); the rest is what
@@ -184,6 +186,8 @@ def match_rows(display: str, match: int, replay: MatchReplay, events: list[Event
     (it nearly always is: encoding is the costly part). Each ID, play and pip count is
     computed once per distinct value in a run (see :func:`_befores` and the memos)."""
     games = _game_cells(replay, as_text)
+    if as_text:
+        display = text_cell(display)
     no_game: GameCells = ((None, None), _NO_RESULT)
     last_of_game: dict[int, int] = {}
     for i, event in enumerate(events):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bgtools.batch import FileReport, Input
+from bgtools.data.spreadsheet import text_cell
 from bgtools.record_json import SCHEMA
 from bgtools.replay import MatchReplay
 
@@ -139,7 +140,9 @@ class Standings:
                 "money_sessions": self.money_sessions, "players": players}
 
     def to_csv(self) -> str:
-        """The standings as CSV (:data:`CSV_COLUMNS`, a header row first)."""
+        """The standings as CSV (:data:`CSV_COLUMNS`, a header row first); a name that a
+        spreadsheet would run as a formula is written as text
+        (:func:`bgtools.data.spreadsheet.text_cell`)."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(CSV_COLUMNS)
@@ -147,9 +150,10 @@ class Standings:
             standing = self.players[name]
             if standing.total.matches == 0:
                 continue  # money sessions only
-            writer.writerow([name, "", *standing.total.row()])
+            player = text_cell(name)
+            writer.writerow([player, "", *standing.total.row()])
             for other in sorted(standing.opponents):
-                writer.writerow([name, other, *standing.opponents[other].row()])
+                writer.writerow([player, text_cell(other), *standing.opponents[other].row()])
         return out.getvalue()
 
 

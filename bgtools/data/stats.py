@@ -6,7 +6,7 @@ small and picklable, so worker processes compute them and the parent only adds t
 (:meth:`Tally.merge`). :func:`stats_json` turns the totals into the contract's
 ``"kind": "stats"`` object, with the tests of :mod:`bgtools.data.probability`.
 
-What is counted (README "bgtools stats" and docs/CONTRACT-data.md say the same):
+What is counted (docs/data.md and docs/contract.md say the same):
 
 * **Rolls** are every roll of the record, the opening roll of each game included, counted
   for the player who moves with it. The opening roll is never a double (a tie is rolled
@@ -309,7 +309,7 @@ def _chi(observed: list[int], expected: list[float]) -> dict[str, Any] | None:
 
 
 def group_json(tally: Tally) -> dict[str, Any]:
-    """The contract's statistics object of one group (see docs/CONTRACT-data.md)."""
+    """The contract's statistics object of one group (see docs/contract.md)."""
     tested = sum(tally.written)
     kinds = _kind_counts(tally.written)
     tested_doubles = sum(tally.written[7 * i] for i in range(6))

@@ -3,7 +3,7 @@
 This module sits at the very bottom of bgtools: it knows nothing of positions as objects,
 only of *sides* in GNU Backgammon's layout (a sequence of 25 counts, index ``i`` = the
 player's point ``i + 1`` in his own numbering, index 24 = his bar) and of the match state
-fields packed into a Match ID. See FORMATS.md sections 4 and 5.
+fields packed into a Match ID.
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def decode_position_id(text: str) -> tuple[Side, Side]:
 
 @dataclass(slots=True, init=False, repr=False, eq=False)
 class MatchState(FrozenFieldMethods):
-    """Every field of a GNU Backgammon Match ID (FORMATS.md 4.2).
+    """Every field of a GNU Backgammon Match ID.
 
     ``cube_owner`` is ``None`` for a centred cube; ``dice`` is ``None`` before the roll;
     ``resignation`` is 0 (none) or the level offered (1 single, 2 gammon, 3 backgammon).
@@ -329,8 +329,8 @@ _XGID_FIELDS = ("position", "cube", "cube position", "turn", "dice", "score bott
 def decode_xgid(text: str) -> tuple[tuple[Side, Side], MatchState]:  # noqa: C901
     """Decode an XGID into ``((player 0 side, player 1 side), match state)``.
 
-    The mapping is GNU Backgammon's own (FORMATS.md 5.3): the top player is player 0. An
-    XGID has exactly ten fields (FORMATS.md 5.1, as XG and gnubg write it); the last, the
+    The mapping is GNU Backgammon's own: the top player is player 0. An XGID has exactly
+    ten fields (as XG and gnubg write it; docs/contract.md); the last, the
     maximum cube, must be a number and is otherwise not used (as in gnubg).
     """
     body = text.strip()

@@ -20,7 +20,7 @@ def parse_play(position: Position, die1: int, die2: int, text: str) -> Play:
     """The legal :class:`Play` that ``text`` writes for the mover of ``position`` rolling
     ``die1``/``die2``; like python-chess's ``Board.parse_san``.
 
-    ``text`` is any notation the grammar accepts (FORMATS.md 1.2): steps one per die or
+    ``text`` is any notation the grammar accepts (docs/library.md): steps one per die or
     merged (``24/13``, ``24/18*/13``), ``bar``/``25`` and ``off``/``0``, repetitions
     (``6/off(2)``), in any order; an empty text (or ``Cannot Move``) when the roll cannot
     be played. A ``*`` is information only: a wrong hit mark is no error. A merged move

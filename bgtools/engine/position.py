@@ -1,4 +1,4 @@
-"""The rules engine: positions, plays and legal-play generation (FORMATS.md section 6).
+"""The rules engine: positions, plays and legal-play generation.
 
 Everything here is seen from the player to act (the *mover*): his points are numbered 1..24
 in the direction he moves, his bar is 25 and his borne-off tray is 0. The opponent's side is
@@ -235,7 +235,7 @@ class Position(FrozenFieldMethods):
     # --- rules ----------------------------------------------------------------------------
 
     def legal_plays(self, die1: int, die2: int) -> list[Play]:
-        """One :class:`Play` per distinct resulting position, under every rule of FORMATS.md 6.
+        """One :class:`Play` per distinct resulting position, under every rule of play.
 
         With no legal play the list holds one empty Play (the turn passes).
         """

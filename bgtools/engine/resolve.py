@@ -1,4 +1,4 @@
-"""Resolve a written play against a position and a roll (FORMATS.md 1.6), fast.
+"""Resolve a written play against a position and a roll, fast.
 
 A written play lists segments (``24/13``, ``bar/22``, ``6/off``) in any order, possibly
 merged (one segment for several dice) and with or without hit marks. Resolving finds the

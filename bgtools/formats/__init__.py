@@ -1,2 +1,2 @@
 """The old package of the readers and writers; only :mod:`bgtools.formats.jsonfmt` remains,
-as a compatibility alias (see the README's Layout)."""
+as a compatibility alias (see docs/library.md, "Module paths")."""

@@ -228,7 +228,7 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
         _check_length_lines(decoded.text, reading.length_suspects, name)
         records = reading.records
     elif fmt == "sgf":
-        from bgtools.read.sgf import parse_sgf
+        from bgtools.read.sgf import other_game, parse_sgf
 
         if decoded.encoding not in _STATED_ENCODINGS:
             stated = _sgf_stated_charset(text_bytes, decoded.text)
@@ -239,6 +239,10 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
             records = parse_sgf(decoded.text)
         except LimitExceededError as exc:  # counted while parsing: the name goes first
             raise LimitExceededError(f"{name} {exc}", exc.limit_name, exc.limit) from None
+        other = other_game(records)
+        if other is not None:
+            raise UnsupportedFormatError(
+                f"{name} is an SGF of another game ({other}), not backgammon (GM[6])")
     elif fmt == "json":
         from bgtools.read.json import parse_json
 

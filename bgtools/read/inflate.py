@@ -3,8 +3,8 @@ body): never more than a given number of bytes, whatever the file claims.
 
 Inflating dominates reading an ``.xg`` file (its records are 2,560 bytes each, mostly
 analysis that must be inflated to be passed over), so the faster zlib-ng implementation is
-used when it is installed (the ``zlib-ng`` package, a dependency: about six times the
-speed of the standard library's zlib on the corpus); the standard library otherwise. Both
+used when it is installed (the ``zlib-ng`` package, a dependency); the standard library
+otherwise. Both
 give the same bytes and the same checks.
 
 Where the module has it, the incremental ``_ZlibDecompressor`` (zlib-ng's, as Python
@@ -12,9 +12,8 @@ Where the module has it, the incremental ``_ZlibDecompressor`` (zlib-ng's, as Py
 (:class:`InflatedChunks`, ``temp.xg``). Unlike ``decompressobj``, it keeps the compressed
 input itself, so a call asking for the next chunk copies nothing (``decompressobj`` hands
 back the input left as a new ``unconsumed_tail`` each call), and it writes a chunk into
-one buffer instead of growing one by reallocation: 28.7 M -> 21.6 M instructions to
-inflate the eight corpus ``temp.xg`` bodies (6.9 MB) 128,000 bytes at a time, and less
-time (3.0 ms against 3.5 ms). The same bytes, bound and Adler-32 check.
+one buffer instead of growing one by reallocation (docs/development.md has the figures).
+The same bytes, bound and Adler-32 check.
 """
 
 from __future__ import annotations

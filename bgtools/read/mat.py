@@ -1,4 +1,4 @@
-"""Reader for Jellyfish ``.mat`` match files (structure only, FORMATS.md section 2).
+"""Reader for Jellyfish ``.mat`` match files (structure only).
 
 ``parse_mat`` turns text into :class:`~bgtools.record.MatchRecord` objects: header tags and
 comments, the match length, and per game its score line and its cells as
@@ -23,7 +23,7 @@ Design:
   (:func:`scan_line_lark`, a Lark Transformer over the parse tree) on every corpus line and
   on generated lines, and the word scanner's classes equal to the lexer's tokens.
 * Each cell becomes an :class:`~bgtools.record.Action` in one place (``_Reader.make_action``).
-* Cells are given to players by the token rule of FORMATS.md 2.5, never by fixed columns: with
+* Cells are given to players by their tokens, never by fixed columns: with
   two cells the first is player 0's and the second player 1's (whatever their columns, so an
   overflowing left cell is fine); a lone cell is player 1's when it starts nearer to the
   game's right-cell column (learnt from the score line and from two-cell rows) than to the
@@ -396,10 +396,9 @@ def _spanning_end(line: str, name: str, start: int) -> int:
 
 _WORDS_FIRST: Final = is_compiled()
 """Whether the reader tries the word scanner before the line expression. Compiled, the word
-scanner's str calls run in C and it costs about 40 % of the expression; interpreted, its
-per-word calls cost more than the expression's one match (parse_mat on 286 gnubg matches,
-pure build: 2.14 G instructions words first, 2.09 G expression first), so the pure build
-keeps the expression first. Both are proven equal to the grammar, so the order changes
+scanner's str calls run in C and it costs less than the expression; interpreted, its
+per-word calls cost more than the expression's one match, so the pure build keeps the
+expression first (docs/development.md). Both are proven equal to the grammar, so the order changes
 no result."""
 
 _EMPTY_LINE: Final = ScannedLine("action")

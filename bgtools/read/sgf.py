@@ -1,9 +1,9 @@
-"""Reader for GNU Backgammon SGF files (``GM[6]``, FORMATS.md section 3).
+"""Reader for GNU Backgammon SGF files (``GM[6]``).
 
 ``parse_sgf`` turns text into :class:`~bgtools.record.MatchRecord` objects. gnubg writes a
 collection of game trees, one per game; consecutive games of the same match (by ``MI``) are
 grouped into one record. Moves become :class:`~bgtools.record.Action` objects with exact
-``steps`` in the mover's numbering (FORMATS.md 0.2).
+``steps`` in the mover's numbering (points 1-24, bar 25, off 0).
 
 Design:
 
@@ -52,6 +52,7 @@ __all__ = [
     "kept_nodes",
     "looks_like_sgf",
     "match_info",
+    "other_game",
     "parse_collection",
     "parse_sgf",
 ]
@@ -71,6 +72,10 @@ _TOKEN_RE = re.compile(
 _UNESCAPE_RE = re.compile(r"\\(\r\n|\n\r|.)", re.DOTALL)
 _MOVE_RE = re.compile(r"([1-6])([1-6])((?:[a-z][a-z]){0,4})")
 _RESULT_RE = re.compile(r"([WBwb])\+([0-9]{0,9})(.*)", re.DOTALL)
+_RESIGN_RE = re.compile(r"resign:([0-9]{1,9})")
+"""Gibbon's (libgsgf's) resignation offer ``resign:N``, N the points offered (the cube
+already counted in: 2 is a gammon at cube 1 or a single game at cube 2); its answers are the
+moves ``accept`` and ``reject`` (a rejected offer: play goes on)."""
 
 _SGF_VARIATIONS = ("Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3")
 """The games gnubg names in ``RU`` besides backgammon (its ``RU`` has no name for it)."""
@@ -406,9 +411,9 @@ class _Reader:
     def root(self, record: MatchRecord, game: GameRecord, root: SgfNode, length: int | None,
              mi: SgfProperty | None, gi: int, first: bool) -> None:
         gm = root.get("GM")
-        if gm is not None and gm.values and gm.values[0].strip() != "6":
-            self.problem(record, f"GM[{gm.values[0]}] is not backgammon (GM[6])", gm.line,
-                         gm.column, gi)
+        other = _other_game(gm.values if gm is not None else [])
+        if gm is not None and other is not None:
+            self.problem(record, f"{other} is not backgammon (GM[6])", gm.line, gm.column, gi)
         ru = root.get("RU")
         rules = [r for r in (ru.values[0].split(":") if ru and ru.values else []) if r]
         game.extra["rules"] = rules
@@ -465,6 +470,7 @@ class _Reader:
                                              line=cv.line, column=cv.column))
         pending: tuple[int, int] | None = None  # (doubler, offered value)
         beaver: int | None = None  # the original doubler after a beaver
+        offers = _ResignationOffers(self, record, gi)
         actions = game.actions
         last_move = -1
         for index, node in enumerate(nodes[1:], 1):
@@ -490,6 +496,7 @@ class _Reader:
                 player = 0 if prop.name == "W" else 1
                 text = prop.values[0].strip() if prop.values else ""
                 lower = text.lower()
+                offers.before(lower)
                 action: Action | None = None
                 kind: ActionKind
                 if lower == "double":
@@ -519,6 +526,8 @@ class _Reader:
                     beaver = None
                     action = Action(kind=kind, player=player, line=prop.line,
                                     column=prop.column)
+                elif lower.startswith("resign") or lower in ("accept", "reject"):
+                    action = offers.answer(prop, player, lower)
                 else:
                     action = self.roll(record, prop, player, text, index == last_move, gi)
                     pending = None
@@ -555,6 +564,7 @@ class _Reader:
                 # Applied (and checked) by the replay after this node's own action, if any.
                 setups.append(SetUp.from_sgf(_frozen(props), before=len(actions), node=index,
                                              line=node.line, column=node.column))
+        offers.before("")
         game.setups = tuple(setups)
         self.result(record, game, root, gi)
 
@@ -633,6 +643,88 @@ class _Reader:
             gained = after[winner] - before[winner]
             if gained > 0 and after[1 - winner] == before[1 - winner]:
                 win.points = gained
+
+
+_SGF_GAMES = {"1": "Go", "2": "Othello", "3": "chess", "4": "Gomoku and Renju",
+              "5": "Nine Men's Morris", "7": "Chinese chess", "8": "Shogi",
+              "9": "Lines of Action", "10": "Ataxx", "11": "Hex"}
+"""The games of the SGF specification's ``GM`` numbers (FF[4]; 6 is backgammon)."""
+
+
+def _other_game(values: list[str]) -> str | None:
+    """``GM[1]: Go`` when a root's ``GM`` values name a game other than backgammon; None
+    for ``GM[6]`` and for no game stated (no ``GM``, or an empty one: read as backgammon)."""
+    stated = values[0].strip() if values else ""
+    if stated in ("", "6"):
+        return None
+    name = _SGF_GAMES.get(stated)
+    return f"GM[{stated[:20]}]: {name}" if name else f"GM[{stated[:20]}]"
+
+
+def other_game(records: list[MatchRecord]) -> str | None:
+    """The game other than backgammon an SGF's records state in a game's ``GM``
+    (``GM[1]: Go``), or None: such a file is not a backgammon record at all."""
+    for record in records:
+        for game in record.games:
+            root = game.extra.get("sgf_root")
+            if isinstance(root, list):
+                for name, values in root:
+                    if name == "GM":
+                        other = _other_game(values)
+                        if other is not None:
+                            return other
+    return None
+
+
+class _ResignationOffers:
+    """Gibbon's resignations in one game: ``resign:N`` offers N points, the opponent's
+    ``accept`` makes it the game's resignation (an ``Action`` of kind ``resign`` with the
+    offer's points and location), his ``reject`` withdraws it. A token that cannot mean that
+    (no number, an answer with no offer or by the resigner, an offer never answered) is a
+    ``syntax`` error on its own line. The accepted resignation is located at the offer (its
+    points are checked there); the answer's node keeps its place in ``sgf_nodes``."""
+
+    def __init__(self, reader: _Reader, record: MatchRecord, gi: int) -> None:
+        self.reader = reader
+        self.record = record
+        self.gi = gi
+        self.open: tuple[int, int, SgfProperty] | None = None
+        """The offer awaiting its answer: resigner, points, its property."""
+
+    def problem(self, message: str, prop: SgfProperty) -> None:
+        self.reader.problem(self.record, message, prop.line, prop.column, self.gi)
+
+    def before(self, move: str) -> None:
+        """Anything but an answer after an offer (``move``, lower case; "" at the end of
+        the game): the offer was never answered."""
+        if self.open is not None and move not in ("accept", "reject"):
+            prop = self.open[2]
+            self.problem(f"{prop.name}[{prop.values[0]}]: the resignation is never answered "
+                         "(accept or reject)", prop)
+            self.open = None
+
+    def answer(self, prop: SgfProperty, player: int, move: str) -> Action | None:
+        """An offer, or its answer: the resignation accepted, or None."""
+        text = prop.values[0].strip()
+        if move.startswith("resign"):
+            m = _RESIGN_RE.fullmatch(move)
+            if m is None or int(m.group(1)) == 0:
+                self.problem(f"{prop.name}[{text[:30]}] is not a resignation "
+                             "(resign:N, N the points offered)", prop)
+                return None
+            self.open = (player, int(m.group(1)), prop)
+            return None
+        if self.open is None or self.open[0] == player:
+            whose = "no" if self.open is None else "the player's own"
+            self.problem(f"{prop.name}[{text}] answers {whose} resignation", prop)
+            self.open = None
+            return None
+        resigner, points, offer = self.open
+        self.open = None
+        if move == "reject":
+            return None
+        return Action(kind="resign", player=resigner, line=offer.line, column=offer.column,
+                      points=points)
 
 
 def parse_sgf(text: str) -> list[MatchRecord]:

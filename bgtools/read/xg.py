@@ -244,7 +244,7 @@ def _pascal(record: bytes, offset: int, size: int) -> str:
 def _wide(record: bytes, offset: int, units: int = 129) -> str:
     """The UTF-16 string of at most ``units`` code units at ``offset``, up to its first
     NUL unit. Only the units before the NUL are decoded: the fields are 129 units for a
-    name of a few (decoding all of them cost 22k instructions a field)."""
+    name of a few."""
     end = offset + 2 * units
     stop = record.find(b"\x00\x00", offset, end)
     while stop >= 0 and (stop - offset) % 2:  # a NUL unit starts at an even distance

@@ -40,11 +40,14 @@ _NO_PLAY: Final = Play()
 
 class MatchContext:
     """What every game of a match shares: its rules and length, the Jacoby flag its IDs
-    carry, the listener of events, the list its problems go to, and the position each
-    game starts from (backgammon's, or nackgammon's) (read-only fields)."""
+    carry, the listener of events, the list its problems go to, the position each game
+    starts from (backgammon's, or nackgammon's) and, for a money session headed with a
+    nominal length (Galaxy's ``16 point match``), that length (``session_cap``, else 0)
+    (read-only fields)."""
 
     profile: Final[RuleProfile]
     length: Final[int]
+    session_cap: Final[int]
     jacoby_for_ids: Final[bool]
     on_event: Final[Callable[[Event], None] | None]
     problems: Final[list[Problem]]
@@ -52,9 +55,10 @@ class MatchContext:
 
     def __init__(self, profile: RuleProfile, length: int, jacoby_for_ids: bool,
                  on_event: Callable[[Event], None] | None, problems: list[Problem],
-                 initial: Position) -> None:
+                 initial: Position, session_cap: int = 0) -> None:
         self.profile = profile
         self.length = length
+        self.session_cap = session_cap
         self.jacoby_for_ids = jacoby_for_ids
         self.on_event = on_event
         self.problems = problems
@@ -240,7 +244,26 @@ class Game:
         if self.over is None and not self.is_last:
             self.problem("game-unfinished", f"game {self.number} stops before it is over but "
                          f"game {self.number + 1} follows", record.line, None, None)
+        elif self.over is None and not setups:
+            # A game with set-ups (a board, turn or cube set by hand: an SGF or .xgp
+            # position) is a position to study, not a record cut short.
+            self.report_cut(actions[-1] if actions else None)
         return self.summary(count)
+
+    def report_cut(self, last: Action | None) -> None:
+        """``last-game-unfinished``: the file ends in the middle of this, its last game
+        (played from the start, no set-up); located at the game's last row (its last
+        action; the game's line when it has none)."""
+        record = self.record
+        if last is None:
+            self.problem("last-game-unfinished", f"game {self.number}, the file's last, stops "
+                         "before its first move", record.line, None, None)
+            return
+        where = f"line {last.line}" if last.line is not None else f"action {last.move}" \
+            if last.move is not None else "its last action"
+        self.problem("last-game-unfinished", f"game {self.number}, the file's last, stops "
+                     f"unfinished after {_describe(last)} ({where}): the record is cut in the "
+                     "middle of the game", last.line, None, last)
 
     def summary(self, actions: int) -> GameSummary:
         """The game's summary once every action is replayed."""
@@ -545,7 +568,7 @@ class Game:
     # --- SGF set-up nodes -----------------------------------------------------------------
 
     def apply_setup(self, setup: SetUp, action: Action | None) -> None:
-        """Apply a set-up (the board in absolute letters, FORMATS.md 3.3, the player to move,
+        """Apply a set-up (the board in absolute letters, the player to move,
         the cube) before ``action``; like a Snowie ``Illegal play`` cell, the replay goes on
         from the board it gives. A set-up that gives no valid position is
         ``sgf-setup-invalid`` and leaves the replay unsynced (later plays are not checked)."""
@@ -760,6 +783,9 @@ class Game:
         if n is not None and n != self.points:
             if self.capped_ok(winner, n, self.points):
                 return
+            if self.session_capped(n):
+                self.points = n
+                return
             if (not self.length and self.profile.jacoby is None and self.over == "bearoff"
                     and not self.cube_turned and n == self.cube):
                 self.points = n  # the session played the Jacoby rule without saying so
@@ -851,6 +877,15 @@ class Game:
             return False
         return self.profile.wins_at_length or (
             self.over == "resign" and self.profile.resign_at_length)
+
+    def session_capped(self, n: int) -> bool:
+        """A money session's game worth more than the session's nominal length: Backgammon
+        Galaxy credits that length and no more ('Wins 16 point and the match' for a
+        backgammon at 16 in a session headed ``16 point match``; the header's ``Elo`` score
+        agrees; a copy in gnubg's form writes 'Wins 16 points'). Only that length, only
+        where it caps."""
+        cap = self.context.session_cap
+        return bool(cap) and n == cap < self.points
 
     def how(self) -> str:
         """How the game ended, for messages."""

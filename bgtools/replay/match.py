@@ -48,8 +48,9 @@ class MatchReplayer:
         jacoby_for_ids = (profile.jacoby is not False) if self.length == 0 else False
         initial = Position.nackgammon_initial() if record.variation == "nackgammon" \
             else Position.initial()
+        session_cap = record.match_length or 0 if profile.money_session else 0
         self.context = MatchContext(profile, self.length, jacoby_for_ids, on_event,
-                                    out.problems, initial)
+                                    out.problems, initial, session_cap)
         # Under a house rule where resigning ends the match (Piece of Cake, MeGammon).
         self.ended_by_resignation = False
 

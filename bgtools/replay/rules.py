@@ -21,6 +21,7 @@ __all__ = [
     "CubeRule",
     "ResignationRule",
     "RuleProfile",
+    "crawford_can_apply",
     "is_money_session",
     "is_xg_dialect",
     "states_no_crawford",
@@ -77,6 +78,10 @@ RULES: dict[str, str] = {
     ),
     "match-length": "the site does not offer matches of this length (warning)",
     "game-unfinished": "a game stops before it is over while later games follow",
+    "last-game-unfinished": (
+        "the file's last game stops before it is over: the record is cut in the middle of "
+        "a game (not a position set up by hand) (warning)"
+    ),
     "score-mismatch": "a game's score line differs from the running score",
     "game-after-match": "a game follows the end of the match",
     "match-incomplete": "the match stops before a player reached the match length (warning)",
@@ -92,7 +97,7 @@ RULES: dict[str, str] = {
 WARNING_RULES = frozenset({
     "forced-play-omitted", "ambiguous-play", "hit-mark", "illegal-play-line", "cube-dead",
     "match-incomplete", "game-number", "match-resignation", "encoding-assumed",
-    "crawford-unknown", "match-length", "forfeit",
+    "crawford-unknown", "match-length", "forfeit", "last-game-unfinished",
 })
 """The rules whose problems are warnings (they do not make a record invalid)."""
 
@@ -139,6 +144,7 @@ CHECKED_BY: dict[str, str] = {
     "forfeit": "Game.resignation_value",
     "match-length": "MatchReplayer.check_length",
     "game-unfinished": "Game.play",
+    "last-game-unfinished": "Game.play",
     "score-mismatch": "MatchReplayer.score_before",
     "game-after-match": "MatchReplayer.run",
     "match-incomplete": "MatchReplayer.finish",
@@ -236,7 +242,7 @@ class RuleProfile:
 STUDIO_FORFEIT_FACTOR = 1004
 """Backgammon Studio ends a match that a player abandons with ``DD: ????`` and then
 ``Wins N`` where N is 1004 times the cube (4016 at 4, 1004 at 1): no game is worth that, so
-it is read as the forfeit of the match (see README, "How site files are read")."""
+it is read as the forfeit of the match (see docs/house-rules.md, "Site dialects")."""
 
 PROFILES: dict[str, RuleProfile] = {
     "standard": RuleProfile("standard"),
@@ -342,6 +348,13 @@ def is_money_session(record: MatchRecord) -> bool:
     reached and an uncubed gammon is worth 1, the Jacoby rule of money play)."""
     length = record.match_length or 0
     return len(record.games) == 1 and length >= 4 and length % 2 == 0
+
+
+def crawford_can_apply(length: int) -> bool:
+    """True when a match of ``length`` points can have a Crawford game: 2 points or more (in
+    a 1-point match both players start 1-away, and a money session has no length), so only
+    there does a match with the rule off differ from one with it on."""
+    return length >= 2
 
 
 def states_no_crawford(record: MatchRecord) -> bool:

@@ -199,6 +199,16 @@ def _same_path(a: Path, b: Path) -> bool:
         return False
 
 
+def _outside(target: Path, directory: Path) -> bool:
+    """Whether ``target`` leaves ``directory``: by its name (``..`` from a glob such as
+    ``trav/*/../../x.mat``) or, resolved, through a link to a directory elsewhere."""
+    name = os.path.normpath(os.path.relpath(target, directory))
+    if os.path.isabs(name) or name == os.pardir or name.startswith(os.pardir + os.sep):
+        return True
+    home = os.path.realpath(directory)
+    return os.path.commonpath([home, os.path.realpath(target)]) != home
+
+
 def _key(path: Path) -> str:
     return os.path.normcase(os.path.normpath(path))
 
@@ -215,7 +225,8 @@ def plan_directory(args: Sequence[str], directory: Path, fmt: TargetFormat, *,
     their own extension before the new one (``m.mat.json``, ``m.sgf.json``), with a
     ``note``. Raises :class:`ConversionError` when names still clash (an input given twice;
     nothing is written) or when ``args`` holds ``-`` (standard input has no name). A target
-    that is an input, or that exists without ``force``, is refused (``refusal``); the
+    that is an input, that exists without ``force`` or that lies outside ``directory`` (a
+    ``..`` in a glob's match, a link to a directory elsewhere) is refused (``refusal``); the
     other inputs are still converted.
     """
     from bgtools.read.detect import STDIN_ARGUMENT
@@ -250,7 +261,9 @@ def plan_directory(args: Sequence[str], directory: Path, fmt: TargetFormat, *,
     outputs = {}
     for display, target, note in targets:
         refusal = None
-        if any(_same_path(target, other) for other in sources):
+        if _outside(target, directory):
+            refusal = f"{target} lies outside {directory}; not written"
+        elif any(_same_path(target, other) for other in sources):
             refusal = f"{target} is an input file; bgtools never overwrites its input"
         elif target.is_dir():
             refusal = f"{target} is a directory"

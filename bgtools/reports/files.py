@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bgtools.dataclass_methods import FACTORY, FieldMethods
-from bgtools.errors import BgtoolsError, describe_error
+from bgtools.errors import BgtoolsError, InvalidPathError, describe_error
 from bgtools.record import SCHEMA, Problem
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
 
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FileResult",
     "expand_paths",
+    "glob_matches",
     "count_inputs",
     "analyse_file",
     "validate_json",
@@ -87,11 +88,13 @@ def expand_paths(args: Iterable[str]) -> Iterator[tuple[str, InputSource | None,
 
     Files are taken as given; directories are walked recursively (record extensions only,
     regular files only, sorted). An argument with ``*``, ``?`` or ``[`` that is not an
-    existing path is a glob (``**`` matches any depth): its matches, sorted, are taken as
-    files or walked as directories, each once. A missing path or a glob that matches
+    existing path is a glob (``**`` matches any depth, entering no link to a directory:
+    :func:`glob_matches`): its matches, sorted, are taken as files or walked as directories,
+    each once. A missing path or a glob that matches
     nothing yields an error. ``display`` is printable (non-UTF-8 bytes as ``\\xNN``).
     ``-`` is standard input, read whole here (in this process) when its turn comes and
-    shown as ``-``; given twice it raises RepeatedStdinError.
+    shown as ``-``; given twice it raises RepeatedStdinError. An empty path raises
+    InvalidPathError (a usage error).
     """
     from bgtools.read.detect import STDIN_ARGUMENT, RepeatedStdinError, read_stdin
     from bgtools.read.source import printable_path
@@ -99,6 +102,9 @@ def expand_paths(args: Iterable[str]) -> Iterator[tuple[str, InputSource | None,
     args = list(args)
     if args.count(STDIN_ARGUMENT) > 1:
         raise RepeatedStdinError("standard input ('-') can be read only once; give '-' once")
+    if "" in args:  # Path("") is "."; a usage error rather than the current directory
+        raise InvalidPathError("an empty path names no file; give '.' for the current "
+                               "directory")
     for arg in args:
         if arg == STDIN_ARGUMENT:
             try:
@@ -189,12 +195,82 @@ def _child_path(root: str, name: str) -> str:
     return name if root == "." else os.path.join(root, name)
 
 
-def _expand_glob(pattern: str) -> Iterator[tuple[str, InputSource | None, str | None]]:
+RECURSIVE_WILDCARD = "**"
+"""The path component of a glob that matches any number of directories."""
+
+
+def glob_matches(pattern: str) -> list[str]:
+    """The matches of ``pattern`` as ``glob.glob(pattern, recursive=True)`` gives them (in no
+    set order), except that ``**`` neither enters nor yields a link to a directory, as the
+    walk of a directory does not: a link looping back would yield every file below it
+    dozens of times, and two such links make Python's glob run for hours."""
     import glob
 
+    parts = pattern.split(os.sep)
+    if RECURSIVE_WILDCARD not in parts:
+        return glob.glob(pattern, recursive=True)
+    at = parts.index(RECURSIVE_WILDCARD)
+    prefix = os.sep.join(parts[:at])
+    last = at == len(parts) - 1  # "a/**": every file and directory below
+    rest = os.sep.join(parts[at + 1:])  # "" for "a/**/": the directories, written "d/"
+    if at == 0:
+        bases = [""]
+    elif not prefix:  # the root: "/**"
+        bases = [os.sep]
+    else:
+        found = glob.glob(prefix) if glob.has_magic(prefix) else [prefix]
+        bases = [base for base in found if os.path.isdir(base)]
+    matches: list[str] = []
+    for base in bases:
+        for below in _tree(base, directories_only=not last):
+            here = os.path.join(base, below) if base else below
+            if last:
+                if here:
+                    matches.append(here)
+            elif here:
+                matches.extend(glob_matches(os.path.join(glob.escape(here), rest)))
+            elif rest:
+                matches.extend(glob_matches(rest))
+    return matches
+
+
+def _tree(base: str, directories_only: bool) -> Iterator[str]:
+    """What ``**`` matches under the directory ``base``: ``""`` (no directory), then the
+    path under ``base`` of every directory (and file, unless ``directories_only``) that is
+    not hidden and not a link to a directory, entering no such link."""
+    yield ""
+    pending = [""]
+    while pending:
+        below = pending.pop()
+        try:
+            with os.scandir(os.path.join(base, below) if below else (base or ".")) as entries:
+                listed = sorted((entry.name, _kind(entry)) for entry in entries
+                                if not entry.name.startswith("."))
+        except OSError:
+            continue
+        for name, kind in listed:
+            path = os.path.join(below, name) if below else name
+            if kind == "directory":
+                yield path
+                pending.append(path)
+            elif kind == "file" and not directories_only:
+                yield path
+
+
+def _kind(entry: os.DirEntry[str]) -> str:
+    """``directory`` (a real one), ``link`` (to a directory), or ``file`` (anything else)."""
+    try:
+        if entry.is_dir(follow_symlinks=False):
+            return "directory"
+        return "link" if entry.is_symlink() and entry.is_dir() else "file"
+    except OSError:
+        return "file"
+
+
+def _expand_glob(pattern: str) -> Iterator[tuple[str, InputSource | None, str | None]]:
     from bgtools.read.source import printable_path
 
-    matches = glob.glob(pattern, recursive=True)
+    matches = glob_matches(pattern)
     if not matches:
         yield pattern, None, f"{pattern}: no file matches"
         return

@@ -155,8 +155,10 @@ def match_html(match: MatchAnswers, title: str, start: Moment | None = None) -> 
         listing.append("</ol>")
     length = f"{replay.match_length} point match" if replay.match_length else "money session"
     heading = escape(f"{names[0]} (O) vs {names[1]} (X), {length}")
-    # "</" may not appear inside a <script> element: JSON allows "<\/" for it.
-    data = json.dumps(frames, ensure_ascii=False).replace("</", "<\\/")
+    # No "<" inside the <script> element: "</script" would end it, and "<!--" followed by
+    # "<script" (in a player's name) would make the parser look past its end. Only the JSON's
+    # strings can hold one, written "\u003c" there.
+    data = json.dumps(frames, ensure_ascii=False).replace("<", "\\u003c")
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'

@@ -2,7 +2,7 @@
 
 ``write_mat(record)`` replays a :class:`~bgtools.record.MatchRecord` (read from any
 format) and writes what gnubg's ``export match mat`` writes for the same match
-(FORMATS.md 2.11): header tags, free comment, the length line, per game a score line and
+(docs/converting.md): header tags, free comment, the length line, per game a score line and
 the cells laid out in gnubg's columns, ``Wins`` lines in gnubg's four placements.
 
 What comes from the file and what from the replay:
@@ -38,7 +38,14 @@ from bgtools.engine.resolve import IllegalStep, play_steps
 from bgtools.engine.results import result_level
 from bgtools.errors import BgtoolsError
 from bgtools.record import Action, GameRecord, MatchRecord, SetUp
-from bgtools.replay import Event, GameSummary, MatchReplay, profile_to_state, replay_match
+from bgtools.replay import (
+    Event,
+    GameSummary,
+    MatchReplay,
+    crawford_can_apply,
+    profile_to_state,
+    replay_match,
+)
 
 __all__ = [
     "MatchInfo",
@@ -126,6 +133,10 @@ class MatchInfo:
     rules: str | None = None
     """The rule profile the copy states (``Rules`` tag, SGF ``HR``): the one it was replayed
     under when neither its site nor ``standard`` would pick it (:func:`profile_to_state`)."""
+    source_tags: list[tuple[str, str]] | None = None
+    """A ``.mat`` source's header tags in its order (None for another format): the copy
+    keeps those the writer does not own (``Match ID``, ``Player 1 Elo``, ``CubeLimit``...)
+    and writes its own at the place of the source's (:data:`_WRITER_TAGS`)."""
 
 
 @dataclass(slots=True)
@@ -141,6 +152,10 @@ class MatchScript:
     crawford_rule: bool = True
     jacoby: bool = False
     cube_in_use: bool = True
+    stated_length: int = 0
+    """The length the copy states: ``length``, or a money session's nominal length (Galaxy's
+    ``16 point match``), which a copy needs to be read as that session again (its points
+    capped at that length)."""
 
 
 _DATE_RE = re.compile(r"\s*(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})")
@@ -165,8 +180,30 @@ def mat_name(name: str, player: int) -> str:
     return text or f"Player {player + 1}"
 
 
+_WRITER_TAGS = {"site": "Site", "place": "Site", "event": "Event", "round": "Round",
+                "eventdate": "EventDate", "transcriber": "Transcriber",
+                "annotator": "Transcriber", "crawford": "Crawford", "jacoby": "Jacoby",
+                "beaver": "Beaver", "rules": "Rules", "variation": "Variation",
+                "comment": "Comment"}
+"""The header tags the writer owns (by lower-case name: the tag it writes for them, from the
+record and its replay): a source's tag of these names is never copied, so none is written
+twice and none contradicts the replay (a 1-point match's ``Crawford "Off"``)."""
+
+
+def _kept_tags(record: MatchRecord) -> list[tuple[str, str]] | None:
+    """The header tags of a ``.mat`` source, in order, that a ``.mat`` header line can hold
+    again (one line, no quote-breaking name); None for another format (gnubg's export of an
+    SGF writes only its own tags)."""
+    if record.format != "mat":
+        return None
+    return [(name, value) for name, value in record.tags
+            if name.strip() and not any(c in name for c in '"[]\r\n')
+            and "\n" not in value and "\r" not in value]
+
+
 def _match_info(record: MatchRecord) -> MatchInfo:
     info = MatchInfo()
+    info.source_tags = _kept_tags(record)
     info.site = record.tag("Site") or record.tag("Place")
     info.event = record.tag("Event")
     info.round = record.tag("Round")
@@ -221,8 +258,13 @@ def normalise_match(record: MatchRecord, replay: MatchReplay | None = None,
     names = record.names or ("Player 1", "Player 2")
     profile = replay.profile
     script = MatchScript(record, replay, replay.match_length, names, _match_info(record))
-    script.crawford_rule = bool(replay.match_length) and profile.crawford
-    if replay.match_length and not profile.crawford:
+    script.stated_length = (record.match_length or 0) if profile.money_session \
+        else replay.match_length
+    # The Crawford rule is stated only where it could apply (gnubg's .mat and SGF of a
+    # 1-point match or a money session say nothing of it, whatever the record's tag).
+    could_apply = crawford_can_apply(replay.match_length)
+    script.crawford_rule = could_apply and profile.crawford
+    if could_apply and not profile.crawford:
         script.info.crawford = "Off"
     script.info.rules = profile_to_state(record, profile)
     script.jacoby = replay.match_length == 0 and profile.jacoby is not False
@@ -469,32 +511,56 @@ def _next_by_same_player(moves: list[ScriptMove], index: int) -> bool:
     return False
 
 
-def _header(info: MatchInfo) -> str:
-    out: list[str] = []
+def _own_tags(info: MatchInfo) -> dict[str, str]:
+    """The tags the writer writes, in its order (gnubg's for the first five)."""
+    own: dict[str, str] = {}
     if info.site is not None:
-        out.append(f'; [Site "{mat_text(info.site)}"]\n')
+        own["Site"] = info.site
     if info.event is not None:
-        out.append(f'; [Event "{mat_text(info.event)}"]\n')
+        own["Event"] = info.event
     if info.round is not None:
-        out.append(f'; [Round "{mat_text(info.round)}"]\n')
+        own["Round"] = info.round
     if info.date is not None:
         y, m, d = info.date
-        out.append(f'; [EventDate "{y:4d}.{m:02d}.{d:02d}"]\n')
+        own["EventDate"] = f"{y:4d}.{m:02d}.{d:02d}"
     if info.annotator is not None:
-        out.append(f'; [Transcriber "{mat_text(info.annotator)}"]\n')
+        own["Transcriber"] = info.annotator
     # Not in gnubg's export (its import ignores them); XG's files state the match's or the
     # session's rules so, in this order, and our reader reads them back. gnubg's export of
     # a match without the Crawford rule says nothing, and so reads back as a Crawford match.
     if info.crawford is not None:
-        out.append(f'; [Crawford "{mat_text(info.crawford)}"]\n')
+        own["Crawford"] = info.crawford
     if info.jacoby is not None:
-        out.append(f'; [Jacoby "{mat_text(info.jacoby)}"]\n')
+        own["Jacoby"] = info.jacoby
     if info.beaver is not None:
-        out.append(f'; [Beaver "{mat_text(info.beaver)}"]\n')
+        own["Beaver"] = info.beaver
     if info.rules is not None:
-        out.append(f'; [Rules "{mat_text(info.rules)}"]\n')
+        own["Rules"] = info.rules
     if info.variation is not None:
-        out.append(f'; [Variation "{mat_text(info.variation)}"]\n')
+        own["Variation"] = info.variation
+    return own
+
+
+def _header_tags(info: MatchInfo) -> list[tuple[str, str]]:
+    """The header's tags in order: the writer's own; with a ``.mat`` source, the source's
+    tags in its order, each of the writer's own at the place of the first source tag of its
+    name (the rest after them)."""
+    own = _own_tags(info)
+    if info.source_tags is None:
+        return list(own.items())
+    tags: list[tuple[str, str]] = []
+    for name, value in info.source_tags:
+        owner = _WRITER_TAGS.get(name.strip().lower())
+        if owner is None:
+            tags.append((name, value))
+        elif owner in own:
+            tags.append((owner, own.pop(owner)))
+    tags.extend(own.items())
+    return tags
+
+
+def _header(info: MatchInfo) -> str:
+    out = [f'; [{name} "{mat_text(value)}"]\n' for name, value in _header_tags(info)]
     if info.comment is not None:
         # Each line a comment line: a CR would end one (the reader reads it as a line break).
         lines = info.comment.replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -560,7 +626,7 @@ def _describe_setup(setup: SetUp) -> str:
 
 def render_mat(script: MatchScript) -> str:
     """The ``.mat`` text of an already normalised match."""
-    out = [_header(script.info), f" {script.length} point match\n\n"]
+    out = [_header(script.info), f" {script.stated_length} point match\n\n"]
     for game in script.games:
         _write_game(out, game, script.names)
     return "".join(out)

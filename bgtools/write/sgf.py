@@ -1,4 +1,4 @@
-"""Writer for GNU Backgammon SGF (``GM[6]``, FORMATS.md section 3), laid out as gnubg's
+"""Writer for GNU Backgammon SGF (``GM[6]``), laid out as gnubg's
 ``save match`` writes it: one game tree per game, the root node on one line, then one line
 per node, ``)`` after the last node.
 
@@ -108,7 +108,7 @@ def _rules(script: MatchScript, game: ScriptGame) -> list[str]:
 
 
 def _match_info_values(script: MatchScript, index: int, game: ScriptGame) -> list[str]:
-    return [f"length:{script.length}", f"game:{index}", f"ws:{game.score[0]}",
+    return [f"length:{script.stated_length}", f"game:{index}", f"ws:{game.score[0]}",
             f"bs:{game.score[1]}"]
 
 

@@ -20,9 +20,7 @@ from bgtools.replay import Event, profile_for, replay_match
 from bgtools.reports.board import BoardInfo, ascii_board
 from bgtools.reports.files import FileResult, event_json, validate_json
 from bgtools.reports.moments import build_moments, pips_json, score_json, status_json
-from tests.helpers.paths import REPO
-
-SHARED = REPO.parent / "shared"
+from tests.helpers.paths import REPO, SHARED
 
 Edit = tuple[str, int, int, int]
 """``(kind, where, size, choice)``: which mutator, at which offset (modulo the length),

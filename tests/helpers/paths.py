@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 """The repository root (the directory of pyproject.toml)."""
 DATA = REPO / "tests" / "data"
 """The committed test data (self-play and set-up fixtures, site files, .xg/.bgf files)."""
-CORPUS = REPO.parent / "shared" / "corpus"
+SHARED = Path(os.environ.get("BGTOOLS_TEST_SHARED") or REPO.parent / "shared")
+"""The shared folder of real files and format docs: ``../shared`` beside the repository, or
+the folder ``BGTOOLS_TEST_SHARED`` names (``scripts/test_builds.py`` names one that does not
+exist to test as a bare clone does). Absent on a bare clone: the tests then use the files
+shipped in ``tests/data`` or skip."""
+CORPUS = SHARED / "corpus"
 """The shared corpus of real match files (absent on some machines: tests then skip)."""
 BUNDLED_CORPUS = DATA / "corpus"
 """A small licensed part of the corpus shipped with the tests, in the same layout (one
@@ -16,7 +22,7 @@ directory per producer or dialect; sources in ``tests/data/SOURCES.md``): what t
 corpus tests read when ``../shared/corpus`` is absent."""
 CORPUS_IN_USE = CORPUS if CORPUS.is_dir() else BUNDLED_CORPUS
 """The corpus the corpus tests read: the shared one, else the part shipped in tests/data."""
-SHARED_EXAMPLES = REPO.parent / "shared" / "docs" / "examples"
+SHARED_EXAMPLES = SHARED / "docs" / "examples"
 """FORMATS.md's example records, beside the shared docs."""
 EXAMPLES = SHARED_EXAMPLES if SHARED_EXAMPLES.is_dir() else DATA / "examples"
 """FORMATS.md's example records: the shared copy, else the copy in ``tests/data/examples``."""
