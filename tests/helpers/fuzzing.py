@@ -304,17 +304,85 @@ def _board(replay: Any, moment: Any) -> None:
     ascii_board(info).encode("utf-8")
 
 
-# --- a small Smile encoder (enough for BGBlitz documents and the attacks) ---------------------
+# --- a Smile encoder (the tests' .bgf bodies and the field mutations) -------------------------
 
 
-def smile_vint(n: int) -> bytes:
+def smile_vint(value: int) -> bytes:
     """An unsigned Smile VInt: 7 bits a byte, the last byte 6 bits with its high bit set."""
-    out = [0x80 | (n & 0x3F)]
-    n >>= 6
-    while n:
-        out.insert(0, n & 0x7F)
-        n >>= 7
-    return bytes(out)
+    out = [0x80 | (value & 0x3F)]
+    value >>= 6
+    while value:
+        out.append(value & 0x7F)
+        value >>= 7
+    return bytes(reversed(out))
+
+
+def _zigzag(value: int) -> int:
+    return value * 2 if value >= 0 else -value * 2 - 1
+
+
+class Encoder:
+    """Smile with shared property names (Jackson's default), no shared string values."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, int] = {}
+
+    def document(self, value: object) -> bytes:
+        """The whole document: header with the shared-names flag, then the value."""
+        return b":)\n\x01" + self.value(value)
+
+    def key(self, name: str) -> bytes:
+        """A key: a back reference to a name already written, else the name (shared)."""
+        index = self.names.get(name)
+        if index is not None:
+            return bytes([0x40 + index]) if index < 64 else bytes([0x30 | index >> 8,
+                                                                    index & 0xFF])
+        raw = name.encode()
+        if not raw:
+            return b"\x20"
+        if len(raw) > 57 or (len(raw) == 1 and not raw.isascii()):
+            return b"\x34" + raw + b"\xfc"  # a long name: never shared
+        if len(self.names) >= 1024:
+            self.names.clear()
+        self.names[name] = len(self.names)
+        return bytes([0x80 + len(raw) - 1] if raw.isascii() and len(raw) <= 64
+                     else [0xC0 + len(raw) - 2]) + raw
+
+    def value(self, value: object) -> bytes:
+        """A value, by the shortest token the specification gives it."""
+        if value is None:
+            return b"\x21"
+        if isinstance(value, bool):
+            return b"\x23" if value else b"\x22"
+        if isinstance(value, int):
+            if -16 <= value <= 15:
+                return bytes([0xC0 + _zigzag(value)])
+            if _zigzag(value).bit_length() > 6 + 19 * 7:  # beyond a VInt of 20 bytes
+                raw = value.to_bytes(value.bit_length() // 8 + 1, "big", signed=True)
+                return b"\x26" + smile_vint(len(raw)) + smile_7bit(raw)  # a big integer
+            token = b"\x24" if -2**31 <= value < 2**31 else b"\x25"
+            return token + smile_vint(_zigzag(value))
+        if isinstance(value, float):
+            bits = struct.unpack(">Q", struct.pack(">d", value))[0]
+            return b"\x29" + bytes((bits >> (7 * i)) & 0x7F for i in range(9, -1, -1))
+        if isinstance(value, str):
+            raw = value.encode()
+            ascii_ = raw.isascii()
+            if not raw:
+                return b"\x20"
+            if ascii_ and len(raw) <= 64:
+                return bytes([0x40 + len(raw) - 1 if len(raw) <= 32
+                              else 0x60 + len(raw) - 33]) + raw
+            if not ascii_ and 2 <= len(raw) <= 65:
+                return bytes([0x80 + len(raw) - 2 if len(raw) <= 33
+                              else 0xA0 + len(raw) - 34]) + raw
+            return (b"\xe0" if ascii_ else b"\xe4") + raw + b"\xfc"
+        if isinstance(value, list):
+            return b"\xf8" + b"".join(self.value(v) for v in value) + b"\xf9"
+        assert isinstance(value, dict)
+        return b"\xfa" + b"".join(self.key(k) + self.value(v) for k, v in value.items()) \
+            + b"\xfb"
+
 
 
 def smile_7bit(raw: bytes) -> bytes:
@@ -331,52 +399,6 @@ def smile_7bit(raw: bytes) -> bytes:
         bits = int.from_bytes(rest, "big") << (groups * 7 - len(rest) * 8)
         out += bytes((bits >> (7 * (groups - 1 - i))) & 0x7F for i in range(groups))
     return bytes(out)
-
-
-def _smile_string(text: str) -> bytes:
-    raw = text.encode("utf-8")
-    if not raw:
-        return b"\x20"
-    if len(raw) <= 32 and raw.isascii():
-        return bytes([0x40 + len(raw) - 1]) + raw
-    return b"\xe4" + raw + b"\xfc"  # a long Unicode string, to its end marker
-
-
-def smile_key(name: str) -> bytes:
-    """A member's name in Smile (written out: 1 to 64 ASCII bytes)."""
-    raw = name.encode("utf-8")
-    assert 1 <= len(raw) <= 64 and raw.isascii()
-    return bytes([0x80 + len(raw) - 1]) + raw
-
-
-def smile_value(value: Any) -> bytes:
-    """One value in Smile, no shared strings (names are written out every time)."""
-    if value is None:
-        return b"\x21"
-    if value is False or value is True:
-        return b"\x23" if value else b"\x22"
-    if isinstance(value, int):
-        if -(1 << 63) <= value < 1 << 63:
-            return b"\x24" + smile_vint(((value << 1) ^ (value >> 63)) & ((1 << 64) - 1))
-        raw = value.to_bytes((value.bit_length() + 8) // 8, "big", signed=True)
-        return b"\x26" + smile_vint(len(raw)) + smile_7bit(raw)  # a big integer
-    if isinstance(value, float):
-        bits = struct.unpack(">Q", struct.pack(">d", value))[0]
-        return b"\x29" + bytes((bits >> (7 * i)) & 0x7F for i in range(9, -1, -1))
-    if isinstance(value, str):
-        return _smile_string(value)
-    if isinstance(value, list):
-        return b"\xf8" + b"".join(smile_value(v) for v in value) + b"\xf9"
-    if isinstance(value, dict):
-        return b"\xfa" + b"".join(smile_key(k) + smile_value(v)
-                                  for k, v in value.items()) + b"\xfb"
-    raise TypeError(type(value))
-
-
-def smile_document(value: Any, raw: bytes | None = None) -> bytes:
-    """A Smile document (header without shared tables) of ``value``, or of the ``raw``
-    value bytes when given."""
-    return b":)\n\x00" + (smile_value(value) if raw is None else raw)
 
 
 # --- binary records (.xg, .bgf): mutate inside the container, keep it readable ------------
@@ -610,8 +632,8 @@ def _bgf_field(data: bytes, where: int, size: int, choice: int) -> bytes:
         container[key] = _MARKER
     if smile:
         raw = (b"\xf8" * depth + b"\xf9" * depth if action == 3
-               else smile_value(10 ** digits - 1))
-        encoded = smile_document(document).replace(smile_value(_MARKER), raw)
+               else Encoder().value(10 ** digits - 1))
+        encoded = Encoder().document(document).replace(Encoder().value(_MARKER), raw)
     else:
         text = "[" * depth + "]" * depth if action == 3 else "9" * digits
         encoded = json.dumps(document).replace(json.dumps(_MARKER), text).encode()

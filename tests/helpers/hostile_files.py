@@ -18,14 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tests.helpers.fuzzing import (
-    build_bgf,
-    smile_7bit,
-    smile_document,
-    smile_key,
-    smile_value,
-    smile_vint,
-)
+from tests.helpers.fuzzing import Encoder, build_bgf, smile_7bit, smile_vint
 from tests.helpers.paths import REPO
 
 SAMPLE_BGF = REPO / "tests" / "data" / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.bgf"
@@ -51,16 +44,17 @@ def bgf_with(edit: Callable[[dict[str, Any]], object] | None = None, *,
     document = bgf_match()
     if edit is not None:
         edit(document)
-    body = smile_document(document) if smile else json.dumps(document).encode()
+    body = Encoder().document(document) if smile else json.dumps(document).encode()
     return build_bgf(body, smile=smile)
 
 
 def bgf_raw_member(member: str, raw: bytes) -> bytes:
     """A ``.bgf`` whose match object holds ``member`` with the ``raw`` Smile value bytes,
     after the real match's members (where a member read replaces the real one)."""
-    document = smile_value(bgf_match())
+    encoder = Encoder()
+    document = encoder.document(bgf_match())
     assert document.endswith(b"\xfb")
-    return build_bgf(b":)\n\x00" + document[:-1] + smile_key(member) + raw + b"\xfb")
+    return build_bgf(document[:-1] + encoder.key(member) + raw + b"\xfb")
 
 
 def bgf_points(index: int, count: int) -> bytes:

@@ -28,7 +28,7 @@ from bgtools.read.detect import read_records
 from bgtools.read.sgf import parse_collection
 from bgtools.read.smile import SmileError, SmileLimitError, decode_smile
 from bgtools.write.mat import mat_name
-from tests.helpers.fuzzing import apply_binary_edits, apply_edits, check_bytes
+from tests.helpers.fuzzing import Encoder, apply_binary_edits, apply_edits, check_bytes
 from tests.helpers.hostile_files import (
     ATTACKS,
     CLI_MAIN,
@@ -41,12 +41,15 @@ from tests.helpers.hostile_files import (
     bgf_raw_member,
     run_capped,
     sgf_named,
-    smile_document,
     smile_seven_bit,
-    smile_value,
 )
 
 runner = CliRunner()
+
+
+def _raw(value: bytes) -> bytes:
+    """A Smile document (no shared strings) of the value bytes ``value``."""
+    return b":)\n\x00" + value
 
 
 @pytest.fixture(scope="module")
@@ -153,15 +156,15 @@ def test_a_crowded_initial_position_is_an_error_and_no_board(name: str, says: st
 
 
 def test_smile_counts_the_values_it_builds() -> None:
-    just_enough = smile_document(None, b"\xf8" + b"\xc0" * (limits.MAX_ELEMENTS - 1) + b"\xf9")
+    just_enough = _raw(b"\xf8" + b"\xc0" * (limits.MAX_ELEMENTS - 1) + b"\xf9")
     assert len(decode_smile(just_enough)) == limits.MAX_ELEMENTS - 1  # type: ignore[arg-type]
     for value in (b"\xc0", b"\xfa\xfb", b"\xf8\xf9"):
-        too_many = smile_document(None, b"\xf8" + value * limits.MAX_ELEMENTS + b"\xf9")
+        too_many = _raw(b"\xf8" + value * limits.MAX_ELEMENTS + b"\xf9")
         with pytest.raises(SmileLimitError, match="MAX_ELEMENTS") as info:
             decode_smile(too_many)
         assert info.value.limit_name == "MAX_ELEMENTS"
     # What is read past is not built, and not counted.
-    skipped = smile_document(None, b"\xfa\x80a\xf8" + b"\xfa\xfb" * limits.MAX_ELEMENTS
+    skipped = _raw(b"\xfa\x80a\xf8" + b"\xfa\xfb" * limits.MAX_ELEMENTS
                              + b"\xf9\x80b\xc2\xfb")
     assert decode_smile(skipped, frozenset({"a"})) == {"b": 1}
 
@@ -171,7 +174,7 @@ def test_seven_bit_values_read_past_take_linear_time(token: int) -> None:
     # 3 MB of binary (or a 3 MB big integer) in a member read past: one pass over its
     # groups (it took minutes: each group shifted the whole number so far).
     value = smile_seven_bit(token, 3_000_000)
-    document = smile_document(None, b"\xfa\x80a" + value + b"\x80b\xc2\xfb")
+    document = _raw(b"\xfa\x80a" + value + b"\x80b\xc2\xfb")
     start = time.process_time()
     assert decode_smile(document, frozenset({"a"})) == {"b": 1}
     assert time.process_time() - start < 2
@@ -182,31 +185,31 @@ def test_seven_bit_values_read_past_take_linear_time(token: int) -> None:
 
 
 def test_seven_bit_values_built_are_capped_and_exact() -> None:
-    assert decode_smile(smile_document(None, smile_seven_bit(0xE8, 5))) == b"\x01" * 5
-    assert decode_smile(smile_document(None, smile_seven_bit(0x26, 2))) == 0x0101
+    assert decode_smile(_raw(smile_seven_bit(0xE8, 5))) == b"\x01" * 5
+    assert decode_smile(_raw(smile_seven_bit(0x26, 2))) == 0x0101
     size = limits.MAX_STRING_CHARS
-    assert decode_smile(smile_document(None, smile_seven_bit(0xE8, size))) == b"\x01" * size
+    assert decode_smile(_raw(smile_seven_bit(0xE8, size))) == b"\x01" * size
     with pytest.raises(SmileLimitError, match="MAX_STRING_CHARS"):
-        decode_smile(smile_document(None, smile_seven_bit(0xE8, size + 1)))
+        decode_smile(_raw(smile_seven_bit(0xE8, size + 1)))
     with pytest.raises(SmileLimitError, match="MAX_NUMBER_DIGITS"):
-        decode_smile(smile_document(None, smile_seven_bit(0x26, limits.MAX_NUMBER_DIGITS)))
+        decode_smile(_raw(smile_seven_bit(0x26, limits.MAX_NUMBER_DIGITS)))
     with pytest.raises(SmileLimitError, match="MAX_NUMBER_DIGITS"):
-        decode_smile(smile_document(None, b"\x2a\x80" + smile_seven_bit(0x26, 1000)[1:]))
+        decode_smile(_raw(b"\x2a\x80" + smile_seven_bit(0x26, 1000)[1:]))
 
 
 def test_smile_strings_are_capped() -> None:
     size = limits.MAX_STRING_CHARS
-    assert decode_smile(smile_document("é" * size)) == "é" * size
+    assert decode_smile(Encoder().document("é" * size)) == "é" * size
     for text in ("x" * (size + 1), "é" * (size + 1), "x" * (50 * size)):
         with pytest.raises(SmileLimitError, match="MAX_STRING_CHARS"):
-            decode_smile(smile_document(text))
+            decode_smile(Encoder().document(text))
     long_name = b"\xfa\x34" + b"n" * (size + 1) + b"\xfc\xc0\xfb"
     with pytest.raises(SmileLimitError, match="MAX_STRING_CHARS"):
-        decode_smile(smile_document(None, long_name))
+        decode_smile(_raw(long_name))
 
 
 def test_a_bgf_beyond_a_limit_is_a_typed_error_naming_it() -> None:
-    data = bgf_raw_member("nameGreen", smile_value("A" * (limits.MAX_STRING_CHARS + 1)))
+    data = bgf_raw_member("nameGreen", Encoder().value("A" * (limits.MAX_STRING_CHARS + 1)))
     with pytest.raises(LimitExceededError) as info:
         read_records(data, "m.bgf")
     assert info.value.limit_name == "MAX_STRING_CHARS"
