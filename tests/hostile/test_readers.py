@@ -127,10 +127,14 @@ def test_every_attack_on_every_command_is_bounded(attack_files: dict[str, Path],
     if command == "library" and 1 in attack.codes:
         allowed.add(0)  # the library raises only for unreadable input
     assert run.code in allowed, (run.describe(), run.err[-500:])
-    if run.code == 2:
+    if command == "validate-json":  # one object, saying it
+        lines = run.out.strip().splitlines()
+        assert len(lines) == 1 and json.loads(lines[0])["file"] == path, run.out[-1000:]
+        assert attack.says in lines[0], lines
+    elif run.code == 2:  # one line, saying it
         lines = run.err.strip().splitlines()
         assert len(lines) == 1, run.err[-1000:]
-        assert attack.says in lines[0] or command == "validate-json", lines
+        assert attack.says in lines[0], lines
 
 
 # --- 1: .bgf initial positions ----------------------------------------------------------------
