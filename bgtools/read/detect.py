@@ -242,18 +242,12 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
         _check_length_lines(decoded.text, reading.length_suspects, name)
         records = reading.records
     elif fmt == "sgf":
-        from bgtools.read.sgf import other_game, parse_sgf
-
         if decoded.encoding not in _STATED_ENCODINGS:
             stated = _sgf_stated_charset(text_bytes, decoded.text)
             if stated is not None:
                 decoded = stated
                 stated_encoding = True
-        records = parse_sgf(decoded.text)
-        other = other_game(records)
-        if other is not None:
-            raise UnsupportedFormatError(
-                f"{name} is an SGF of another game ({other}), not backgammon (GM[6])")
+        records = _read_sgf(decoded.text, name)
     elif fmt == "json":
         from bgtools.read.json import parse_json
 
@@ -290,6 +284,22 @@ BINARY_STARTS = (b"RGMH", b"{")
 """How every file the binary readers accept begins: eXtreme Gammon's ``RGMH`` magic
 (:func:`~bgtools.read.xg.looks_like_xg`) or the brace of BGBlitz's JSON header line
 (:func:`~bgtools.read.bgf.looks_like_bgf`); tests/test_detect_binary.py holds them to it."""
+
+
+def _read_sgf(text: str, name: str) -> list[MatchRecord]:
+    """The records of an SGF text; an SGF of another game is unsupported, and the limits
+    the tokenizer counts while parsing name the file first."""
+    from bgtools.read.sgf import other_game, parse_sgf
+
+    try:
+        records = parse_sgf(text)
+    except LimitExceededError as exc:
+        raise LimitExceededError(f"{name} {exc}", exc.limit_name, exc.limit) from None
+    other = other_game(records)
+    if other is not None:
+        raise UnsupportedFormatError(
+            f"{name} is an SGF of another game ({other}), not backgammon (GM[6])")
+    return records
 
 
 def _read_binary(data: bytes, name: str) -> LoadedRecords | None:
