@@ -16,6 +16,7 @@ __all__ = [
     "MAX_GAMES",
     "MAX_LINE_CHARS",
     "MAX_MATCH_LENGTH",
+    "MAX_NAME_CHARS",
     "MAX_NODES",
     "MAX_NUMBER_DIGITS",
     "MAX_PROBLEMS",
@@ -51,9 +52,14 @@ MAX_SCORE = 32_767
 """Largest score on a score line: the widest value a Match ID can hold (15 bits)."""
 
 
-MAX_STRING_CHARS = 900
-"""Longest string field read (a player's name, a tag, a comment, an SGF property value, a
-string of a ``.bgf`` or JSON document), in characters: the longest in the corpus has 259.
+MAX_STRING_CHARS = 65_536
+"""Longest string field read (a comment, an SGF property value, a string of a ``.bgf`` or
+JSON document), in characters: far beyond any real annotation (the longest in the corpus
+has 259), and small enough that a file of them stays within memory bounded by its size."""
+
+MAX_NAME_CHARS = 900
+"""Longest player name or header tag value of a record, in characters, checked on every
+record whatever its format (a name is drawn on every board and in every frame of a page).
 Two names stay within one ``.mat`` line (:data:`MAX_LINE_CHARS`), so every match bgtools
 reads it can also write as a ``.mat`` it reads back."""
 

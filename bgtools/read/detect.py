@@ -27,6 +27,7 @@ from bgtools.limits import (
     MAX_FILE_BYTES,
     MAX_GAMES,
     MAX_MATCH_LENGTH,
+    MAX_NAME_CHARS,
     MAX_SCORE,
     format_count,
 )
@@ -155,6 +156,20 @@ def _check_length_lines(text: str, suspects: tuple[int, ...], name: str) -> None
                 f"{format_count(MAX_MATCH_LENGTH)}", "MAX_MATCH_LENGTH", MAX_MATCH_LENGTH)
 
 
+def _check_names(record: MatchRecord, name: str) -> None:
+    """Refuse a record whose player names or header tag values exceed MAX_NAME_CHARS (not a
+    ``Comment``: a game comment may be long prose, bounded by MAX_STRING_CHARS alone)."""
+    longest = max((len(text) for game in record.games for text in game.names or ()),
+                  default=0)
+    longest = max(longest, max((len(value) for tag, value in record.tags if tag != "Comment"),
+                               default=0))
+    if longest > MAX_NAME_CHARS:
+        raise LimitExceededError(
+            f"{name}: a name or header tag of {format_count(longest)} characters; the limit "
+            f"MAX_NAME_CHARS is {format_count(MAX_NAME_CHARS)}", "MAX_NAME_CHARS",
+            MAX_NAME_CHARS)
+
+
 def _check_records(records: list[MatchRecord], name: str) -> None:
     games = sum(len(record.games) for record in records)
     if games > MAX_GAMES:
@@ -167,6 +182,7 @@ def _check_records(records: list[MatchRecord], name: str) -> None:
             f"{name} holds {format_count(actions)} actions; the limit MAX_ACTIONS is "
             f"{format_count(MAX_ACTIONS)}", "MAX_ACTIONS", MAX_ACTIONS)
     for record in records:
+        _check_names(record, name)
         variation = record.variation
         if variation not in PLAYED_VARIATIONS:
             raise UnsupportedFormatError(

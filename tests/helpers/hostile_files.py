@@ -206,7 +206,9 @@ ATTACKS: dict[str, Attack] = {
         "5", lambda: bgf_text("nameRed", 50_000_000, smile=False), ".bgf", UNREADABLE,
         "MAX_STRING_CHARS"),
     "bgf-long-event.bgf": Attack("5", lambda: bgf_text("event", 5_000), ".bgf", UNREADABLE,
-                                 "MAX_STRING_CHARS", stored=True),
+                                 "MAX_NAME_CHARS", stored=True),
+    "sgf-5000-character-name.sgf": Attack("5", lambda: sgf_named("A" * 5_000), ".sgf",
+                                          UNREADABLE, "MAX_NAME_CHARS"),
     "sgf-4MB-names.sgf": Attack("5", lambda: sgf_named("A" * 4_000_000), ".sgf", UNREADABLE,
                                 "MAX_STRING_CHARS"),
     "json-4MB-names.json": Attack(
@@ -221,7 +223,7 @@ ATTACKS: dict[str, Attack] = {
     "json-5000-digit-schema.json": Attack(
         "6", lambda: json_text_replaced('"schema": "bgtools/1"',
                                         '"schema": "bgtools/' + "9" * 5_000 + '"'),
-        ".json", UNREADABLE, "MAX_STRING_CHARS"),
+        ".json", UNREADABLE, "not 'bgtools/1'"),
     "name-colon.sgf": Attack("10", lambda: sgf_named("Alice : 3"), ".sgf", frozenset({0}),
                              '"valid": true', stored=True),
     "name-newline.sgf": Attack("10", lambda: sgf_named("Al\nice\r\n; x"), ".sgf",

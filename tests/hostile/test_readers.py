@@ -217,7 +217,8 @@ def test_a_bgf_beyond_a_limit_is_a_typed_error_naming_it() -> None:
     with pytest.raises(LimitExceededError) as info:
         read_records(data, "m.bgf")
     assert info.value.limit_name == "MAX_STRING_CHARS"
-    assert str(info.value).startswith("m.bgf: a string of 901 characters")
+    beyond = limits.format_count(limits.MAX_STRING_CHARS + 1)
+    assert str(info.value).startswith(f"m.bgf: a string of {beyond} characters")
 
 
 # --- 4: SGF ------------------------------------------------------------------------------------
@@ -262,8 +263,19 @@ def test_sgf_values_are_scanned_in_linear_time_and_located_in_one_pass() -> None
 # --- 5: long names through every command -------------------------------------------------------
 
 
+def test_a_long_game_comment_is_read_not_refused(tmp_path: Path) -> None:
+    """A game comment (SGF GC) may be prose longer than a name: only MAX_STRING_CHARS bounds
+    it, and the file reads with the comment whole."""
+    comment = "a long note on the match. " * 200
+    source = tmp_path / "commented.sgf"
+    note = b"GM[6]GC[" + comment.encode() + b"]"
+    source.write_bytes(sgf_named("Alice").replace(b"GM[6]", note, 1))
+    record = read_records(source.read_bytes(), source.name).records[0]
+    assert ("Comment", comment) in record.tags
+
+
 def test_a_name_at_the_limit_is_read_and_written_back(tmp_path: Path) -> None:
-    name = "N" * limits.MAX_STRING_CHARS
+    name = "N" * limits.MAX_NAME_CHARS
     source = tmp_path / "long.sgf"
     source.write_bytes(sgf_named(name))
     for target in ("mat", "sgf", "json"):
