@@ -82,8 +82,8 @@ def read_bgf_document(data: bytes, name: str = "<input>",
     if header.get("useSmile"):
         try:
             document = decode_smile(body, _ANALYSIS, keep=members)
-        except SmileLimitError as exc:
-            raise LimitExceededError(f"{name}: {exc}", exc.limit_name, exc.limit) from None
+        except SmileLimitError as limit:  # its own name: mypyc types one name once per function
+            raise LimitExceededError(f"{name}: {limit}", limit.limit_name, limit.limit) from None
         except SmileError as exc:
             raise _bad(name, f"the Smile body is damaged ({exc})") from None
     else:
