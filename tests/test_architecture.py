@@ -33,8 +33,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bgtools.batch",),
     ("bgtools.data",),
     ("bgtools.cli",),
-    # The facades: the public API (bgtools/__init__) and the old jsonfmt name.
-    ("bgtools", "bgtools.formats", "bgtools.__main__"),
+    # The facade: the public API (bgtools/__init__).
+    ("bgtools", "bgtools.__main__"),
 )
 # What the rules engine and the replayer must never import, whatever the layer order says.
 FORBIDDEN_BELOW = {
