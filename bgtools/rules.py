@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from bgtools.dataclass_methods import FrozenFieldMethods
+
 __all__ = ["ERROR", "RULES", "WARNING", "Rule", "RuleSeverity"]
 
 RuleSeverity = Literal["error", "warning"]
@@ -23,8 +25,9 @@ WARNING: Final = "warning"
 """A warning: reported, but the record stays valid."""
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+# Its methods are written, not generated (see bgtools.dataclass_methods: start-up time).
+@dataclass(slots=True, init=False, repr=False, eq=False)
+class Rule(FrozenFieldMethods):
     """One rule: its stable ``id`` (in messages, JSON and tests), its ``severity``, a one-line
     ``description``, and ``checked_by``: where it is checked (methods of
     ``bgtools.replay.game.Game`` and ``bgtools.replay.match.MatchReplayer`` unless a module is
@@ -36,6 +39,14 @@ class Rule:
     description: str
     checked_by: str
     step_message: str | None = None
+
+    def __init__(self, id: str, severity: RuleSeverity, description: str,  # noqa: A002
+                 checked_by: str, step_message: str | None = None) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "severity", severity)
+        object.__setattr__(self, "description", description)
+        object.__setattr__(self, "checked_by", checked_by)
+        object.__setattr__(self, "step_message", step_message)
 
 
 _TABLE = (
