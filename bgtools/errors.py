@@ -15,6 +15,11 @@ Hierarchy (every one a :class:`BgtoolsError`):
 - :class:`UnwritableOutputError`: an output the system would not let be written (a missing
   directory, no permission, a full disk), also an ``OSError`` with its ``errno``.
 
+The errors of one layer live beside the code that raises them, derived from these:
+``PositionError`` and ``IdError`` (the engine), ``SmileError`` (the BGF reader) and
+``RangeError`` (a moment out of range), each also a ``ValueError``; ``InvalidMatchData`` (a
+JSON value that breaks the schema), ``PlotUnavailableError`` and ``ExportUnavailableError``.
+
 :func:`describe_error` is the one place that turns any of these (and ``OSError``) into a
 one-line message and the contract's exit code; the CLI and the reports use it. The exit
 codes (``EXIT_*``) are defined here too, once.

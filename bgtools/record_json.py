@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Generic, Literal, TypeAlias, TypeGuard, TypeVar, cast, get_args, overload
 
+from bgtools.errors import BgtoolsError
 from bgtools.record import (
     SCHEMA,
     Action,
@@ -94,7 +95,7 @@ _B = TypeVar("_B")
 _C = TypeVar("_C")
 
 
-class InvalidMatchData(Exception):
+class InvalidMatchData(BgtoolsError):
     """A value that breaks the schema, at ``path`` inside the match object."""
 
     def __init__(self, path: JsonPath, message: str) -> None:

@@ -30,7 +30,7 @@ from bgtools import (
     parse_play,
     play_text,
 )
-from bgtools.replay import RULES
+from bgtools.rules import RULES
 from tests.helpers.strategies import dice, positions, random_position
 
 REPO = Path(__file__).resolve().parents[1]

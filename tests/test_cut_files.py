@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 from bgtools.cli import app
 from bgtools.read.detect import load_file
 from bgtools.read.mat import parse_mat
-from bgtools.replay import RULES, MatchReplay, replay_match
-from bgtools.replay.rules import CHECKED_BY, WARNING_RULES
+from bgtools.replay import MatchReplay, replay_match
+from bgtools.rules import RULES
 from tests.helpers.paths import corpus_file
 
 SELFPLAY = Path(__file__).resolve().parent / "data" / "selfplay"
@@ -72,8 +72,8 @@ def test_a_game_unfinished_before_another_is_still_an_error() -> None:
 
 
 def test_the_rule_is_registered_as_a_warning() -> None:
-    assert "last-game-unfinished" in RULES and "last-game-unfinished" in WARNING_RULES
-    assert CHECKED_BY["last-game-unfinished"] == "Game.play"
+    assert RULES["last-game-unfinished"].severity == "warning"
+    assert RULES["last-game-unfinished"].checked_by == "Game.play"
     result = CliRunner().invoke(app, ["rules"])
     assert result.exit_code == 0
     assert "last-game-unfinished" in result.output

@@ -10,8 +10,9 @@ from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.read.detect import load_file
-from bgtools.replay import RULES, profile_for, replay_match
+from bgtools.replay import profile_for, replay_match
 from bgtools.reports.expect import parse_claim
+from bgtools.rules import RULES
 from tests.helpers.paths import DATA, REPO
 
 SAMPLES = REPO / "samples"

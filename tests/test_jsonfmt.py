@@ -20,24 +20,16 @@ from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.errors import BgtoolsError, RecordSyntaxError, UnsupportedFormatError
-from bgtools.formats.jsonfmt import (
-    MAX_JSON_DEPTH,
-    JsonMatchError,
-    dumps_file,
-    dumps_match,
-    load_schema,
-    looks_like_json_match,
-    parse_json,
-    record_to_json,
-    schema_path,
-)
 from bgtools.read.detect import detect_format, load_file, read_records
+from bgtools.read.json import MAX_JSON_DEPTH, JsonMatchError, looks_like_json_match, parse_json
 from bgtools.read.mat import parse_mat
 from bgtools.read.sgf import parse_sgf
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
+from bgtools.record_json import load_schema, schema_path
 from bgtools.replay import Event, MatchReplay, replay_match
 from bgtools.reports.convert import TARGET_FORMATS, render
 from bgtools.reports.files import analyse_file, event_json, validate_json
+from bgtools.write.json import dumps_file, dumps_match, record_to_json
 from tests.helpers.paths import CORPUS, DATA, EXAMPLES, REPO
 
 SAMPLES = REPO / "samples"

@@ -71,12 +71,11 @@ def test_validating_a_gnubg_export_does_not_load_lark() -> None:
 def test_every_rule_is_checked_in_one_named_place() -> None:
     import importlib
 
-    from bgtools.replay import RULES, game, match
-    from bgtools.replay.rules import CHECKED_BY
+    from bgtools.replay import game, match
+    from bgtools.rules import RULES
 
-    assert set(CHECKED_BY) == set(RULES)
     owners = {"Game": game.Game, "MatchReplayer": match.MatchReplayer}
-    for rule, places in CHECKED_BY.items():
+    for rule, places in ((rule.id, rule.checked_by) for rule in RULES.values()):
         for place in places.split(", "):
             name = place.split(" ")[0]
             owner, _, attribute = name.rpartition(".")

@@ -14,11 +14,12 @@ import pytest
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from bgtools.formats.jsonfmt import dumps_match, parse_json
+from bgtools.read.json import parse_json
 from bgtools.read.sgf import parse_sgf
 from bgtools.record import SetUp, Severity
 from bgtools.replay import Event, MatchReplay, replay_match
 from bgtools.reports.files import event_json
+from bgtools.write.json import dumps_match
 from bgtools.write.mat import UnwritableRecordError, write_mat
 from bgtools.write.sgf import write_sgf
 from tests.helpers.setup_fixtures import load_cases

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from bgtools.batch import FileReport
     from bgtools.replay import Event
 
-__all__ = ["UNREADABLE_RULE", "plays", "replay", "rule_table", "rules", "validate"]
+__all__ = ["plays", "replay", "rule_table", "rules", "validate"]
 
 
 def _validate_object(result: FileReport) -> dict[str, Any]:
@@ -211,23 +211,12 @@ def _print_replay_table(console: Console, display: str, rows: list[dict[str, Any
     console.print(fit_table(console, table, drop=("position ID", "line", "#", "cube", "game")))
 
 
-UNREADABLE_RULE = ("unreadable", "the file cannot be read or is not a match record (exit 2)")
-"""The rule of a file that yields no record: reported by the file reports
-(:mod:`bgtools.reports.files`), not by the replayer, so not in its ``RULES``."""
-
-
 def rule_table() -> list[dict[str, str]]:
     """Every rule id ``validate`` reports, sorted, with its severity and description."""
-    from bgtools.replay import RULES
-    from bgtools.replay.rules import severity_of
+    from bgtools.rules import RULES
 
-    rows = [*RULES.items(), UNREADABLE_RULE]
-    table = []
-    for rule, text in sorted(rows):
-        severity = str(severity_of(rule).value)
-        description = text.removesuffix(" (warning)").removesuffix(" (note)")
-        table.append({"rule": rule, "severity": severity, "description": description})
-    return table
+    return [{"rule": rule.id, "severity": rule.severity, "description": rule.description}
+            for rule in sorted(RULES.values(), key=lambda rule: rule.id)]
 
 
 @app.command()

@@ -28,6 +28,7 @@ from bgtools.data.spreadsheet import text_cell
 from bgtools.engine import ids
 from bgtools.engine.memo import BoundedMemo
 from bgtools.engine.position import Play, Position
+from bgtools.errors import BgtoolsError
 from bgtools.replay import Event, MatchReplay
 
 __all__ = [
@@ -61,7 +62,7 @@ ROW_GROUP_ROWS = 1 << 16
 """Rows gathered before the Parquet sink writes a row group (bounds its memory)."""
 
 
-class ExportUnavailableError(Exception):
+class ExportUnavailableError(BgtoolsError):
     """The export format needs an optional dependency that is not installed."""
 
 

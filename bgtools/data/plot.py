@@ -13,6 +13,8 @@ import io
 import math
 from typing import Any
 
+from bgtools.errors import BgtoolsError
+
 __all__ = ["MAX_PANELS", "PLOT_SUFFIXES", "PlotUnavailableError", "check_plot", "plot_figure",
            "render_plot"]
 
@@ -25,7 +27,7 @@ PLOT_SUFFIXES = {".png": "png", ".svg": "svg"}
 _MISSING = "--plot needs matplotlib: pip install 'bgtools[plot]'"
 
 
-class PlotUnavailableError(Exception):
+class PlotUnavailableError(BgtoolsError):
     """``--plot`` was asked for a format or without the library it needs."""
 
 

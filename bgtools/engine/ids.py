@@ -16,6 +16,7 @@ from enum import IntEnum
 from itertools import compress
 
 from bgtools.dataclass_methods import FrozenFieldMethods
+from bgtools.errors import BgtoolsError
 
 __all__ = [
     "IdError",
@@ -39,8 +40,9 @@ _POSITION_ID_RE = re.compile(r"^[A-Za-z0-9+/]{14}$")
 _MATCH_ID_RE = re.compile(r"^[A-Za-z0-9+/]{12}$")
 
 
-class IdError(ValueError):
-    """A Position ID, Match ID or XGID that cannot be decoded or describes no legal state."""
+class IdError(BgtoolsError, ValueError):
+    """A Position ID, Match ID or XGID that cannot be decoded or describes no legal state
+    (also a ``ValueError``, as python-chess's errors of a bad FEN are)."""
 
 
 class GameState(IntEnum):

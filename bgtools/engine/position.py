@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from bgtools.dataclass_methods import FrozenFieldMethods
 from bgtools.engine import ids
+from bgtools.errors import BgtoolsError
 
 __all__ = [
     "BAR",
@@ -38,8 +39,9 @@ Step = tuple[int, int]
 """One checker moved by one die: ``(from, to)`` in the mover's numbering (bar 25, off 0)."""
 
 
-class PositionError(ValueError):
-    """A position that cannot exist: too many checkers, a shared point, a bad ID."""
+class PositionError(BgtoolsError, ValueError):
+    """A position that cannot exist: too many checkers, a shared point, a bad ID (also a
+    ``ValueError``, as python-chess's errors of a bad board are)."""
 
 
 # The classes here are frozen dataclasses whose methods are written, not generated (see

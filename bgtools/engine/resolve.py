@@ -26,9 +26,9 @@ from bgtools.engine.position import (
     unchecked_position,
 )
 from bgtools.errors import NotationError
+from bgtools.rules import RULES
 
 __all__ = [
-    "RULE_MESSAGES",
     "IllegalStep",
     "ResolvedPlay",
     "Resolution",
@@ -50,14 +50,13 @@ __all__ = [
     "uses_most_dice",
 ]
 
-RULE_MESSAGES = {
-    "no-checker": "there is no checker of the mover on the starting point",
-    "must-enter-bar": "a checker on the bar must enter before any other move",
-    "blocked-point": "the landing point is held by two or more opposing checkers",
-    "bearoff-not-home": "bearing off needs all checkers in the home board",
-    "bearoff-higher-die": "a higher die bears off only from the highest occupied point",
-    "dice-mismatch": "the move does not match the dice",
-}
+
+def _step_words(rule: str) -> str:
+    """The words for a step that breaks ``rule`` (the rule table's, else the id itself)."""
+    known = RULES.get(rule)
+    if known is None or known.step_message is None:
+        return rule
+    return known.step_message
 
 
 # The classes here write their methods and declare their fields Final, as
@@ -224,7 +223,7 @@ def resolve_play(  # noqa: C901 - the written play's cases in the order they are
         where = ""
         if isinstance(step, tuple):
             where = f"{_name(step[0])}/{_name(step[1])}: "
-        message = f"{roll} played as {written.text}: {where}{RULE_MESSAGES.get(rule, rule)}"
+        message = f"{roll} played as {written.text}: {where}{_step_words(rule)}"
         return Resolution(None, _literal(pos, segments), rule, message)
 
     ambiguous = False

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Final
 
+from bgtools.errors import BgtoolsError
 from bgtools.limits import MAX_ELEMENTS, MAX_NUMBER_DIGITS, MAX_STRING_CHARS, format_count
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -399,7 +400,7 @@ def _plain_end(data: bytes, pos: i64, known: i64) -> i64:  # noqa: C901
     return -1
 
 
-class SmileError(ValueError):
+class SmileError(BgtoolsError, ValueError):
     """Malformed Smile input, with the byte offset where reading stopped."""
 
 

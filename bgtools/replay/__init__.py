@@ -3,9 +3,9 @@ every roll, play, cube action, result and score line against the rules of backga
 
 Forgiving by design: every problem is collected (with a stable rule id, line and column)
 and the replay carries on from the position as written wherever it can, so one bad row
-does not cascade into fifty errors. See ``RULES`` for every rule id.
+does not cascade into fifty errors. Every rule id is in :data:`bgtools.rules.RULES`.
 
-The modules: ``rules`` (the rule ids, the house rules of the sites and the choice of a
+The modules: ``rules`` (the house rules of the sites and the choice of a
 profile), ``model`` (what a replay gives: events, game summaries, the match replay),
 ``game`` (one game replayed, each rule checked in a named method) and ``match`` (the match
 loop, :func:`replay_match`).
@@ -18,7 +18,6 @@ from bgtools.replay.model import Event, EventKind, GameEnd, GameSummary, MatchRe
 from bgtools.replay.rules import (
     PROFILE_NAMES,
     PROFILES,
-    RULES,
     STUDIO_FORFEIT_FACTOR,
     CubeRule,
     ResignationRule,
@@ -35,7 +34,6 @@ from bgtools.replay.rules import (
 __all__ = [
     "PROFILES",
     "PROFILE_NAMES",
-    "RULES",
     "STUDIO_FORFEIT_FACTOR",
     "CubeRule",
     "Event",

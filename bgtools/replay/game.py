@@ -1,7 +1,7 @@
 """One game replayed: a :class:`Game` owns the state of the game being replayed (board, turn,
 cube, how it ended) and checks each action of its record against the rules.
 
-Each rule is checked in one named method (see :data:`bgtools.replay.rules.CHECKED_BY`); the
+Each rule is checked in one named method (see :attr:`bgtools.rules.Rule.checked_by`); the
 rules of a single play belong to the engine (:func:`~bgtools.engine.resolve.resolve_written_play`).
 """
 

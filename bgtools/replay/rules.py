@@ -1,6 +1,6 @@
-"""The rules a replay checks: every rule id (:data:`RULES`) and the house rules of the sites
-(:class:`RuleProfile`, :data:`PROFILES`), with the choice of a profile for a file
-(:func:`profile_for`).
+"""The rules a replay checks: the house rules of the sites (:class:`RuleProfile`,
+:data:`PROFILES`), with the choice of a profile for a file (:func:`profile_for`), and the
+severity of a problem (:func:`severity_of`, from the rule table :data:`bgtools.rules.RULES`).
 """
 
 from __future__ import annotations
@@ -10,14 +10,12 @@ from typing import Final, Literal
 
 from bgtools.dataclass_methods import fields_eq, fields_hash, fields_repr
 from bgtools.record import MatchRecord, Severity
+from bgtools.rules import RULES
 
 __all__ = [
-    "CHECKED_BY",
     "PROFILES",
     "PROFILE_NAMES",
-    "RULES",
     "STUDIO_FORFEIT_FACTOR",
-    "WARNING_RULES",
     "CubeRule",
     "ResignationRule",
     "RuleProfile",
@@ -32,128 +30,10 @@ __all__ = [
     "stated_profile_name",
 ]
 
-RULES: dict[str, str] = {
-    "syntax": "a line of the file cannot be read",
-    "notation": "a play is written in a notation that cannot be read",
-    "opening-double": "the opening roll of a game cannot be a double",
-    "turn-order": "the players must alternate: this action is by the wrong player",
-    "dice-mismatch": "the moves written do not match the dice rolled",
-    "no-checker": "a move starts from a point where the mover has no checker",
-    "blocked-point": "a move lands on a point held by two or more opposing checkers",
-    "must-enter-bar": "a player with a checker on the bar must enter it before moving others",
-    "bearoff-not-home": "bearing off is allowed only with every checker in the home board",
-    "bearoff-higher-die": "a die larger than needed bears off only from the highest point",
-    "max-dice": "a play must use as many dice as possible",
-    "higher-die": "when only one die can be played, the larger one must be played",
-    "empty-play": "a roll is written with no play although a legal play exists",
-    "forced-play-omitted": "a roll with exactly one legal play was written with no play (warning)",
-    "ambiguous-play": "a merged move could be played in several ways (warning)",
-    "hit-mark": "a hit mark '*' disagrees with the position (warning)",
-    "illegal-play-line": "the record itself marks a play as illegal (warning)",
-    "cube-timing": "the cube may be turned only by the player on roll, before rolling",
-    "cube-not-owner": "the cube may be turned only by its owner or while it is centred",
-    "cube-value": "the value in 'Doubles => V' must be twice the current cube",
-    "cube-disabled": "the cube is not in use under these rules",
-    "cube-dead": (
-        "a double with the cube already dead (doubler's score plus cube reaches the "
-        "length) (warning)"
-    ),
-    "crawford-double": "no doubling in the Crawford game",
-    "crawford-unknown": (
-        "a double in the first game of a file that starts with a player 1-away: it cannot "
-        "be told whether that game is the Crawford game (warning)"
-    ),
-    "cube-answer": "a take, drop or beaver must answer a double",
-    "cube-unanswered": "a double must be answered before play goes on",
-    "beaver-not-allowed": "beavers only in money play where the rules allow them",
-    "action-after-end": "nothing may follow the end of a game but its result",
-    "wins-mismatch": "the 'Wins N' points differ from the game's result",
-    "expected-result": "the match's result differs from the one claimed (validate --expect)",
-    "resign-value": "a resignation must be worth 1, 2 or 3 times the cube",
-    "match-resignation": "the match was resigned: the winner got the points still needed (note)",
-    "forfeit": (
-        "a forfeit: a game lost on time or abandoned (BGBlitz), or the site's forfeit marker "
-        "('Wins' 1004 times the cube, Backgammon Studio) or 'Wins N points and the match' with "
-        "the points still needed beyond 3 times the cube, read as a resigned match (warning)"
-    ),
-    "match-length": "the site does not offer matches of this length (warning)",
-    "game-unfinished": "a game stops before it is over while later games follow",
-    "last-game-unfinished": (
-        "the file's last game stops before it is over: the record is cut in the middle of "
-        "a game (not a position set up by hand) (warning)"
-    ),
-    "score-mismatch": "a game's score line differs from the running score",
-    "game-after-match": "a game follows the end of the match",
-    "match-incomplete": "the match stops before a player reached the match length (warning)",
-    "game-number": "games are not numbered on from the first game: 1, 2, 3 ... (warning)",
-    "no-games": "the file holds no game",
-    "sgf-setup-invalid": (
-        "an SGF set-up node (AE/AW/AB, PL, CV, CP) gives no valid position or cube"
-    ),
-    "encoding-assumed": "the file is not UTF-8: it was read as cp1252 (else latin-1) (warning)",
-}
-"""Every rule id the replayer reports, with a one-line description."""
-
-WARNING_RULES = frozenset({
-    "forced-play-omitted", "ambiguous-play", "hit-mark", "illegal-play-line", "cube-dead",
-    "match-incomplete", "game-number", "match-resignation", "encoding-assumed",
-    "crawford-unknown", "match-length", "forfeit", "last-game-unfinished",
-})
-"""The rules whose problems are warnings (they do not make a record invalid)."""
-
-
 def severity_of(rule: str) -> Severity:
-    """The severity of a problem under ``rule``."""
-    return Severity.WARNING if rule in WARNING_RULES else Severity.ERROR
-
-
-CHECKED_BY: dict[str, str] = {
-    "syntax": "the readers (bgtools.read), as the record's problems",
-    "encoding-assumed": "bgtools.read.source, as the record's problems",
-    "notation": "Game.play_as_written",
-    "opening-double": "Game.roll",
-    "turn-order": "Game.take_turn",
-    "dice-mismatch": "Game.roll, Game.play_steps, bgtools.engine.resolve",
-    "no-checker": "bgtools.engine.position.step_error",
-    "blocked-point": "bgtools.engine.position.step_error",
-    "must-enter-bar": "bgtools.engine.position.step_error",
-    "bearoff-not-home": "bgtools.engine.position.step_error",
-    "bearoff-higher-die": "bgtools.engine.position.step_error",
-    "max-dice": "bgtools.engine.resolve.check_maximal, Game.play_nothing",
-    "higher-die": "bgtools.engine.resolve.check_maximal",
-    "empty-play": "Game.play_nothing",
-    "forced-play-omitted": "Game.play_nothing",
-    "ambiguous-play": "bgtools.engine.resolve.resolve_written_play",
-    "hit-mark": "bgtools.engine.resolve.resolve_written_play",
-    "illegal-play-line": "Game.play_marked_illegal",
-    "cube-timing": "Game.take_turn",
-    "cube-not-owner": "Game.double",
-    "cube-value": "Game.double, Game.answer",
-    "cube-disabled": "Game.double",
-    "cube-dead": "Game.double",
-    "crawford-double": "Game.double",
-    "crawford-unknown": "Game.double",
-    "cube-answer": "Game.answer",
-    "cube-unanswered": "Game.take_turn",
-    "beaver-not-allowed": "Game.answer",
-    "action-after-end": "Game.act",
-    "wins-mismatch": "Game.result, Game.check_written_points",
-    "expected-result": "bgtools.reports.expect.check_claim",
-    "resign-value": "Game.resignation_value",
-    "match-resignation": "Game.resignation_value",
-    "forfeit": "Game.resignation_value",
-    "match-length": "MatchReplayer.check_length",
-    "game-unfinished": "Game.play",
-    "last-game-unfinished": "Game.play",
-    "score-mismatch": "MatchReplayer.score_before",
-    "game-after-match": "MatchReplayer.run",
-    "match-incomplete": "MatchReplayer.finish",
-    "game-number": "MatchReplayer.check_number",
-    "no-games": "MatchReplayer.run",
-    "sgf-setup-invalid": "Game.apply_setup",
-}
-"""Where each rule of :data:`RULES` is checked (methods of ``bgtools.replay.game.Game`` and
-``bgtools.replay.match.MatchReplayer`` unless a module is named)."""
+    """The severity of a problem under ``rule`` (an error for an id not in the table)."""
+    known = RULES.get(rule)
+    return Severity.ERROR if known is None else Severity(known.severity)
 
 
 ResignationRule = Literal["game", "game-or-match", "match", "match-at-cube"]

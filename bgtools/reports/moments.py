@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from bgtools.engine import ids
 from bgtools.engine.position import Position
 from bgtools.engine.results import result_level
+from bgtools.errors import BgtoolsError
 from bgtools.record import GameRecord, shown_names
 from bgtools.record_json import SCHEMA
 from bgtools.replay import Event, GameSummary, MatchReplay
@@ -56,8 +57,9 @@ CrawfordStatus = Literal["money", "crawford", "post-crawford", "pre-crawford"]
 """Where a game stands with the Crawford rule (``money``: no match, no Crawford rule)."""
 
 
-class RangeError(ValueError):
-    """A ``--game`` or ``--move`` outside the valid range (a usage error)."""
+class RangeError(BgtoolsError, ValueError):
+    """A ``--game`` or ``--move`` outside the valid range (a usage error; also a
+    ``ValueError``)."""
 
 
 ROW_COLUMNS = "ab"
