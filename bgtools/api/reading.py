@@ -120,6 +120,15 @@ class Match:
         kind = "money" if length == 0 else (f"{length} points" if length else "no length")
         return f"<Match {names}, {kind}, {len(self.games)} games>"
 
+    def __eq__(self, other: object) -> bool:
+        """An equal record read from the same file in the same format."""
+        if other.__class__ is not self.__class__ or not isinstance(other, Match):
+            return NotImplemented
+        return ((self.record, self.path, self.source_format)
+                == (other.record, other.path, other.source_format))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
+
 
 class MatchFile(Sequence[Match]):
     """The matches of one input, in file order (most files hold one), with the input's
@@ -153,6 +162,15 @@ class MatchFile(Sequence[Match]):
     def __repr__(self) -> str:
         where = f" {str(self.path)!r}" if self.path is not None else ""
         return f"<MatchFile{where} {self.format}, {len(self)} match(es)>"
+
+    def __eq__(self, other: object) -> bool:
+        """The same input read alike: format, encoding, path and equal records."""
+        if other.__class__ is not self.__class__ or not isinstance(other, MatchFile):
+            return NotImplemented
+        return ((self.format, self.encoding, self.path, [match.record for match in self])
+                == (other.format, other.encoding, other.path, [match.record for match in other]))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
 
 
 def read(source: Source, *, format: ReadFormat | None = None) -> MatchFile:  # noqa: A002

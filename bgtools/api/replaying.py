@@ -116,6 +116,14 @@ class Replay:
         return (f"<Replay {self.rules}: {len(self.summary.games)} games, final score "
                 f"{self.final_score[0]}-{self.final_score[1]}, {state}>")
 
+    def __eq__(self, other: object) -> bool:
+        """The same replay: equal summaries (record, rules, games, problems) and events."""
+        if other.__class__ is not self.__class__ or not isinstance(other, Replay):
+            return NotImplemented
+        return (self.summary, self.events) == (other.summary, other.events)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
+
     def errors(self) -> list[Problem]:
         """The problems of severity ``error`` (those that make the match invalid)."""
         return [p for p in self.problems if p.severity is Severity.ERROR]
@@ -248,6 +256,14 @@ class ReplayedGame:
         else:
             outcome = f"player {self.winner} wins {self.points} ({self.result}, {self.ended_by})"
         return f"<ReplayedGame {self.number}: {len(self)} actions, {outcome}>"
+
+    def __eq__(self, other: object) -> bool:
+        """The same game of an equal replay."""
+        if other.__class__ is not self.__class__ or not isinstance(other, ReplayedGame):
+            return NotImplemented
+        return (self.replay, self.summary) == (other.replay, other.summary)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
 
 
 class ReplayedAction:
@@ -393,6 +409,15 @@ class ReplayedAction:
             what = f"{dice}: {self.play}" if self.play is not None else f"{dice}: {written}?"
         return f"<ReplayedAction game {self.event.game} #{self.index}: player {self.player} {what}>"
 
+    def __eq__(self, other: object) -> bool:
+        """The same action, moments and problems."""
+        if other.__class__ is not self.__class__ or not isinstance(other, ReplayedAction):
+            return NotImplemented
+        return ((self.event, self.before, self.after, self.problems)
+                == (other.event, other.before, other.after, other.problems))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
+
 
 class Moment:
     """The match at one moment of a game: before an action, or after the game's last one.
@@ -535,3 +560,11 @@ class Moment:
     def __repr__(self) -> str:
         return (f"<Moment game {self.game} move {self.move}: {self.position_id}:"
                 f"{self.match_id}>")
+
+    def __eq__(self, other: object) -> bool:
+        """The same moment of an equal replay."""
+        if other.__class__ is not self.__class__ or not isinstance(other, Moment):
+            return NotImplemented
+        return (self.replay, self.state_moment) == (other.replay, other.state_moment)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
