@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from bgtools.api.reading import READ_FORMATS, Match, MatchFile, read
     from bgtools.api.replaying import Cube, Moment, Replay, ReplayedAction, ReplayedGame
+    from bgtools.batch.reading import ReadFailure, read_many
     from bgtools.engine.ids import MatchState
     from bgtools.engine.plays import parse_play, play_text
     from bgtools.engine.position import (
@@ -65,6 +66,8 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     # reading, replaying, writing
     "read",
+    "read_many",
+    "ReadFailure",
     "READ_FORMATS",
     "Match",
     "MatchFile",
@@ -104,6 +107,8 @@ __all__ = [
 ]
 _HOMES = {
     "READ_FORMATS": "bgtools.api.reading",
+    "read_many": "bgtools.batch.reading",
+    "ReadFailure": "bgtools.batch.reading",
     "Match": "bgtools.api.reading",
     "MatchFile": "bgtools.api.reading",
     "Replay": "bgtools.api.replaying",

@@ -22,7 +22,8 @@ from bgtools.api.writing import WriteFormat, write_match
 from bgtools.errors import UnreadableInputError, UnsupportedFormatError, check_path_name
 from bgtools.record import GameRecord, MatchRecord, Problem
 
-__all__ = ["READ_FORMATS", "Match", "MatchFile", "ReadFormat", "Source", "read"]
+__all__ = ["READ_FORMATS", "Match", "MatchFile", "ReadFormat", "Source", "check_read_format",
+           "read"]
 
 ReadFormat = Literal["mat", "sgf", "json", "xg", "bgf"]
 """The formats bgtools reads: Jellyfish ``.mat``, GNU Backgammon SGF, bgtools JSON, eXtreme
@@ -191,8 +192,7 @@ def read(source: Source, *, format: ReadFormat | None = None) -> MatchFile:  # n
     """
     from bgtools.read.detect import load_file, read_records
 
-    if format is not None and format not in READ_FORMATS:
-        raise ValueError(f"unknown format {format!r}; choose one of {', '.join(READ_FORMATS)}")
+    check_read_format(format)
     path: Path | None = None
     try:
         if isinstance(source, os.PathLike) or (isinstance(source, str)
@@ -213,6 +213,13 @@ def read(source: Source, *, format: ReadFormat | None = None) -> MatchFile:  # n
         shown = path if path is not None else "the input"
         raise UnsupportedFormatError(f"{shown} is {loaded.format}, not {format}")
     return MatchFile(loaded.records, loaded.format, loaded.encoding, path)
+
+
+def check_read_format(format: str | None) -> None:  # noqa: A002
+    """Refuse a ``format`` that is not one of :data:`READ_FORMATS` (None: any) with
+    ValueError."""
+    if format is not None and format not in READ_FORMATS:
+        raise ValueError(f"unknown format {format!r}; choose one of {', '.join(READ_FORMATS)}")
 
 
 def _source_bytes(source: str | bytes | bytearray | IO[bytes] | IO[str]) -> bytes:
