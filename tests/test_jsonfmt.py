@@ -31,9 +31,9 @@ from bgtools.formats.jsonfmt import (
     record_to_json,
     schema_path,
 )
-from bgtools.read.detect import detect_format, load_file, read_records
-from bgtools.read.mat import parse_mat
-from bgtools.read.sgf import parse_sgf
+from bgtools.readers.detect import detect_format, load_file, read_records
+from bgtools.readers.mat import parse_mat
+from bgtools.readers.sgf import parse_sgf
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
 from bgtools.replay import Event, MatchReplay, replay_match
 from bgtools.reports.convert import TARGET_FORMATS, render

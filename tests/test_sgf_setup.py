@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.formats.jsonfmt import dumps_match, parse_json
-from bgtools.read.sgf import parse_sgf
+from bgtools.readers.sgf import parse_sgf
 from bgtools.record import SetUp, Severity
 from bgtools.replay import Event, MatchReplay, replay_match
 from bgtools.reports.files import event_json

@@ -174,6 +174,21 @@ class MatchFile(Sequence[Match]):
     __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
 
 
+@overload
+def read(source: str | os.PathLike[str], *,  # a path, or a record's text (with a line break)
+         format: ReadFormat | None = None) -> MatchFile: ...
+
+
+@overload
+def read(source: bytes | bytearray, *,  # a record's bytes
+         format: ReadFormat | None = None) -> MatchFile: ...
+
+
+@overload
+def read(source: IO[bytes] | IO[str], *,  # a file object open for reading
+         format: ReadFormat | None = None) -> MatchFile: ...
+
+
 def read(source: Source, *, format: ReadFormat | None = None) -> MatchFile:  # noqa: A002
     """Read the matches of ``source``, recognising its format from the content.
 
@@ -190,7 +205,7 @@ def read(source: Source, *, format: ReadFormat | None = None) -> MatchFile:  # n
     >>> bgtools.read(" 1 point match\\n\\n Game 1\\n A : 0   B : 0\\n")[0].match_length
     1
     """
-    from bgtools.read.detect import load_file, read_records
+    from bgtools.readers.detect import load_file, read_records
 
     check_read_format(format)
     path: Path | None = None

@@ -14,7 +14,7 @@ from bgtools.batch.jobs import Input, warm_up
 from bgtools.batch.pool import Batch
 from bgtools.dataclass_methods import FrozenFieldMethods
 from bgtools.errors import BgtoolsError, describe_error
-from bgtools.read.detect import StdinInput
+from bgtools.readers.detect import StdinInput
 
 __all__ = ["ReadFailure", "read_many"]
 

@@ -1,13 +1,13 @@
 """The old home of the JSON match format, kept so that scripts written against it still run.
 
 Its names now live where the data flow puts them: :mod:`bgtools.record_json` (the codec, the
-schema), :mod:`bgtools.read.json` (:func:`parse_json`) and :mod:`bgtools.write.json`
+schema), :mod:`bgtools.readers.json` (:func:`parse_json`) and :mod:`bgtools.write.json`
 (:func:`dumps_match`, :func:`record_to_json`). Nothing inside bgtools imports this module.
 """
 
 from __future__ import annotations
 
-from bgtools.read.json import MAX_JSON_DEPTH, JsonMatchError, looks_like_json_match, parse_json
+from bgtools.readers.json import MAX_JSON_DEPTH, JsonMatchError, looks_like_json_match, parse_json
 from bgtools.record_json import FORMAT_NAME, KIND, SCHEMA, load_schema, schema_path
 from bgtools.write.json import dumps_file, dumps_match, record_to_json
 

@@ -109,7 +109,7 @@ def severity_of(rule: str) -> Severity:
 
 CHECKED_BY: dict[str, str] = {
     "syntax": "the readers (bgtools.read), as the record's problems",
-    "encoding-assumed": "bgtools.read.source, as the record's problems",
+    "encoding-assumed": "bgtools.readers.source, as the record's problems",
     "notation": "Game.play_as_written",
     "opening-double": "Game.roll",
     "turn-order": "Game.take_turn",

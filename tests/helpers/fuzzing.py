@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from bgtools.errors import EXIT_PROBLEMS, EXIT_UNUSABLE, BgtoolsError, describe_error
-from bgtools.read.detect import read_records
+from bgtools.readers.detect import read_records
 from bgtools.replay import Event, profile_for, replay_match
 from bgtools.reports.board import BoardInfo, ascii_board
 from bgtools.reports.files import FileResult, event_json, validate_json
@@ -355,7 +355,7 @@ def _inner(data: bytes) -> tuple[str, bytes] | None:
     import gzip
     import zlib
 
-    from bgtools.read.xg import read_game_file
+    from bgtools.readers.xg import read_game_file
 
     if data[:4] == b"RGMH":
         try:

@@ -11,7 +11,7 @@ import json
 import re
 
 from bgtools.errors import RecordSyntaxError, UnsupportedFormatError
-from bgtools.read.sniff import looks_like_json_match
+from bgtools.readers.sniff import looks_like_json_match
 from bgtools.record import MatchRecord
 from bgtools.record_json import (
     KIND,

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from bgtools.limits import MAX_PROBLEMS
-from bgtools.read.sniff import looks_like_sgf
+from bgtools.readers.sniff import looks_like_sgf
 from bgtools.record import (
     Action,
     ActionKind,
