@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Literal, overload
 
-from bgtools.api.replaying import Replay
+from bgtools.api.replaying import Replay, RulesName
 from bgtools.api.writing import WriteFormat, write_match
 from bgtools.errors import UnreadableInputError, UnsupportedFormatError, check_path_name
 from bgtools.record import GameRecord, MatchRecord, Problem
@@ -95,7 +95,7 @@ class Match:
         are checked by :meth:`replay`, whose problems include these."""
         return self.record.problems
 
-    def replay(self, rules: str = "auto") -> Replay:
+    def replay(self, rules: RulesName = "auto") -> Replay:
         """Replay the match strictly under the house rules ``rules`` (``auto``: chosen from
         the file's ``Site`` tag, as ``bgtools validate`` does; see ``bgtools rules`` and
         docs/house-rules.md for the profiles). Raises ValueError for an unknown profile name."""
@@ -103,7 +103,7 @@ class Match:
 
     def write(self, target: str | os.PathLike[str] | IO[str] | IO[bytes],
               format: WriteFormat | None = None, *, overwrite: bool = False,  # noqa: A002
-              rules: str = "auto") -> None:
+              rules: RulesName = "auto") -> None:
         """Write the match as ``.mat``, SGF or bgtools JSON, with ``bgtools convert``'s rules.
 
         ``target`` is a path (the format then defaults to its extension) or an open file

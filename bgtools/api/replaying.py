@@ -17,17 +17,33 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cached_property
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from bgtools.engine.position import Play, Position, Step
+from bgtools.engine.results import ResultName
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
-from bgtools.replay import PROFILE_NAMES, Event, GameSummary, MatchReplay, profile_for, replay_match
+from bgtools.replay import (
+    PROFILE_NAMES,
+    Event,
+    EventKind,
+    GameEnd,
+    GameSummary,
+    MatchReplay,
+    profile_for,
+    replay_match,
+)
 from bgtools.reports import moments as answers
 
 if TYPE_CHECKING:
     from bgtools.reports.board import BoardInfo
 
-__all__ = ["Cube", "Moment", "Replay", "ReplayedAction", "ReplayedGame"]
+__all__ = ["Cube", "Moment", "Replay", "ReplayedAction", "ReplayedGame", "RulesName"]
+
+RulesName = Literal["auto", "standard", "nocube", "cube3", "match-resign", "nocrawford",
+                    "galaxy", "xg", "studio", "megammon", "pieceofcake"]
+"""The rule profiles a match is replayed under (``--rules``; ``auto``: chosen from the
+file's ``Site`` tag), as :data:`bgtools.replay.PROFILE_NAMES` lists them (a test keeps the
+two equal)."""
 
 
 class Cube(NamedTuple):
@@ -47,7 +63,7 @@ class Replay:
     :attr:`summary` is the underlying :class:`~bgtools.replay.MatchReplay`.
     """
 
-    def __init__(self, record: MatchRecord, rules: str = "auto") -> None:
+    def __init__(self, record: MatchRecord, rules: RulesName = "auto") -> None:
         if rules not in PROFILE_NAMES:
             raise ValueError(f"unknown rules {rules!r}; choose one of {', '.join(PROFILE_NAMES)}")
         self.record = record
@@ -196,12 +212,12 @@ class ReplayedGame:
         return self.summary.cube
 
     @property
-    def result(self) -> str | None:
+    def result(self) -> ResultName | None:
         """``single``, ``gammon`` or ``backgammon`` (a resignation: the level resigned)."""
         return self.summary.result
 
     @property
-    def ended_by(self) -> str | None:
+    def ended_by(self) -> GameEnd | None:
         """``bearoff``, ``drop`` or ``resign``; None for an unfinished game."""
         return self.summary.ended_by
 
@@ -311,7 +327,7 @@ class ReplayedAction:
         return self.event.player
 
     @property
-    def action(self) -> str:
+    def action(self) -> EventKind:
         """``move``, ``double``, ``take``, ``drop``, ``beaver``, ``raccoon``, ``resign`` or
         ``accept``."""
         return self.event.action
@@ -402,7 +418,7 @@ class ReplayedAction:
         return self.after.score
 
     def __repr__(self) -> str:
-        what = self.action
+        what: str = self.action
         if self.action == "move":
             dice = f"{self.dice[0]}{self.dice[1]}" if self.dice else "??"
             written = self.source.play_text if self.source is not None else "?"
