@@ -11,12 +11,17 @@ from __future__ import annotations
 __all__ = [
     "MAX_ACTIONS",
     "MAX_DECOMPRESSED_BYTES",
+    "MAX_ELEMENTS",
     "MAX_FILE_BYTES",
     "MAX_GAMES",
     "MAX_LINE_CHARS",
     "MAX_MATCH_LENGTH",
+    "MAX_NAME_CHARS",
+    "MAX_NODES",
+    "MAX_NUMBER_DIGITS",
     "MAX_PROBLEMS",
     "MAX_SCORE",
+    "MAX_STRING_CHARS",
 ]
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -45,6 +50,33 @@ Replaying is about 0.1 ms per action, so this bounds the time any file can take.
 
 MAX_SCORE = 32_767
 """Largest score on a score line: the widest value a Match ID can hold (15 bits)."""
+
+
+MAX_STRING_CHARS = 65_536
+"""Longest string field read (a comment, an SGF property value, a string of a ``.bgf`` or
+JSON document), in characters: far beyond any real annotation (the longest in the corpus
+has 259), and small enough that a file of them stays within memory bounded by its size."""
+
+MAX_NAME_CHARS = 900
+"""Longest player name or header tag value of a record, in characters, checked on every
+record whatever its format (a name is drawn on every board and in every frame of a page).
+Two names stay within one ``.mat`` line (:data:`MAX_LINE_CHARS`), so every match bgtools
+reads it can also write as a ``.mat`` it reads back."""
+
+MAX_ELEMENTS = 1_000_000
+"""Most values (array elements, object members, arrays and objects) decoded from one
+``.bgf`` or JSON document; the largest real ``.bgf`` builds about 5,300 and the largest
+JSON match 4,500. Analysis that is read past is not counted (nothing of it is built)."""
+
+MAX_NODES = 500_000
+"""Most SGF nodes and game trees (each ``;`` and ``(``) in one file, counted while parsing
+(a node holds at most one action: five times :data:`MAX_ACTIONS`, for the nodes and trees
+that hold none). The largest real file has about 3,000."""
+
+MAX_NUMBER_DIGITS = 100
+"""Longest integer read from a binary document (a Smile big integer), in decimal digits:
+far beyond any count in a match file, and far below the 4,300 digits at which Python
+refuses to turn an int into text."""
 
 
 def format_count(value: int) -> str:

@@ -6,7 +6,11 @@ Uses the mutators of ``tests/helpers/fuzzing.py`` (byte flips, cuts, shuffled, d
 duplicated and moved lines, inserted NUL/BOM/CR/tab/punctuation, huge and negative numbers,
 random digits ...) on the samples, the test data and the shared corpus when present, and for
 ``.xg``/``.bgf`` seeds the binary mutators (record fields, cuts and repeated records inside
-a container whose checksums stay valid). Every mangled file goes through reading, replay and
+a container whose checksums stay valid). With ``--field-rate`` of the cases (default a
+tenth), also one field mutation of issue 38: an SGF value at and beyond MAX_STRING_CHARS,
+nodes, trees or games by the hundred thousand; a ``.bgf`` field made a checker count out of
+range, a long string, a list beyond MAX_ELEMENTS, a value nested deep or a big integer.
+Every mangled file goes through reading, replay and
 every JSON builder of the CLI contract, and every Nth through a CLI command (Typer's
 CliRunner); anything but the typed errors, a traceback, an exit code other than 0/1/2 or a
 bad JSON line is a crash. Each crashing input is saved in the crash directory with the
@@ -29,8 +33,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # for the tests.helpers package
 
 from tests.helpers.fuzzing import (
+    BINARY_FIELD_MUTATORS,
     BINARY_MUTATORS,
     CLI_COMMANDS,
+    FIELD_MUTATORS,
     apply_binary_edits,
     apply_edits,
     binary_seed_files,
@@ -53,6 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-edits", type=int, default=8, help="edits per case (default 8)")
     parser.add_argument("--cli-every", type=int, default=10,
                         help="also run every Nth case through the CLI (0: never; default 10)")
+    parser.add_argument("--field-rate", type=float, default=0.1,
+                        help="share of the cases that also get one field mutation (issue 38: "
+                             "counts, lengths, nesting, big integers; default 0.1)")
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else int(time.time())
     rng = random.Random(seed)
@@ -74,9 +83,15 @@ def main(argv: list[str] | None = None) -> int:
             kinds = sorted(BINARY_MUTATORS)
             edits = [(rng.choice(kinds), rng.randrange(1 << 30), rng.randrange(64),
                       rng.randrange(1 << 16)) for _ in range(rng.randint(1, 3))]
+            if rng.random() < args.field_rate:
+                edits.append((rng.choice(sorted(BINARY_FIELD_MUTATORS)), rng.randrange(1 << 30),
+                              rng.randrange(64), rng.randrange(1 << 16)))
             mangled = apply_binary_edits(data, edits)
         else:
             edits = random_edits(rng, rng.randint(1, args.max_edits))
+            if rng.random() < args.field_rate:
+                edits.append((rng.choice(sorted(FIELD_MUTATORS)), rng.randrange(1 << 30),
+                              rng.randrange(64), rng.randrange(1 << 16)))
             mangled = apply_edits(data, edits)
         cases += 1
         try:

@@ -11,7 +11,6 @@ off, as BGBlitz writes them), following the Smile 1.0 specification.
 from __future__ import annotations
 
 import math
-import struct
 import zlib
 from pathlib import Path
 
@@ -21,85 +20,14 @@ from hypothesis import strategies as st
 
 from bgtools.readers.bgf import read_bgf_document
 from bgtools.readers.smile import SmileError, decode_smile
+from tests.helpers.fuzzing import Encoder
 from tests.helpers.paths import CORPUS
 
 ROOT = Path(__file__).resolve().parent
-BODIES = sorted({*(ROOT / "data").rglob("*.bgf"), *(CORPUS / "bgblitz").glob("*.bgf")})
+BODIES = sorted({*(path for path in (ROOT / "data").rglob("*.bgf") if "hostile" not in path.parts),
+                 *(CORPUS / "bgblitz").glob("*.bgf")})  # BGBlitz's own (not the hostile ones)
 ANALYSIS = frozenset({"moveAnalysis", "equity", "luck", "pr", "prGreen", "prRed",
                       "dancingEquity"})
-
-
-def _vint(value: int) -> bytes:
-    out = [0x80 | (value & 0x3F)]
-    value >>= 6
-    while value:
-        out.append(value & 0x7F)
-        value >>= 7
-    return bytes(reversed(out))
-
-
-def _zigzag(value: int) -> int:
-    return value * 2 if value >= 0 else -value * 2 - 1
-
-
-class Encoder:
-    """Smile with shared property names (Jackson's default), no shared string values."""
-
-    def __init__(self) -> None:
-        self.names: dict[str, int] = {}
-
-    def document(self, value: object) -> bytes:
-        """The whole document: header with the shared-names flag, then the value."""
-        return b":)\n\x01" + self.value(value)
-
-    def key(self, name: str) -> bytes:
-        """A key: a back reference to a name already written, else the name (shared)."""
-        index = self.names.get(name)
-        if index is not None:
-            return bytes([0x40 + index]) if index < 64 else bytes([0x30 | index >> 8,
-                                                                    index & 0xFF])
-        raw = name.encode()
-        if not raw:
-            return b"\x20"
-        if len(raw) > 57 or (len(raw) == 1 and not raw.isascii()):
-            return b"\x34" + raw + b"\xfc"  # a long name: never shared
-        if len(self.names) >= 1024:
-            self.names.clear()
-        self.names[name] = len(self.names)
-        return bytes([0x80 + len(raw) - 1] if raw.isascii() and len(raw) <= 64
-                     else [0xC0 + len(raw) - 2]) + raw
-
-    def value(self, value: object) -> bytes:
-        """A value, by the shortest token the specification gives it."""
-        if value is None:
-            return b"\x21"
-        if isinstance(value, bool):
-            return b"\x23" if value else b"\x22"
-        if isinstance(value, int):
-            if -16 <= value <= 15:
-                return bytes([0xC0 + _zigzag(value)])
-            token = b"\x24" if -2**31 <= value < 2**31 else b"\x25"
-            return token + _vint(_zigzag(value))
-        if isinstance(value, float):
-            bits = struct.unpack(">Q", struct.pack(">d", value))[0]
-            return b"\x29" + bytes((bits >> (7 * i)) & 0x7F for i in range(9, -1, -1))
-        if isinstance(value, str):
-            raw = value.encode()
-            ascii_ = raw.isascii()
-            if not raw:
-                return b"\x20"
-            if ascii_ and len(raw) <= 64:
-                return bytes([0x40 + len(raw) - 1 if len(raw) <= 32
-                              else 0x60 + len(raw) - 33]) + raw
-            if not ascii_ and 2 <= len(raw) <= 65:
-                return bytes([0x80 + len(raw) - 2 if len(raw) <= 33
-                              else 0xA0 + len(raw) - 34]) + raw
-            return (b"\xe0" if ascii_ else b"\xe4") + raw + b"\xfc"
-        if isinstance(value, list):
-            return b"\xf8" + b"".join(self.value(v) for v in value) + b"\xf9"
-        assert isinstance(value, dict)
-        return b"\xfa" + b"".join(self.key(k) + self.value(v) for k, v in value.items()) \
-            + b"\xfb"
 
 
 def _without(value: object, skip: frozenset[str]) -> object:

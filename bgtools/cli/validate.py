@@ -37,6 +37,18 @@ if TYPE_CHECKING:
 __all__ = ["UNREADABLE_RULE", "plays", "replay", "rule_table", "rules", "validate"]
 
 
+def _validate_object(result: FileReport) -> dict[str, Any]:
+    """The file's ``validate`` object; for a file whose job failed (a worker that died, an
+    error bgtools did not expect) the ``unreadable`` object saying so: every input gets
+    its object."""
+    from bgtools.reports.files import unreadable_json
+
+    if result.objects:
+        return result.objects[0]
+    return unreadable_json(result.display,
+                           result.error or f"{result.display}: cannot be processed")
+
+
 def _print_file_problems(console: Console, display: str,
                          problems: Iterable[dict[str, Any]], strip_prefix: bool = False) -> None:
     """One line per problem; ``strip_prefix`` drops a message's leading ``DISPLAY: ``."""
@@ -102,13 +114,13 @@ def validate(
 
     def report(result: FileReport) -> None:
         if console is None:
-            emit_json(result.objects[0])
+            emit_json(_validate_object(result))
         elif result.error is not None:
             # The error line on stderr, and its problem line among the others on stdout, so
             # that grep 'error\[' finds unreadable files too.
             print_error(result.error)
-            _print_file_problems(console, result.display, result.objects[0]["problems"],
-                                 strip_prefix=True)
+            _print_file_problems(console, result.display,
+                                 _validate_object(result)["problems"], strip_prefix=True)
         else:
             _print_file_problems(console, result.display, result.problems)
 

@@ -10,7 +10,10 @@ the mover's numbering) or, with ``green`` 7, an action coded by ``red`` (1 doubl
 
 :func:`parse_bgf` raises :class:`~bgtools.errors.UnsupportedFormatError` for input that
 is not a readable BGBlitz file and :class:`~bgtools.errors.LimitExceededError` when the
-body would decompress beyond :data:`~bgtools.limits.MAX_DECOMPRESSED_BYTES`. Values out
+body would decompress beyond :data:`~bgtools.limits.MAX_DECOMPRESSED_BYTES` or holds more
+values than :data:`~bgtools.limits.MAX_ELEMENTS` or a string longer than
+:data:`~bgtools.limits.MAX_STRING_CHARS`. An initial position with more than 15 checkers
+a side (or on a point) is an error, refused before any board is built from it. Values out
 of range become problems (``rule="syntax"``) located by game and move.
 """
 
@@ -19,10 +22,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bgtools.errors import UnsupportedFormatError
-from bgtools.limits import MAX_DECOMPRESSED_BYTES, MAX_MATCH_LENGTH
+from bgtools.errors import LimitExceededError, UnsupportedFormatError
+from bgtools.limits import MAX_DECOMPRESSED_BYTES, MAX_MATCH_LENGTH, format_count
+from bgtools.readers.bounds import check_json_values, check_strings
 from bgtools.readers.inflate import inflate_bounded
-from bgtools.readers.smile import SmileError, decode_smile
+from bgtools.readers.smile import SmileError, SmileLimitError, decode_smile
 from bgtools.readers.spans import NACKGAMMON_SIDE, START_SIDE, BoardTracker, moves_text
 from bgtools.readers.xg import Sides, board_setup
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
@@ -65,7 +69,7 @@ def read_bgf_document(data: bytes, name: str = "<input>",
     line, sep, body = data.partition(b"\n")
     try:
         header = json.loads(line.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise _bad(name, "the header line is not JSON") from None
     if not isinstance(header, dict) or header.get("format") != "BGF":
         raise _bad(name, 'the header line has no "format":"BGF"')
@@ -78,13 +82,17 @@ def read_bgf_document(data: bytes, name: str = "<input>",
     if header.get("useSmile"):
         try:
             document = decode_smile(body, _ANALYSIS, keep=members)
+        except SmileLimitError as exc:
+            raise LimitExceededError(f"{name}: {exc}", exc.limit_name, exc.limit) from None
         except SmileError as exc:
             raise _bad(name, f"the Smile body is damaged ({exc})") from None
     else:
+        check_json_values(body, name)
         try:
             document = json.loads(body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
             raise _bad(name, "the body is not JSON") from None
+        check_strings(document, name)
     return header, document
 
 
@@ -280,6 +288,11 @@ class _Reader:
         cube, owner = initial.get("cube", 1), initial.get("cubeOwner", 0)
         if isinstance(points, list) and points[:26] == _START and cube == 1 and owner == 0:
             return
+        crowded = _crowding(points)
+        if crowded is not None:
+            self.problem(f"the initial position {crowded}: at most 15 checkers a side; "
+                         "bgtools replays the game from the starting position")
+            return
         sides = _sides(points)
         if sides is None:
             self.problem("the initial position is not 26 checker counts; bgtools replays "
@@ -346,12 +359,30 @@ def _starts_nackgammon(game: object) -> bool:
     return _sides(initial.get("points")) == (side, side)
 
 
+def _crowding(points: object) -> str | None:
+    """What in BGBlitz's ``initial.points`` (see :func:`_sides`) puts more than 15
+    checkers on a point or a side, or None (also when it is no list of counts)."""
+    if not (isinstance(points, list) and len(points) >= 26
+            and all(_int(x) is not None for x in points[:26])):
+        return None
+    counts: list[int] = points[:26]
+    for count in counts:
+        if not -15 <= count <= 15:
+            return f"puts {format_count(abs(count))} checkers on one point"
+    green = sum(count for count in counts[:24] if count > 0) + max(counts[24], 0)
+    red = -sum(count for count in counts[:24] if count < 0) + max(counts[25], 0)
+    for side, total in (("green", green), ("red", red)):
+        if total > 15:
+            return f"gives {side} {total} checkers"
+    return None
+
+
 def _sides(points: object) -> Sides | None:
     """Both sides (each in its own numbering) of BGBlitz's ``initial.points``: 24 points
     from green's 24-point (index 0) to his 1-point, green's checkers positive and red's
     negative, then green's bar and red's bar (counts); None when it is not that."""
     if not (isinstance(points, list) and len(points) >= 26
-            and all(_int(x) is not None for x in points[:26])):
+            and all(_int(x) is not None for x in points[:26])) or _crowding(points) is not None:
         return None
     green, red = [0] * 26, [0] * 26
     for index in range(24):

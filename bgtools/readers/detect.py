@@ -27,6 +27,7 @@ from bgtools.limits import (
     MAX_FILE_BYTES,
     MAX_GAMES,
     MAX_MATCH_LENGTH,
+    MAX_NAME_CHARS,
     MAX_SCORE,
     format_count,
 )
@@ -155,6 +156,20 @@ def _check_length_lines(text: str, suspects: tuple[int, ...], name: str) -> None
                 f"{format_count(MAX_MATCH_LENGTH)}", "MAX_MATCH_LENGTH", MAX_MATCH_LENGTH)
 
 
+def _check_names(record: MatchRecord, name: str) -> None:
+    """Refuse a record whose player names or header tag values exceed MAX_NAME_CHARS (not a
+    ``Comment``: a game comment may be long prose, bounded by MAX_STRING_CHARS alone)."""
+    longest = max((len(text) for game in record.games for text in game.names or ()),
+                  default=0)
+    longest = max(longest, max((len(value) for tag, value in record.tags if tag != "Comment"),
+                               default=0))
+    if longest > MAX_NAME_CHARS:
+        raise LimitExceededError(
+            f"{name}: a name or header tag of {format_count(longest)} characters; the limit "
+            f"MAX_NAME_CHARS is {format_count(MAX_NAME_CHARS)}", "MAX_NAME_CHARS",
+            MAX_NAME_CHARS)
+
+
 def _check_records(records: list[MatchRecord], name: str) -> None:
     games = sum(len(record.games) for record in records)
     if games > MAX_GAMES:
@@ -167,6 +182,7 @@ def _check_records(records: list[MatchRecord], name: str) -> None:
             f"{name} holds {format_count(actions)} actions; the limit MAX_ACTIONS is "
             f"{format_count(MAX_ACTIONS)}", "MAX_ACTIONS", MAX_ACTIONS)
     for record in records:
+        _check_names(record, name)
         variation = record.variation
         if variation not in PLAYED_VARIATIONS:
             raise UnsupportedFormatError(
@@ -242,18 +258,12 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
         _check_length_lines(decoded.text, reading.length_suspects, name)
         records = reading.records
     elif fmt == "sgf":
-        from bgtools.readers.sgf import other_game, parse_sgf
-
         if decoded.encoding not in _STATED_ENCODINGS:
             stated = _sgf_stated_charset(text_bytes, decoded.text)
             if stated is not None:
                 decoded = stated
                 stated_encoding = True
-        records = parse_sgf(decoded.text)
-        other = other_game(records)
-        if other is not None:
-            raise UnsupportedFormatError(
-                f"{name} is an SGF of another game ({other}), not backgammon (GM[6])")
+        records = _read_sgf(decoded.text, name)
     elif fmt == "json":
         from bgtools.readers.json import parse_json
 
@@ -290,6 +300,22 @@ BINARY_STARTS = (b"RGMH", b"{")
 """How every file the binary readers accept begins: eXtreme Gammon's ``RGMH`` magic
 (:func:`~bgtools.readers.xg.looks_like_xg`) or the brace of BGBlitz's JSON header line
 (:func:`~bgtools.readers.bgf.looks_like_bgf`); tests/test_detect_binary.py holds them to it."""
+
+
+def _read_sgf(text: str, name: str) -> list[MatchRecord]:
+    """The records of an SGF text; an SGF of another game is unsupported, and the limits
+    the tokenizer counts while parsing name the file first."""
+    from bgtools.readers.sgf import other_game, parse_sgf
+
+    try:
+        records = parse_sgf(text)
+    except LimitExceededError as exc:
+        raise LimitExceededError(f"{name} {exc}", exc.limit_name, exc.limit) from None
+    other = other_game(records)
+    if other is not None:
+        raise UnsupportedFormatError(
+            f"{name} is an SGF of another game ({other}), not backgammon (GM[6])")
+    return records
 
 
 def _read_binary(data: bytes, name: str) -> LoadedRecords | None:

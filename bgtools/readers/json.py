@@ -11,6 +11,7 @@ import json
 import re
 
 from bgtools.errors import RecordSyntaxError, UnsupportedFormatError
+from bgtools.readers.bounds import check_json_values, check_strings
 from bgtools.readers.sniff import looks_like_json_match
 from bgtools.record import MatchRecord
 from bgtools.record_json import (
@@ -53,7 +54,7 @@ _STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'
 _BRACKET_RE = re.compile(_STRING + r'|[\[{]|[\]}]', re.DOTALL)
 _TOKEN_RE = re.compile(_STRING + r'|[\[\]{},:]|[^\s\[\]{},:"]+', re.DOTALL)
 _SPACE_RE = re.compile(r"\s*")
-_VERSION_RE = re.compile(r"bgtools/([0-9]+)\Z")
+_VERSION_RE = re.compile(r"bgtools/([0-9]{1,9})\Z")  # a longer number is no version
 
 
 def _line_col(text: str, offset: int) -> tuple[int, int]:
@@ -122,12 +123,15 @@ def parse_json(text: str, source: str | None = None) -> list[MatchRecord]:
 
     Raises :class:`JsonMatchError` (a RecordSyntaxError) with the line and column for text
     that is not JSON or breaks the schema, and UnsupportedFormatError for a bgtools JSON
-    object of another schema version or kind. ``source`` names the input in messages.
+    object of another schema version or kind, and LimitExceededError for a text that may
+hold more than MAX_ELEMENTS values or holds a string longer than MAX_STRING_CHARS.
+``source`` names the input in messages.
     """
     text = text.removeprefix("\ufeff")
     decoder = json.JSONDecoder()
     records: list[MatchRecord] = []
     _check_depth(text, source)
+    check_json_values(text, source or "<input>")
     pos = _SPACE_RE.match(text, 0).end()  # type: ignore[union-attr]
     value: JsonValue
     while pos < len(text):
@@ -140,6 +144,7 @@ def parse_json(text: str, source: str | None = None) -> list[MatchRecord]:
         except (ValueError, RecursionError) as exc:
             line, col = _line_col(text, start)
             raise JsonMatchError(f"not valid JSON: {exc}", line, col, source) from None
+        check_strings(value, source or "<input>")
         nth = f"JSON value {len(records) + 1}" if records else "the JSON value"
         match_object = _check_header(value, nth, source, text, start)
         try:

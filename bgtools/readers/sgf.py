@@ -7,9 +7,13 @@ grouped into one record. Moves become :class:`~bgtools.record.Action` objects wi
 
 Design:
 
-* The tokenizer is one regular expression walked with ``finditer``; the tree builder keeps an
-  explicit stack, so nesting of any depth never recurses. Every node and property keeps its
-  1-based line and column.
+* The tokenizer is one regular expression walked with ``finditer`` (a value is matched
+  possessively: linear time, no backtracking); the tree builder keeps an explicit stack, so
+  nesting of any depth never recurses. Every node and property keeps its 1-based line and
+  column. Game trees, nodes and value lengths are counted while tokenizing: beyond
+  :data:`~bgtools.limits.MAX_GAMES`, :data:`~bgtools.limits.MAX_NODES` or
+  :data:`~bgtools.limits.MAX_STRING_CHARS` the text is refused (LimitExceededError) before
+  more is built.
 * Nothing is lost: each game keeps its root properties (``extra["sgf_root"]``) and every
   later node's properties (``extra["sgf_nodes"]``), in order, values unescaped; each action
   keeps its node's properties (``extra["sgf_props"]``) so a writer can round-trip analysis.
@@ -25,7 +29,8 @@ import bisect
 import re
 from dataclasses import dataclass, field, replace
 
-from bgtools.limits import MAX_PROBLEMS
+from bgtools.errors import LimitExceededError
+from bgtools.limits import MAX_GAMES, MAX_NODES, MAX_PROBLEMS, MAX_STRING_CHARS, format_count
 from bgtools.readers.sniff import looks_like_sgf
 from bgtools.record import (
     Action,
@@ -60,7 +65,7 @@ _TOKEN_RE = re.compile(
     r"|(?P<close>\))"
     r"|(?P<semi>;)"
     r"|(?P<ident>[A-Za-z]+)"
-    r"|(?P<value>\[(?:[^\\\]]|\\.)*\])"
+    r"|(?P<value>\[[^\\\]]*+(?:\\.[^\\\]]*+)*+\])"
     r"|(?P<other>[^\s()\[\];A-Za-z]+|\[)",
     re.DOTALL,
 )
@@ -120,14 +125,39 @@ class SgfTree:
 
 
 class _Locator:
-    """Offsets to 1-based (line, column)."""
+    """Offsets to 1-based (line, column), asked in increasing order (the tokenizer's): each
+    call counts the line breaks since the last, so the whole walk costs one pass and no
+    table of line starts (a text of 16 million line breaks would make one of 600 MB)."""
 
     def __init__(self, text: str) -> None:
-        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self.text = text
+        self.offset = 0  # the last offset asked
+        self.line = 1  # its line
+        self.start = 0  # where that line starts
 
     def __call__(self, offset: int) -> tuple[int, int]:
-        i = bisect.bisect_right(self.starts, offset) - 1
-        return i + 1, offset - self.starts[i] + 1
+        text = self.text
+        if offset < self.offset:  # asked backwards: count again from the start
+            self.offset, self.line, self.start = 0, 1, 0
+        breaks = text.count("\n", self.offset, offset)
+        if breaks:
+            self.line += breaks
+            self.start = text.rfind("\n", self.offset, offset) + 1
+        self.offset = offset
+        return self.line, offset - self.start + 1
+
+
+def _beyond(what: str, limit_name: str, limit: int, line: int) -> LimitExceededError:
+    """The error of an SGF text holding ``what`` (beyond a limit), found on ``line``; its
+    message follows the file's name, which the caller puts before it."""
+    return LimitExceededError(f"holds {what} (line {line}); the limit {limit_name} is "
+                              f"{format_count(limit)}", limit_name, limit)
+
+
+def _long(what: str, length: int, line: int) -> LimitExceededError:
+    """The error of a property name or value of ``length`` characters."""
+    return _beyond(f"{what} of {format_count(length)} characters", "MAX_STRING_CHARS",
+                   MAX_STRING_CHARS, line)
 
 
 def _unescaped(escape: re.Match[str]) -> str:
@@ -139,9 +169,13 @@ def _unescaped(escape: re.Match[str]) -> str:
 
 # Complexity kept: a hand-written SGF tokenizer: one branch per token.
 def parse_collection(text: str) -> tuple[list[SgfTree], list[Problem]]:  # noqa: C901
-    """Tokenize and build the game trees of ``text`` without recursion, with problems."""
+    """Tokenize and build the game trees of ``text`` without recursion, with problems.
+    Raises LimitExceededError (its message to follow the file's name) for more game trees
+    than MAX_GAMES, more nodes and trees than MAX_NODES, or a property value or name
+    longer than MAX_STRING_CHARS."""
     loc = _Locator(text)
     problems: list[Problem] = []
+    built = 0  # nodes and game trees (each '(' and ';')
 
     def problem(message: str, offset: int, severity: Severity = Severity.ERROR) -> None:
         if len(problems) < MAX_PROBLEMS:
@@ -158,8 +192,13 @@ def parse_collection(text: str) -> tuple[list[SgfTree], list[Problem]]:  # noqa:
         if kind == "ws":
             continue
         if kind == "value":
+            size = m.end() - start - 2
+            if size > 2 * MAX_STRING_CHARS:  # too long even if every other character escapes
+                raise _long("a property value", size, loc(start)[0])
             raw = m.group()[1:-1]
             value = _UNESCAPE_RE.sub(_unescaped, raw) if "\\" in raw else raw
+            if len(value) > MAX_STRING_CHARS:
+                raise _long("a property value", len(value), loc(start)[0])
             if prop is None:
                 problem("a property value without a property name", start)
             else:
@@ -168,8 +207,16 @@ def parse_collection(text: str) -> tuple[list[SgfTree], list[Problem]]:  # noqa:
         if prop is not None and not prop.values and m.group() != "[":
             problem(f"property {prop.name} has no value", start)
         prop = None
+        if kind in ("open", "semi"):
+            built += 1
+            if built > MAX_NODES:
+                raise _beyond(f"more than {format_count(MAX_NODES)} nodes and game trees",
+                              "MAX_NODES", MAX_NODES, loc(start)[0])
         if kind == "open":
             line, col = loc(start)
+            if not stack and len(trees) >= MAX_GAMES:
+                raise _beyond(f"more than {format_count(MAX_GAMES)} games", "MAX_GAMES",
+                              MAX_GAMES, line)
             tree = SgfTree(line, col)
             if stack:
                 parent = stack[-1]
@@ -205,6 +252,8 @@ def parse_collection(text: str) -> tuple[list[SgfTree], list[Problem]]:  # noqa:
                 problem(f"property {m.group()} outside a node", start)
                 continue
             line, col = loc(start)
+            if m.end() - start > MAX_STRING_CHARS:
+                raise _long("a property name", m.end() - start, line)
             prop = SgfProperty(m.group(), [], line, col)
             node.props.append(prop)
         else:  # other, or an unterminated value

@@ -8,11 +8,17 @@ reset when full). Raw (unescaped) binary is refused.
 
 :func:`decode_smile` raises :class:`SmileError` (a ``ValueError``) on any malformed input:
 truncation, an unknown token, a back reference to a string never seen, a string that is
-not UTF-8, nesting deeper than :data:`MAX_DEPTH`. It never recurses, so hostile input
-cannot exhaust the stack. Inside a skipped member (BGBlitz's analysis), the content of a
-string value is passed over by its length (to its end marker, for a long string) and not
-decoded, since nothing reads it; every token is still checked, and names are decoded
-(they enter the shared-name table).
+not UTF-8, nesting deeper than :data:`MAX_DEPTH`; and :class:`SmileLimitError` (one of
+them) on a document beyond a limit of :mod:`bgtools.limits`: more values than
+:data:`~bgtools.limits.MAX_ELEMENTS`, a string or binary value built longer than
+:data:`~bgtools.limits.MAX_STRING_CHARS`, a big integer or decimal longer than
+:data:`~bgtools.limits.MAX_NUMBER_DIGITS`. It never recurses, so hostile input cannot
+exhaust the stack, and its time is linear in the size of the data (the 7-bit groups of a
+binary value or big number read past are checked in one pass, not decoded; one that is
+built is bounded by its limit first). Inside a skipped member (BGBlitz's analysis), the
+content of a string value is passed over by its length (to its end marker, for a long
+string) and not decoded, since nothing reads it; every token is still checked, and names
+are decoded (they enter the shared-name table).
 """
 
 from __future__ import annotations
@@ -24,12 +30,15 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Final
 
+from bgtools.limits import MAX_ELEMENTS, MAX_NUMBER_DIGITS, MAX_STRING_CHARS, format_count
+
 if TYPE_CHECKING:  # pragma: no cover
     # mypyc compiles an i64 to a C int64_t (the plain skip's byte loop). Only annotations
     # name it, which are never evaluated: mypy_extensions is not a run-time dependency.
     from mypy_extensions import i64
 
-__all__ = ["FAST_AFTER", "MAX_DEPTH", "SMILE_MAGIC", "SmileError", "decode_smile"]
+__all__ = ["FAST_AFTER", "MAX_DEPTH", "SMILE_MAGIC", "SmileError", "SmileLimitError",
+           "decode_smile"]
 
 SMILE_MAGIC = b":)\n"
 """The first three bytes of a Smile document."""
@@ -394,6 +403,18 @@ class SmileError(ValueError):
     """Malformed Smile input, with the byte offset where reading stopped."""
 
 
+class SmileLimitError(SmileError):
+    """A Smile document beyond a limit of :mod:`bgtools.limits`, which it names."""
+
+    def __init__(self, message: str, limit_name: str, limit: int) -> None:
+        super().__init__(message)
+        self.limit_name = limit_name
+        self.limit = limit
+
+
+_DIGITS_PER_BYTE = 2.41  # log10(256), rounded up: the most decimal digits a byte makes
+
+
 class _Decoder:
     __slots__ = ("asked", "compiles", "data", "fast", "fast_after", "keep", "names",
                  "native", "pos", "share_names", "share_values", "skip", "skipped", "values",
@@ -425,6 +446,31 @@ class _Decoder:
 
     def fail(self, why: str) -> SmileError:
         return SmileError(f"{why} at byte {self.pos}")
+
+    def beyond(self, what: str, size: int, unit: str, limit_name: str,
+               limit: int) -> SmileLimitError:
+        """The error of ``what`` of ``size`` ``unit``, beyond the limit ``limit_name``."""
+        return SmileLimitError(f"{what} of {format_count(size)} {unit} at byte {self.pos}; "
+                               f"the limit {limit_name} is {format_count(limit)}",
+                               limit_name, limit)
+
+    def too_many(self) -> SmileLimitError:
+        """The error of a document building more than MAX_ELEMENTS values."""
+        return SmileLimitError(f"more than {format_count(MAX_ELEMENTS)} values at byte "
+                               f"{self.pos}; the limit MAX_ELEMENTS is "
+                               f"{format_count(MAX_ELEMENTS)}", "MAX_ELEMENTS", MAX_ELEMENTS)
+
+    def long_text(self) -> str:
+        """A long string (a value or a name), to its end marker, within MAX_STRING_CHARS
+        (not decoded when its bytes alone are too many: a character takes 1 to 4)."""
+        raw = self.until_end_marker()
+        if len(raw) <= MAX_STRING_CHARS:
+            return self.text(raw)
+        text = self.text(raw) if len(raw) <= 4 * MAX_STRING_CHARS else None
+        if text is None or len(text) > MAX_STRING_CHARS:
+            size, unit = (len(raw), "bytes") if text is None else (len(text), "characters")
+            raise self.beyond("a string", size, unit, "MAX_STRING_CHARS", MAX_STRING_CHARS)
+        return text
 
     def byte(self) -> int:
         pos = self.pos
@@ -504,7 +550,7 @@ class _Decoder:
         if 0x30 <= b <= 0x33:
             return self.shared(self.names, ((b & 0x03) << 8) | self.byte(), "name")
         if b == 0x34:
-            return self.text(self.until_end_marker())
+            return self.long_text()
         raise self.fail(f"unknown key token 0x{b:02x}")
 
     def shared(self, table: list[str], index: int, what: str) -> str:
@@ -520,9 +566,13 @@ class _Decoder:
                 n = b & 0x1F
                 return (n >> 1) ^ -(n & 1)
             if b in (0xE0, 0xE4):
-                return self.text(self.until_end_marker())
+                return self.long_text()
             if b == 0xE8:
-                return self.binary7(self.vint())
+                size = self.vint()
+                if size > MAX_STRING_CHARS:
+                    raise self.beyond("a binary value", size, "bytes", "MAX_STRING_CHARS",
+                                      MAX_STRING_CHARS)
+                return self.binary7(size)
             if 0xEC <= b <= 0xEF:
                 return self.shared(self.values, ((b & 0x03) << 8) | self.byte(), "value")
             raise self.fail(f"unknown value token 0x{b:02x}")
@@ -551,8 +601,7 @@ class _Decoder:
             if b in (0x24, 0x25):
                 return self.zigzag()
             if b == 0x26:
-                size = self.vint()
-                return int.from_bytes(self.binary7(size), "big", signed=True)
+                return int.from_bytes(self.binary7(self.number_size()), "big", signed=True)
             if b == 0x28:
                 bits = self.packed(5) & 0xFFFFFFFF
                 return float(struct.unpack(">f", bits.to_bytes(4, "big"))[0])
@@ -561,8 +610,7 @@ class _Decoder:
                 return float(struct.unpack(">d", bits.to_bytes(8, "big"))[0])
             if b == 0x2A:
                 scale = self.zigzag()
-                size = self.vint()
-                unscaled = int.from_bytes(self.binary7(size), "big", signed=True)
+                unscaled = int.from_bytes(self.binary7(self.number_size()), "big", signed=True)
                 try:
                     return Decimal(unscaled).scaleb(-scale)
                 except ArithmeticError:  # decimal.InvalidOperation: a scale out of range
@@ -572,13 +620,46 @@ class _Decoder:
             return self.shared(self.values, b - 1, "value")
         raise self.fail("unknown value token 0x00")
 
-    def binary7(self, size: int) -> bytes:
+    def number_size(self) -> int:
+        """The byte count of a big integer (or a big decimal's unscaled value), within
+        MAX_NUMBER_DIGITS."""
+        size = self.vint()
+        digits = int(size * _DIGITS_PER_BYTE) + 1
+        if digits > MAX_NUMBER_DIGITS:
+            raise self.beyond("a big number", digits, "digits at most", "MAX_NUMBER_DIGITS",
+                              MAX_NUMBER_DIGITS)
+        return size
+
+    def seven_bit_groups(self, size: int) -> bytes:
+        """The 7-bit groups holding ``size`` bytes, each checked (one pass, in C)."""
         if size > len(self.data):
             raise self.fail("a binary value is longer than the data")
-        groups = (size * 8 + 6) // 7
-        value = self.packed(groups)
-        extra = groups * 7 - size * 8
+        raw = self.take((size * 8 + 6) // 7)
+        if raw and max(raw) >= 0x80:
+            self.pos -= len(raw)
+            raise self.fail("a 7-bit group has its high bit set")
+        return raw
+
+    def binary7(self, size: int) -> bytes:
+        """``size`` bytes from their 7-bit groups (callers bound ``size``: the shifts
+        below take time quadratic in it)."""
+        groups = self.seven_bit_groups(size)
+        value = 0
+        for b in groups:
+            value = (value << 7) | b
+        extra = len(groups) * 7 - size * 8
         return (value >> extra).to_bytes(size, "big") if size else b""
+
+    def pass_scalar(self, b: int) -> None:
+        """Read past a value token that is not an array or object start, building only
+        what a shared table needs: binary and big numbers are checked, not decoded."""
+        if b in (0xE8, 0x26):
+            self.seven_bit_groups(self.vint())
+        elif b == 0x2A:
+            self.zigzag()
+            self.seven_bit_groups(self.vint())
+        else:
+            self.scalar(b)
 
     def header(self) -> None:
         """The ``:)\\n`` magic and the version/flags byte (which tables are shared)."""
@@ -620,6 +701,7 @@ class _Decoder:
         by_place = self.native
         pos = self.pos
         value: object
+        budget = MAX_ELEMENTS  # values still to build (arrays and objects included)
         try:
             while True:
                 b = data[pos]
@@ -676,6 +758,10 @@ class _Decoder:
                     if len(stack) > MAX_DEPTH:
                         self.pos = pos
                         raise self.fail(f"nesting deeper than {MAX_DEPTH}")
+                    budget -= 1
+                    if budget < 0:
+                        self.pos = pos
+                        raise self.too_many()
                     child: list[object] | dict[str, object] = {} if b == 0xFA else []
                     if top_dict is not None:
                         top_dict[name] = child
@@ -694,6 +780,10 @@ class _Decoder:
                     self.pos = pos
                     value = self.scalar(b)
                     pos = self.pos
+                budget -= 1
+                if budget < 0:
+                    self.pos = pos
+                    raise self.too_many()
                 if top_dict is not None:
                     top_dict[name] = value
                 else:
@@ -935,7 +1025,7 @@ class _Decoder:
                 pos = stop + 1
             else:
                 self.pos = pos
-                self.scalar(b)
+                self.pass_scalar(b)
                 pos = self.pos
             if not kinds:
                 return pos

@@ -377,15 +377,21 @@ def _tee(first: Callable[[Event], None],
     return both
 
 
+def unreadable_json(display: str, message: str, fmt: str | None = None) -> dict[str, Any]:
+    """The contract's ``validate`` object for a file that could not be read (or whose job
+    failed): one ``unreadable`` error saying why."""
+    return {
+        "schema": SCHEMA, "file": display, "format": fmt, "rules": None,
+        "valid": False, "games": 0, "complete": False,
+        "problems": [{"severity": "error", "rule": "unreadable", "line": None,
+                      "column": None, "game": None, "message": message}],
+    }
+
+
 def validate_json(result: FileResult) -> dict[str, Any]:
     """The contract's ``validate`` object for one file."""
     if result.error is not None:
-        return {
-            "schema": SCHEMA, "file": result.display, "format": result.format, "rules": None,
-            "valid": False, "games": 0, "complete": False,
-            "problems": [{"severity": "error", "rule": "unreadable", "line": None,
-                          "column": None, "game": None, "message": result.error}],
-        }
+        return unreadable_json(result.display, result.error, result.format)
     games = sum(len(r.games) for r in result.replays)
     complete = bool(result.replays) and all(r.complete for r in result.replays)
     return {

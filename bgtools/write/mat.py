@@ -53,6 +53,8 @@ __all__ = [
     "ScriptGame",
     "ScriptMove",
     "UnwritableRecordError",
+    "mat_name",
+    "mat_text",
     "normalise_match",
     "write_mat",
 ]
@@ -157,6 +159,25 @@ class MatchScript:
 
 
 _DATE_RE = re.compile(r"\s*(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})")
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
+_SCORE_COLON_RE = re.compile(r":(?=[ \t]*[0-9])")
+
+
+def mat_text(value: str) -> str:
+    """``value`` as one piece of a ``.mat`` line: every control character (a line break,
+    a tab, a NUL, which would make the file binary) becomes a space."""
+    return _CONTROL_RE.sub(" ", value)
+
+
+def mat_name(name: str, player: int) -> str:
+    """A player's name as the ``.mat`` reader reads it back from the score line: on one
+    line, without the blanks the reader strips, not starting a comment (``;``, ``#``),
+    and, for the first name, without a colon the reader would take for the one before its
+    score (``Alice : 3``, ``12:30``: written ``.``). A name left empty is ``Player N``."""
+    text = mat_text(name).strip().lstrip(";#").strip()
+    if player == 0:
+        text = _SCORE_COLON_RE.sub(".", text)
+    return text or f"Player {player + 1}"
 
 
 _WRITER_TAGS = {"site": "Site", "place": "Site", "event": "Event", "round": "Round",
@@ -396,12 +417,12 @@ def _move_text(move: ScriptMove) -> str:
 def _write_game(out: list[str], game: ScriptGame, names: tuple[str, str]) -> None:  # noqa: C901
     """gnubg's ``ExportGameJF`` for one game (same counters, same spacing)."""
     out.append(f" Game {game.number}\n")
-    left = f"{names[0]} : {game.score[0]}"
+    left = f"{mat_name(names[0], 0)} : {game.score[0]}"
     # C's %-31s pads by bytes. With 31 bytes or more gnubg writes no gap at all and its own
     # reader then misreads the second name; two spaces keep the line readable.
     width = len(left.encode("utf-8"))
     gap = " " * (31 - width) if width < 31 else "  "
-    out.append(f" {left}{gap}{names[1]} : {game.score[1]}\n")
+    out.append(f" {left}{gap}{mat_name(names[1], 1)} : {game.score[1]}\n")
     i = 0
     file_cube = 1
     dice_rolled = False
@@ -539,9 +560,11 @@ def _header_tags(info: MatchInfo) -> list[tuple[str, str]]:
 
 
 def _header(info: MatchInfo) -> str:
-    out = [f'; [{name} "{value}"]\n' for name, value in _header_tags(info)]
+    out = [f'; [{name} "{mat_text(value)}"]\n' for name, value in _header_tags(info)]
     if info.comment is not None:
-        text = info.comment
+        # Each line a comment line: a CR would end one (the reader reads it as a line break).
+        lines = info.comment.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        text = "\n".join(mat_text(line) for line in lines)
         out.append("\n; ")
         for k, ch in enumerate(text):
             if ch == "\n" and k + 1 < len(text):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import struct
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -181,9 +182,10 @@ MUTATORS: dict[str, Callable[[bytes, int, int, int], bytes]] = {
 
 
 def apply_edits(data: bytes, edits: Iterable[Edit]) -> bytes:
-    """``data`` after every edit in turn."""
+    """``data`` after every edit in turn (:data:`MUTATORS` or :data:`FIELD_MUTATORS`)."""
     for kind, where, size, choice in edits:
-        data = MUTATORS[kind](data, where, size, choice)
+        mutate = MUTATORS.get(kind) or FIELD_MUTATORS[kind]
+        data = mutate(data, where, size, choice)
     return data
 
 
@@ -300,6 +302,103 @@ def _board(replay: Any, moment: Any) -> None:
                      "x" if moment.state.cube_owner == x else "o", position_id=position_id,
                      match_id=match_id, xgid=xgid)
     ascii_board(info).encode("utf-8")
+
+
+# --- a Smile encoder (the tests' .bgf bodies and the field mutations) -------------------------
+
+
+def smile_vint(value: int) -> bytes:
+    """An unsigned Smile VInt: 7 bits a byte, the last byte 6 bits with its high bit set."""
+    out = [0x80 | (value & 0x3F)]
+    value >>= 6
+    while value:
+        out.append(value & 0x7F)
+        value >>= 7
+    return bytes(reversed(out))
+
+
+def _zigzag(value: int) -> int:
+    return value * 2 if value >= 0 else -value * 2 - 1
+
+
+class Encoder:
+    """Smile with shared property names (Jackson's default), no shared string values."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, int] = {}
+
+    def document(self, value: object) -> bytes:
+        """The whole document: header with the shared-names flag, then the value."""
+        return b":)\n\x01" + self.value(value)
+
+    def key(self, name: str) -> bytes:
+        """A key: a back reference to a name already written, else the name (shared)."""
+        index = self.names.get(name)
+        if index is not None:
+            return bytes([0x40 + index]) if index < 64 else bytes([0x30 | index >> 8,
+                                                                    index & 0xFF])
+        raw = name.encode()
+        if not raw:
+            return b"\x20"
+        if len(raw) > 57 or (len(raw) == 1 and not raw.isascii()):
+            return b"\x34" + raw + b"\xfc"  # a long name: never shared
+        if len(self.names) >= 1024:
+            self.names.clear()
+        self.names[name] = len(self.names)
+        return bytes([0x80 + len(raw) - 1] if raw.isascii() and len(raw) <= 64
+                     else [0xC0 + len(raw) - 2]) + raw
+
+    def value(self, value: object) -> bytes:
+        """A value, by the shortest token the specification gives it."""
+        if value is None:
+            return b"\x21"
+        if isinstance(value, bool):
+            return b"\x23" if value else b"\x22"
+        if isinstance(value, int):
+            if -16 <= value <= 15:
+                return bytes([0xC0 + _zigzag(value)])
+            if _zigzag(value).bit_length() > 6 + 19 * 7:  # beyond a VInt of 20 bytes
+                raw = value.to_bytes(value.bit_length() // 8 + 1, "big", signed=True)
+                return b"\x26" + smile_vint(len(raw)) + smile_7bit(raw)  # a big integer
+            token = b"\x24" if -2**31 <= value < 2**31 else b"\x25"
+            return token + smile_vint(_zigzag(value))
+        if isinstance(value, float):
+            bits = struct.unpack(">Q", struct.pack(">d", value))[0]
+            return b"\x29" + bytes((bits >> (7 * i)) & 0x7F for i in range(9, -1, -1))
+        if isinstance(value, str):
+            raw = value.encode()
+            ascii_ = raw.isascii()
+            if not raw:
+                return b"\x20"
+            if ascii_ and len(raw) <= 64:
+                return bytes([0x40 + len(raw) - 1 if len(raw) <= 32
+                              else 0x60 + len(raw) - 33]) + raw
+            if not ascii_ and 2 <= len(raw) <= 65:
+                return bytes([0x80 + len(raw) - 2 if len(raw) <= 33
+                              else 0xA0 + len(raw) - 34]) + raw
+            return (b"\xe0" if ascii_ else b"\xe4") + raw + b"\xfc"
+        if isinstance(value, list):
+            return b"\xf8" + b"".join(self.value(v) for v in value) + b"\xf9"
+        assert isinstance(value, dict)
+        return b"\xfa" + b"".join(self.key(k) + self.value(v) for k, v in value.items()) \
+            + b"\xfb"
+
+
+
+def smile_7bit(raw: bytes) -> bytes:
+    """``raw`` as Smile's 7-bit groups (binary and big integer content), in linear time:
+    each 7 bytes make 8 groups; the last bytes, fewer groups, their bits to the right."""
+    out = bytearray()
+    whole = len(raw) - len(raw) % 7
+    for at in range(0, whole, 7):
+        bits = int.from_bytes(raw[at:at + 7], "big")
+        out += bytes((bits >> shift) & 0x7F for shift in range(49, -1, -7))
+    rest = raw[whole:]
+    if rest:
+        groups = (len(rest) * 8 + 6) // 7
+        bits = int.from_bytes(rest, "big") << (groups * 7 - len(rest) * 8)
+        out += bytes((bits >> (7 * (groups - 1 - i))) & 0x7F for i in range(groups))
+    return bytes(out)
 
 
 # --- binary records (.xg, .bgf): mutate inside the container, keep it readable ------------
@@ -439,9 +538,11 @@ checksums valid, so the readers (not only the checksum) meet the damage."""
 
 
 def apply_binary_edits(data: bytes, edits: Iterable[Edit]) -> bytes:
-    """``data`` after every binary edit in turn."""
+    """``data`` after every binary edit in turn (:data:`BINARY_MUTATORS` or
+    :data:`BINARY_FIELD_MUTATORS`)."""
     for kind, where, size, choice in edits:
-        data = BINARY_MUTATORS[kind](data, where, size, choice)
+        mutate = BINARY_MUTATORS.get(kind) or BINARY_FIELD_MUTATORS[kind]
+        data = mutate(data, where, size, choice)
     return data
 
 
@@ -457,3 +558,115 @@ def binary_seed_files(max_bytes: int | None = None, corpus: bool = True) -> list
                       if p.suffix.lower() in (".xg", ".bgf") and p.is_file()
                       and (max_bytes is None or p.stat().st_size <= max_bytes)]
     return found
+
+
+# --- field mutations: what found the hostile files of issue 38 ---------------------------------
+# Counts, lengths, nesting and numbers far beyond any real file, each just below and just
+# above its limit too. Heavier than the mutators above (a case may build a megabyte), so
+# tests/test_fuzz.py leaves them to scripts/fuzz.py and tests/hostile.
+
+from bgtools import limits  # noqa: E402 - grouped with the mutations that use it
+
+COUNTS = (15, 16, -16, 10**9, -(10**9), 1 << 62, -(1 << 63))
+"""Checker counts and other integers a field may be given."""
+LENGTHS = (limits.MAX_STRING_CHARS, limits.MAX_STRING_CHARS + 1,
+           2 * limits.MAX_STRING_CHARS + 1, 1_000_000)
+"""Lengths a string field may be given."""
+DEPTHS = (199, 201, 10_000)
+"""Nesting depths a value may be given (the Smile decoder's MAX_DEPTH is 200)."""
+DIGITS = (19, 100, 101, 4_301, 20_000)
+"""Decimal digits of the big integers a field may be given."""
+_MARKER = "@@hostile@@"  # a string replaced after encoding (nested arrays, a big integer)
+
+
+def _fields(document: object, wanted: type) -> list[tuple[Any, Any]]:
+    """Every ``(container, key)`` of ``document`` whose value is a ``wanted`` (an int
+    that is no bool, a str, a list), walked without recursion."""
+    found: list[tuple[Any, Any]] = []
+    pending = [document]
+    while pending:
+        value = pending.pop()
+        items = (value.items() if isinstance(value, dict)
+                 else enumerate(value) if isinstance(value, list) else ())
+        for key, item in items:
+            if type(item) is wanted:
+                found.append((value, key))
+            if isinstance(item, (dict, list)):
+                pending.append(item)
+    return found
+
+
+def _bgf_field(data: bytes, where: int, size: int, choice: int) -> bytes:
+    """A ``.bgf`` with one field of its decoded match made hostile (analysis included):
+    an integer (a checker count ...) out of range, a string at or beyond MAX_STRING_CHARS,
+    a list beyond MAX_ELEMENTS, a value nested beyond MAX_DEPTH, a big integer of up to
+    20,000 digits; re-encoded (Smile without shared strings, or JSON text), rewrapped."""
+    from bgtools.readers.smile import SmileError, decode_smile
+
+    inner = _inner(data)
+    if inner is None or inner[0] != "bgf":
+        return _record_field(data, where, size, choice)
+    body = inner[1]
+    smile = body.startswith(b":)\n")
+    try:
+        document = decode_smile(body) if smile else json.loads(body)
+    except (SmileError, ValueError):
+        return _record_field(data, where, size, choice)
+    action = choice % 5
+    places = _fields(document, str if action == 1 else list if action == 2 else int)
+    if not places:
+        return _record_field(data, where, size, choice)
+    container, key = places[where % len(places)]
+    # What cannot be encoded as it stands (deep nesting, an integer Python will not write
+    # as text) is a marker string, replaced after encoding.
+    depth = DEPTHS[size % len(DEPTHS)]
+    digits = DIGITS[size % len(DIGITS)]
+    if action == 0:
+        container[key] = COUNTS[size % len(COUNTS)]
+    elif action == 1:
+        container[key] = "A" * LENGTHS[size % len(LENGTHS)]
+    elif action == 2:
+        items = container[key] or [0]
+        container[key] = items * (limits.MAX_ELEMENTS // len(items) + 1)
+    else:
+        container[key] = _MARKER
+    if smile:
+        raw = (b"\xf8" * depth + b"\xf9" * depth if action == 3
+               else Encoder().value(10 ** digits - 1))
+        encoded = Encoder().document(document).replace(Encoder().value(_MARKER), raw)
+    else:
+        text = "[" * depth + "]" * depth if action == 3 else "9" * digits
+        encoded = json.dumps(document).replace(json.dumps(_MARKER), text).encode()
+    return build_bgf(encoded, smile=smile)
+
+
+def _sgf_long_value(data: bytes, where: int, size: int, choice: int) -> bytes:
+    """One ``[...]`` value (or a new comment) of a length at or beyond MAX_STRING_CHARS."""
+    length = LENGTHS[choice % len(LENGTHS)]
+    opens = [i for i in range(len(data)) if data[i] == 91]  # "["
+    if not opens:
+        return data + b"(;C[" + b"x" * length + b"])"
+    i = opens[where % len(opens)] + 1
+    j = data.find(b"]", i)
+    return data[:i] + b"x" * length + (data[j:] if j >= 0 else b"]")
+
+
+def _sgf_many_nodes(data: bytes, where: int, size: int, choice: int) -> bytes:
+    """Nodes, game trees or games by the hundred thousand (at and beyond MAX_NODES,
+    MAX_GAMES), or nesting deep, at one place."""
+    token = (b";", b"(", b"(;", b")(;", b"(;GM[6])")[choice % 5]
+    count = (1_000, limits.MAX_GAMES + 1, limits.MAX_NODES + 1)[size % 3]
+    at = _pos(data, where)
+    return data[:at] + token * count + data[at:]
+
+
+FIELD_MUTATORS: dict[str, Callable[[bytes, int, int, int], bytes]] = {
+    "sgf-long-value": _sgf_long_value,
+    "sgf-many-nodes": _sgf_many_nodes,
+}
+"""The text field mutations (long values, many nodes and games, deep nesting)."""
+
+BINARY_FIELD_MUTATORS: dict[str, Callable[[bytes, int, int, int], bytes]] = {
+    "bgf-field": _bgf_field,
+}
+"""The ``.bgf`` field mutations (counts, long strings, many values, nesting, big integers)."""
