@@ -21,18 +21,18 @@ from setuptools.command.build_ext import build_ext
 # (engine/position, engine/ids, engine/plays, record, api/) stay pure Python: compiled
 # functions and classes lose their docstrings and signatures, which help(), IDEs and the
 # Sphinx reference read. So do the modules that build Lark Transformer classes on first use
-# (engine/notation_grammar, read/mat_grammar): mypyc compiles no class nested in a function.
+# (engine/notation_grammar, readers/mat_grammar): mypyc compiles no class nested in a function.
 COMPILED = [
     "bgtools/engine/memo.py",
     "bgtools/engine/notation.py",
     "bgtools/engine/resolve.py",
     "bgtools/engine/results.py",
-    "bgtools/read/mat.py",
-    "bgtools/read/mat_lines.py",
-    "bgtools/read/smile.py",
-    "bgtools/read/spans.py",
-    "bgtools/read/bgf.py",
-    "bgtools/read/xg.py",
+    "bgtools/readers/mat.py",
+    "bgtools/readers/mat_lines.py",
+    "bgtools/readers/smile.py",
+    "bgtools/readers/spans.py",
+    "bgtools/readers/bgf.py",
+    "bgtools/readers/xg.py",
     "bgtools/replay/game.py",
     "bgtools/replay/match.py",
     "bgtools/replay/model.py",

@@ -115,7 +115,7 @@ def time_bgtools(directory: Path, jobs: int | None, repeat: int,
 def count_rolls(files: list[Path]) -> int:
     """Rolls replayed by bgtools in ``files`` (each distinct content replayed once)."""
     sys.path.insert(0, str(REPO))
-    from bgtools.read.detect import load_file
+    from bgtools.readers.detect import load_file
     from bgtools.replay import replay_match
 
     per_content: dict[bytes, int] = {}

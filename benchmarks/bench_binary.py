@@ -33,10 +33,10 @@ sys.path.insert(0, str(REPO))
 from bgtools.engine import resolve
 from bgtools.errors import UnsupportedFormatError
 from bgtools.limits import MAX_DECOMPRESSED_BYTES
-from bgtools.read import smile
-from bgtools.read import xg as xg_reader
-from bgtools.read.detect import read_records
-from bgtools.read.inflate import InflatedChunks, inflate_bounded
+from bgtools.readers import smile
+from bgtools.readers import xg as xg_reader
+from bgtools.readers.detect import read_records
+from bgtools.readers.inflate import InflatedChunks, inflate_bounded
 from bgtools.reports.files import analyse_file
 
 FORMATS = ("mat", "xg", "bgf")
@@ -174,9 +174,9 @@ def main() -> None:
     if args.inner is not None:  # one cold pass, under valgrind
         # Every reader's modules are loaded in the baseline too, so that only the work of
         # reading and validating is counted.
-        import bgtools.read.bgf
-        import bgtools.read.mat
-        import bgtools.read.xg  # noqa: F401
+        import bgtools.readers.bgf
+        import bgtools.readers.mat
+        import bgtools.readers.xg  # noqa: F401
 
         for paths in files.values():
             for path in paths:

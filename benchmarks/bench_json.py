@@ -12,8 +12,8 @@ import argparse
 import time
 from pathlib import Path
 
-from bgtools.read.detect import load_file
-from bgtools.read.json import parse_json
+from bgtools.readers.detect import load_file
+from bgtools.readers.json import parse_json
 from bgtools.record import MatchRecord
 from bgtools.reports.files import expand_paths
 from bgtools.write.json import dumps_match

@@ -11,7 +11,7 @@ import argparse
 import time
 from pathlib import Path
 
-from bgtools.read.detect import load_file
+from bgtools.readers.detect import load_file
 from bgtools.replay import replay_match
 from bgtools.reports.files import expand_paths
 

@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bgtools.engine import resolve
-from bgtools.read.detect import read_records
+from bgtools.readers.detect import read_records
 from bgtools.reports.files import analyse_file
 
 

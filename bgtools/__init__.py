@@ -22,9 +22,6 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from importlib import import_module
-from types import ModuleType
-
-import bgtools.read as _read_package
 
 # typing.TYPE_CHECKING without importing typing: 'bgtools --version' needs nothing of it
 # (mypy reads this constant as it reads typing's).
@@ -34,6 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from bgtools.api.reading import READ_FORMATS, Match, MatchFile, read
     from bgtools.api.replaying import Cube, Moment, Replay, ReplayedAction, ReplayedGame
+    from bgtools.batch.reading import ReadFailure, read_many
     from bgtools.engine.ids import MatchState
     from bgtools.engine.plays import parse_play, play_text
     from bgtools.engine.position import (
@@ -65,6 +63,8 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     # reading, replaying, writing
     "read",
+    "read_many",
+    "ReadFailure",
     "READ_FORMATS",
     "Match",
     "MatchFile",
@@ -103,7 +103,10 @@ __all__ = [
     "UnwritableRecordError",
 ]
 _HOMES = {
+    "read": "bgtools.api.reading",
     "READ_FORMATS": "bgtools.api.reading",
+    "read_many": "bgtools.batch.reading",
+    "ReadFailure": "bgtools.batch.reading",
     "Match": "bgtools.api.reading",
     "MatchFile": "bgtools.api.reading",
     "Replay": "bgtools.api.replaying",
@@ -138,28 +141,6 @@ _HOMES = {
     "InvalidPathError": "bgtools.errors",
     "UnwritableOutputError": "bgtools.errors",
 }
-
-
-class _ReadPackage(ModuleType):
-    """The class of the package :mod:`bgtools.read`, made callable.
-
-    ``bgtools.read`` is both the readers' package (``bgtools.read.detect`` ...) and the
-    function :func:`bgtools.api.reading.read`: Python binds a package's submodule to the
-    parent's attribute of the same name on import, so a plain function there would be
-    replaced by the package the first time any reader is imported.
-    """
-
-    def __call__(self, source: Any, *, format: Any = None) -> Any:  # noqa: A002
-        """Read the matches of ``source``: see :func:`bgtools.api.reading.read`."""
-        from bgtools.api.reading import read as read_matches
-
-        return read_matches(source, format=format)
-
-
-_read_package.__class__ = _ReadPackage
-if not TYPE_CHECKING:
-    read = _read_package
-del _read_package
 
 
 def __getattr__(name: str) -> Any:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
 __all__ = ["FACTORY", "FACTORY_LIST", "FieldMethods", "FrozenFieldMethods", "fields_eq",
-           "fields_hash", "fields_repr", "field_values"]
+           "fields_hash", "fields_reduce", "fields_repr", "field_values"]
 
 
 class _Factory:
@@ -77,6 +77,18 @@ def fields_eq(instance: Any, other: object) -> bool:
 def fields_hash(instance: Any) -> int:
     """The hash of a frozen instance's fields, as a dataclass's generated ``__hash__``."""
     return hash(field_values(instance))
+
+
+def fields_reduce(instance: Any) -> tuple[type, tuple[object, ...]]:
+    """What ``__reduce__`` returns for pickling and copying: the class and its field values,
+    so that unpickling calls ``Class(*fields)``.
+
+    A class mypyc compiles needs it: its ``__new__`` calls ``__init__`` (so that its fields
+    are always set), and the default pickling, which calls ``Class.__new__(Class)`` and then
+    sets the state, fails there (``__init__() missing required argument``). Every class that
+    uses it takes its fields, in order, as the parameters of its ``__init__``.
+    """
+    return (instance.__class__, field_values(instance))
 
 
 class FieldMethods:

@@ -1,6 +1,6 @@
 """The format-neutral match record: what a file *says*, before any rule is checked.
 
-Readers (``bgtools.read``) turn text into a :class:`MatchRecord`; the replayer
+Readers (``bgtools.readers``) turn text into a :class:`MatchRecord`; the replayer
 (``bgtools.replay``) walks it and checks it against the rules. Nothing here knows about
 the rules of backgammon beyond the vocabulary, nor about terminals.
 """

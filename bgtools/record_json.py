@@ -5,7 +5,7 @@ One JSON object holds one :class:`~bgtools.record.MatchRecord` completely: heade
 order, comments, games with names, score lines and their locations, every action with its
 source line and column, the reader's syntax problems, and the ``extra`` data the readers keep
 (SGF properties verbatim, ``.mat`` row numbers and markers). Decoding it
-(:func:`decode_record`; :func:`bgtools.read.json.parse_json` reads files) gives a record
+(:func:`decode_record`; :func:`bgtools.readers.json.parse_json` reads files) gives a record
 equal (``==``) to the one written, so a writer can produce any format from it exactly as
 from the original file.
 

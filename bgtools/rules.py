@@ -236,7 +236,7 @@ _TABLE = (
     ),
     Rule("encoding-assumed", WARNING,
         "the file is not UTF-8: it was read as cp1252 (else latin-1)",
-        "bgtools.read.source, as the record's problems",
+        "bgtools.readers.source, as the record's problems",
     ),
     Rule("unreadable", ERROR,
         "the file cannot be read or is not a match record (exit 2)",

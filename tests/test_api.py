@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bgtools
+import bgtools.batch.reading
 import bgtools.engine.plays
 from bgtools import (
     IllegalPlayError,
@@ -259,7 +260,7 @@ def test_play_text_returns_the_position_for_the_next_player() -> None:
 
 def test_docstring_examples_run(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO)  # bgtools' own example reads samples/
-    for module in (bgtools, bgtools.engine.plays):
+    for module in (bgtools, bgtools.engine.plays, bgtools.batch.reading):
         failures, tried = doctest.testmod(module)
         assert tried and not failures, module.__name__
 

@@ -24,7 +24,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bgtools.grammars",),
     ("bgtools.engine",),
     ("bgtools.record", "bgtools.record_json"),
-    ("bgtools.read",),
+    ("bgtools.readers",),
     ("bgtools.replay",),
     ("bgtools.write",),
     ("bgtools.reports",),
@@ -38,9 +38,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 # What the rules engine and the replayer must never import, whatever the layer order says.
 FORBIDDEN_BELOW = {
-    "bgtools.engine": ("bgtools.read", "bgtools.write", "bgtools.reports", "bgtools.batch",
+    "bgtools.engine": ("bgtools.readers", "bgtools.write", "bgtools.reports", "bgtools.batch",
                        "bgtools.data", "bgtools.cli", "bgtools.record"),
-    "bgtools.replay": ("bgtools.read", "bgtools.write", "bgtools.reports", "bgtools.batch",
+    "bgtools.replay": ("bgtools.readers", "bgtools.write", "bgtools.reports", "bgtools.batch",
                        "bgtools.data", "bgtools.cli"),
 }
 # The root package's own metadata may be read from anywhere.
@@ -113,8 +113,8 @@ def all_modules() -> set[str]:
 
 
 def resolve_target(target: str, imported: str | None, modules: set[str]) -> str:
-    """The module an import statement loads: ``from bgtools.read import mat`` loads
-    ``bgtools.read.mat``."""
+    """The module an import statement loads: ``from bgtools.readers import mat`` loads
+    ``bgtools.readers.mat``."""
     if imported is not None and f"{target}.{imported}" in modules:
         return f"{target}.{imported}"
     return target

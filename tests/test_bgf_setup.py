@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from bgtools.read.bgf import read_bgf_document
+from bgtools.readers.bgf import read_bgf_document
 from bgtools.replay import Event
 from bgtools.reports.files import analyse_file
 from tests.helpers.fuzzing import bgf_points, build_bgf

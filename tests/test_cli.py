@@ -128,7 +128,7 @@ def _command_names() -> list[str]:
 
 @pytest.mark.parametrize("name", _command_names())
 def test_a_command_runs_alone_with_the_same_help_and_errors(name: str) -> None:
-    from bgtools.cli.app import app_for
+    from bgtools.cli.application import app_for
 
     single = app_for([name, "--help"])
     assert single is not app and len(single.registered_commands) == 1
@@ -143,7 +143,7 @@ def test_a_command_runs_alone_with_the_same_help_and_errors(name: str) -> None:
 @pytest.mark.parametrize("args", [[], ["--help"], ["--version"], ["valid"], ["--", "validate"],
                                   ["nonsense", "validate"]])
 def test_without_a_command_name_the_whole_app_runs(args: list[str]) -> None:
-    from bgtools.cli.app import app_for
+    from bgtools.cli.application import app_for
 
     assert app_for(args) is app
 

@@ -163,7 +163,7 @@ def test_a_closed_pipe_exits_0(args: tuple[str, ...]) -> None:
 
 
 def test_the_console_ends_a_closed_pipe_with_exit_0() -> None:
-    from bgtools.cli.app import make_console
+    from bgtools.cli.application import make_console
 
     class ClosedPipe(io.StringIO):
         def write(self, text: str) -> int:

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.errors import BgtoolsError
-from bgtools.read.detect import load_file
+from bgtools.readers.detect import load_file
 from bgtools.replay import replay_match
 from tests.helpers.paths import at_least
 

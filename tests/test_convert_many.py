@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from bgtools.read.detect import load_file
+from bgtools.readers.detect import load_file
 from bgtools.replay import replay_match
 from tests.helpers.paths import DATA, REPO
 

@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from bgtools.read.detect import load_file
-from bgtools.read.mat import parse_mat
+from bgtools.readers.detect import load_file
+from bgtools.readers.mat import parse_mat
 from bgtools.replay import MatchReplay, replay_match
 from bgtools.rules import RULES
 from tests.helpers.paths import corpus_file

@@ -12,9 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bgtools.errors import UnsupportedFormatError
-from bgtools.read.bgf import looks_like_bgf
-from bgtools.read.detect import BINARY_STARTS
-from bgtools.read.xg import looks_like_xg
+from bgtools.readers.bgf import looks_like_bgf
+from bgtools.readers.detect import BINARY_STARTS
+from bgtools.readers.xg import looks_like_xg
 from tests.helpers.paths import REPO, corpus_file
 
 
@@ -38,15 +38,15 @@ def test_validating_a_mat_file_loads_no_binary_reader() -> None:
     probe = ("import sys; from bgtools.cli import main\n"
              "sys.argv = ['bgtools', 'validate', '--json', 'samples/example_gnubg.mat']\n"
              "try:\n    main()\nexcept SystemExit:\n    pass\n"
-             "print(sorted(m for m in sys.modules if m in ('bgtools.read.xg', "
-             "'bgtools.read.bgf', 'bgtools.read.smile', 'zlib_ng')), file=sys.stderr)")
+             "print(sorted(m for m in sys.modules if m in ('bgtools.readers.xg', "
+             "'bgtools.readers.bgf', 'bgtools.readers.smile', 'zlib_ng')), file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True,
                           text=True, check=False, timeout=120)
     assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr
 
 
 def test_a_dos_end_of_file_mark_or_nul_padding_is_not_part_of_the_record() -> None:
-    from bgtools.read.detect import read_records
+    from bgtools.readers.detect import read_records
     from bgtools.replay.match import replay_match
 
     data = (REPO / "samples" / "example_gnubg.mat").read_bytes()

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from bgtools.read.detect import load_file
+from bgtools.readers.detect import load_file
 from bgtools.replay import profile_for, replay_match
 from bgtools.reports.expect import parse_claim
 from bgtools.rules import RULES

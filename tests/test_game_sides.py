@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgtools.errors import BgtoolsError
-from bgtools.read.detect import read_records
+from bgtools.readers.detect import read_records
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
 from tests.helpers.paths import CORPUS_IN_USE, DATA, REPO
 

@@ -30,9 +30,9 @@ from bgtools.errors import (
     UnsupportedFormatError,
     describe_error,
 )
-from bgtools.read import detect
-from bgtools.read.detect import load_file, read_records
-from bgtools.read.source import printable_path
+from bgtools.readers import detect
+from bgtools.readers.detect import load_file, read_records
+from bgtools.readers.source import printable_path
 from tests.helpers.processes import INTERRUPTIBLE_MAIN, has_open, run_bgtools
 
 REPO = Path(__file__).resolve().parents[1]

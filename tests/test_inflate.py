@@ -1,4 +1,4 @@
-"""bgtools.read.inflate: both inflaters of the chunks (the incremental ``_ZlibDecompressor``
+"""bgtools.readers.inflate: both inflaters of the chunks (the incremental ``_ZlibDecompressor``
 where zlib-ng or the standard library has it, ``decompressobj`` otherwise) give the same
 chunks, the same completeness and the same errors, on whole, damaged, truncated and
 oversized streams; one-call inflating (``decompressobj`` always) is bounded and checked.
@@ -12,7 +12,7 @@ import zlib
 import pytest
 
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
-from bgtools.read import inflate, xg
+from bgtools.readers import inflate, xg
 from tests.helpers.paths import CORPUS_IN_USE, DATA
 
 # Compressible and not: records of zeros and of noise, as temp.xg's analysis is.

@@ -20,10 +20,10 @@ from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.errors import BgtoolsError, RecordSyntaxError, UnsupportedFormatError
-from bgtools.read.detect import detect_format, load_file, read_records
-from bgtools.read.json import MAX_JSON_DEPTH, JsonMatchError, looks_like_json_match, parse_json
-from bgtools.read.mat import parse_mat
-from bgtools.read.sgf import parse_sgf
+from bgtools.readers.detect import detect_format, load_file, read_records
+from bgtools.readers.json import MAX_JSON_DEPTH, JsonMatchError, looks_like_json_match, parse_json
+from bgtools.readers.mat import parse_mat
+from bgtools.readers.sgf import parse_sgf
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
 from bgtools.record_json import load_schema, schema_path
 from bgtools.replay import Event, MatchReplay, replay_match

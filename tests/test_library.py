@@ -33,7 +33,7 @@ from bgtools import (
 )
 from bgtools.cli import app
 from bgtools.limits import MAX_FILE_BYTES
-from bgtools.read.detect import load_file
+from bgtools.readers.detect import load_file
 from bgtools.reports.convert import ConversionError, InvalidRecordError
 from tests.helpers.paths import DATA, REPO, at_least
 
@@ -327,12 +327,39 @@ def test_write_refuses_what_convert_refuses(tmp_path: Path) -> None:
 
 # --- the namespace ------------------------------------------------------------------------
 
+def test_read_is_a_plain_function_with_its_signature_and_help() -> None:
+    """Issue 40: ``bgtools.read`` was the readers' package with its class swapped for a
+    callable one, so ``help`` showed the package and the signature was ``(source: Any, *,
+    format: Any = None) -> Any``; the readers are ``bgtools.readers`` now."""
+    import inspect
+    import pydoc
+    import sys
+    import types
+
+    import bgtools.api.reading
+    import bgtools.readers.detect  # binds bgtools.readers: bgtools.read stays the function
+
+    assert isinstance(bgtools.read, types.FunctionType)
+    assert bgtools.read is bgtools.api.reading.read
+    signature = inspect.signature(bgtools.read, eval_str=True)
+    assert list(signature.parameters) == ["source", "format"]
+    assert signature.parameters["source"].annotation == bgtools.api.reading.Source
+    assert signature.parameters["format"].kind is inspect.Parameter.KEYWORD_ONLY
+    assert signature.return_annotation is bgtools.MatchFile
+    shown = pydoc.render_doc(bgtools.read, renderer=pydoc.plaintext)
+    assert "Read the matches of ``source``" in shown
+    assert "package" not in shown.lower()
+    for name in ("bgtools", "bgtools.cli", "bgtools.readers"):
+        importlib.import_module(name)
+        assert type(sys.modules[name]) is types.ModuleType, name  # no class swapped
+
+
 def test_dir_shows_only_the_public_api() -> None:
     assert dir(bgtools) == sorted(bgtools.__all__)
-    importlib.import_module("bgtools.read.detect")  # binds the subpackage: no new name
+    importlib.import_module("bgtools.readers.detect")  # binds the subpackage: no new name
 
     assert dir(bgtools) == sorted(bgtools.__all__)
-    assert callable(bgtools.read) and bgtools.read.detect.load_file is load_file
+    assert callable(bgtools.read) and bgtools.readers.detect.load_file is load_file
     for name in bgtools.__all__:
         assert getattr(bgtools, name) is not None, name
     with pytest.raises(AttributeError):
@@ -455,7 +482,7 @@ def test_the_library_replays_every_corpus_file_as_validate_does(corpus: Path) ->
 USER_SCRIPT = '''
 import io
 import bgtools
-from bgtools.read.detect import load_file
+from bgtools.readers.detect import load_file
 
 matches: bgtools.MatchFile = bgtools.read("samples/example_gnubg.mat", format="mat")
 replay: bgtools.Replay = matches[0].replay("auto")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bgtools.read import mat
+from bgtools.readers import mat
 from bgtools.record import Action
 from tests.helpers.paths import CORPUS
 

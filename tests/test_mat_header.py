@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bgtools.read.detect import load_file
-from bgtools.read.mat import parse_mat
+from bgtools.readers.detect import load_file
+from bgtools.readers.mat import parse_mat
 from bgtools.record import MatchRecord
 from bgtools.write.mat import write_mat
 from bgtools.write.sgf import write_sgf

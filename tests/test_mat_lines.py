@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bgtools.read.mat_lines import LineCell, ScannedLine
+from bgtools.readers.mat_lines import LineCell, ScannedLine
 
 _NAMESPACE = {"LineCell": LineCell, "ScannedLine": ScannedLine}
 

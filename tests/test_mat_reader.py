@@ -1,4 +1,4 @@
-"""Tests of the Jellyfish .mat reader (bgtools.read.mat) and of decode_bytes."""
+"""Tests of the Jellyfish .mat reader (bgtools.readers.mat) and of decode_bytes."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgtools.grammars import MAT_LINE, parser, terminals
-from bgtools.read import mat
-from bgtools.read.mat import (
+from bgtools.readers import mat
+from bgtools.readers.mat import (
     LineCell,
     ScanError,
     ScannedLine,
@@ -22,7 +22,7 @@ from bgtools.read.mat import (
     scan_line,
     scan_line_lark,
 )
-from bgtools.read.source import decode_bytes
+from bgtools.readers.source import decode_bytes
 from bgtools.record import Action, GameRecord, MatchRecord
 from tests.helpers.paths import BUNDLED_CORPUS
 from tests.helpers.paths import CORPUS as SHARED_CORPUS

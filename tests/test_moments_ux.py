@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.errors import BgtoolsError
-from bgtools.read.detect import load_file, read_records
+from bgtools.readers.detect import load_file, read_records
 from bgtools.replay import Event, profile_for, replay_match
 from bgtools.reports.moments import build_moments
 from bgtools.write.mat import write_mat

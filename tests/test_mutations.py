@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from bgtools.engine.position import Position
-from bgtools.read.mat import parse_mat
+from bgtools.readers.mat import parse_mat
 from bgtools.record import Severity
 from bgtools.replay import replay_match
 from tests.helpers.selfplay import load_cases

@@ -123,7 +123,7 @@ def test_every_legal_play_as_writers_write_it_takes_the_fast_path(
 
 @pytest.mark.slow
 def test_fast_play_reader_on_every_play_of_the_corpus(corpus: Path) -> None:
-    from bgtools.read.detect import load_file
+    from bgtools.readers.detect import load_file
 
     taken = total = 0
     for path in sorted(corpus.rglob("*")):

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from bgtools.read.detect import load_file
+from bgtools.readers.detect import load_file
 from bgtools.record import MatchRecord
 from bgtools.replay import Event, replay_match
 

@@ -29,8 +29,8 @@ from bgtools.engine.notation import WrittenPath, WrittenPlay, parse_play
 from bgtools.engine.position import ParsedId, Play, Position, parse_id
 from bgtools.engine.resolve import IllegalStep, Resolution, play_steps, resolve_play
 from bgtools.grammars import Lexicon, Terminal
-from bgtools.read.detect import LoadedRecords, StdinInput, load_file
-from bgtools.read.source import DecodedText
+from bgtools.readers.detect import LoadedRecords, StdinInput, load_file
+from bgtools.readers.source import DecodedText
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, SetUp, Severity
 from bgtools.replay import replay_match
 from bgtools.replay.model import Event, GameSummary, MatchReplay
@@ -229,7 +229,7 @@ def test_the_replay_classes_signature_is_the_generated_one(cls: type) -> None:
        index=st.integers(0, 5))
 def test_the_mat_readers_game_state_does_what_the_generated_one_does(
         left: int, right: int, awaiting: bool, index: int) -> None:
-    from bgtools.read import mat
+    from bgtools.readers import mat
 
     cls = mat._GameState  # noqa: SLF001 - compiled, private: built with values of its declared types
     twin = generated_twin(cls)

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from bgtools.engine import ids
-from bgtools.read.mat import parse_mat
-from bgtools.read.sgf import parse_sgf
+from bgtools.readers.mat import parse_mat
+from bgtools.readers.sgf import parse_sgf
 from bgtools.replay import Event, MatchReplay, replay_match
 from bgtools.reports.files import event_json
 from tests.helpers.selfplay import load_cases

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bgtools.read.mat import parse_mat
+from bgtools.readers.mat import parse_mat
 from bgtools.replay import replay_match
 
 SELFPLAY = Path(__file__).resolve().parent / "data" / "selfplay"

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from bgtools.read.detect import load_file
-from bgtools.read.json import parse_json
-from bgtools.read.xg import read_game_file
+from bgtools.readers.detect import load_file
+from bgtools.readers.json import parse_json
+from bgtools.readers.xg import read_game_file
 from bgtools.record import Action, GameRecord, MatchRecord, SetUp
 from bgtools.write.json import dumps_file, dumps_match, record_to_json
 from tests.helpers.fuzzing import build_xg

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bgtools.read.detect import read_records
+from bgtools.readers.detect import read_records
 
 SGF = Path(__file__).resolve().parent / "data" / "selfplay" / "m5_s1.sgf"
 

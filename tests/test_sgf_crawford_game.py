@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bgtools.read.detect import read_records
+from bgtools.readers.detect import read_records
 from bgtools.replay import profile_for, replay_match
 
 # Game 4 of a gnubg self-play 5-point match: at 1-4, after the Crawford game, with a double.

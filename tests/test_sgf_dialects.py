@@ -16,9 +16,9 @@ from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.errors import UnsupportedFormatError
-from bgtools.read.detect import load_file, read_records
-from bgtools.read.mat import parse_mat
-from bgtools.read.sgf import parse_sgf
+from bgtools.readers.detect import load_file, read_records
+from bgtools.readers.mat import parse_mat
+from bgtools.readers.sgf import parse_sgf
 from bgtools.record import MatchRecord
 from bgtools.replay import MatchReplay, replay_match
 

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bgtools.read.detect import detect_format, read_records
-from bgtools.read.mat import parse_mat
-from bgtools.read.sgf import looks_like_sgf, parse_collection, parse_sgf
+from bgtools.readers.detect import detect_format, read_records
+from bgtools.readers.mat import parse_mat
+from bgtools.readers.sgf import looks_like_sgf, parse_collection, parse_sgf
 from bgtools.record import MatchRecord, Severity
 from bgtools.replay import Event, MatchReplay, replay_match
 

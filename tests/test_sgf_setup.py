@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from bgtools.read.json import parse_json
-from bgtools.read.sgf import parse_sgf
+from bgtools.readers.json import parse_json
+from bgtools.readers.sgf import parse_sgf
 from bgtools.record import SetUp, Severity
 from bgtools.replay import Event, MatchReplay, replay_match
 from bgtools.reports.files import event_json

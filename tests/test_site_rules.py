@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from bgtools.read.detect import load_file
-from bgtools.read.mat import parse_mat
+from bgtools.readers.detect import load_file
+from bgtools.readers.mat import parse_mat
 from bgtools.record import MatchRecord
 from bgtools.replay import (
     PROFILES,
@@ -416,7 +416,7 @@ def test_the_rules_option_names_every_profile() -> None:
     """``--rules``'s help lists every profile the replayer knows (a new one is offered)."""
     from typer.models import OptionInfo
 
-    from bgtools.cli.app import RulesOption
+    from bgtools.cli.application import RulesOption
     from bgtools.replay.rules import PROFILE_NAMES
 
     option = next(m for m in RulesOption.__metadata__ if isinstance(m, OptionInfo))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bgtools.read.smile import SmileError, decode_smile
+from bgtools.readers.smile import SmileError, decode_smile
 
 
 def test_a_smile_big_decimal_with_a_scale_out_of_range_is_malformed() -> None:

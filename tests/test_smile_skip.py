@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgtools.read.bgf import read_bgf_document
-from bgtools.read.smile import SmileError, decode_smile
+from bgtools.readers.bgf import read_bgf_document
+from bgtools.readers.smile import SmileError, decode_smile
 from tests.helpers.fuzzing import Encoder
 from tests.helpers.paths import CORPUS
 

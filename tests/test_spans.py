@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from bgtools.engine.position import Position, apply_step, step_error
 from bgtools.engine.resolve import step_is_legal
-from bgtools.read import spans
-from bgtools.read.spans import BoardTracker
+from bgtools.readers import spans
+from bgtools.readers.spans import BoardTracker
 
 Step = tuple[int, int]
 

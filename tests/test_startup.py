@@ -33,7 +33,7 @@ finally:
 # Rich draws the human output; Lark parses what the fast paths do not; the replayer and the
 # readers check files; importlib.resources (with tempfile, random, zipfile) loaded grammars;
 # json writes --json output (Typer does not import it).
-NOT_FOR_HELP = ("rich", "lark", "bgtools.replay", "bgtools.read.mat", "bgtools.read.detect",
+NOT_FOR_HELP = ("rich", "lark", "bgtools.replay", "bgtools.readers.mat", "bgtools.readers.detect",
                 "bgtools.record", "importlib.resources", "tempfile", "multiprocessing", "json")
 NOT_FOR_ONE_FILE = ("rich", "importlib.resources", "tempfile", "random", "zipfile",
                     "multiprocessing", "bgtools.write", "bgtools.data", "bgtools.api")
@@ -61,7 +61,8 @@ def test_help_and_version_load_no_reader_rich_or_lark(args: list[str]) -> None:
 def test_version_alone_loads_no_typer_and_no_command() -> None:
     modules = imported("--version")
     assert "bgtools.build" in modules  # the probe ran the command
-    assert _loaded(modules, ("typer", "click", "bgtools.cli.app", "bgtools.cli.validate")) == []
+    assert _loaded(modules, ("typer", "click", "bgtools.cli.application",
+                             "bgtools.cli.validate")) == []
 
 
 @pytest.mark.parametrize("command,module", [("validate", "validate"), ("score", "answers"),

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bgtools.errors import BgtoolsError, UnsupportedFormatError
-from bgtools.read.detect import read_records
+from bgtools.readers.detect import read_records
 from bgtools.replay import profile_for, replay_match
 
 

@@ -19,8 +19,8 @@ import bgtools
 from bgtools.cli import app
 from bgtools.engine.position import Position
 from bgtools.errors import UnsupportedFormatError
-from bgtools.read.detect import read_records
-from bgtools.read.xg import read_game_file
+from bgtools.readers.detect import read_records
+from bgtools.readers.xg import read_game_file
 from bgtools.replay import Event, profile_for, replay_match
 from bgtools.reports.files import analyse_file
 from bgtools.write.mat import normalise_match

@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 
 from bgtools.errors import BgtoolsError
-from bgtools.read.detect import load_file, read_records
-from bgtools.read.mat import parse_mat
-from bgtools.read.sgf import parse_collection, parse_sgf
-from bgtools.read.xg import RECORD_SIZE, read_game_file
+from bgtools.readers.detect import load_file, read_records
+from bgtools.readers.mat import parse_mat
+from bgtools.readers.sgf import parse_collection, parse_sgf
+from bgtools.readers.xg import RECORD_SIZE, read_game_file
 from bgtools.record import MatchRecord
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
 from bgtools.write.mat import UnwritableRecordError, normalise_match, write_mat

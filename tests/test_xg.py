@@ -25,10 +25,10 @@ from typer.testing import CliRunner
 from bgtools.cli import app
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
 from bgtools.limits import MAX_DECOMPRESSED_BYTES
-from bgtools.read import xg as xg_module
-from bgtools.read.detect import RECORD_SUFFIXES, read_records
-from bgtools.read.smile import MAX_DEPTH, SmileError, decode_smile
-from bgtools.read.xg import RECORD_SIZE, read_game_file
+from bgtools.readers import xg as xg_module
+from bgtools.readers.detect import RECORD_SUFFIXES, read_records
+from bgtools.readers.smile import MAX_DEPTH, SmileError, decode_smile
+from bgtools.readers.xg import RECORD_SIZE, read_game_file
 from bgtools.replay import Event
 from bgtools.reports.files import analyse_file, expand_paths
 from tests.helpers.fuzzing import build_bgf, build_xg

@@ -18,8 +18,8 @@ import pytest
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from bgtools.read.detect import read_records
-from bgtools.read.xg import RECORD_SIZE, read_game_file
+from bgtools.readers.detect import read_records
+from bgtools.readers.xg import RECORD_SIZE, read_game_file
 from bgtools.reports.files import analyse_file
 from tests.helpers.fuzzing import build_xg
 from tests.test_xg import SAMPLE_XG, _events

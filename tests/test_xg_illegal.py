@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from bgtools.errors import UnsupportedFormatError
-from bgtools.read.detect import read_records
-from bgtools.read.xg import RECORD_SIZE, read_game_file
+from bgtools.readers.detect import read_records
+from bgtools.readers.xg import RECORD_SIZE, read_game_file
 from bgtools.reports.files import analyse_file
 from tests.helpers.fuzzing import XG_PREFIX, build_xg
 from tests.test_xg import _events

@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.errors import UnsupportedFormatError
-from bgtools.read.detect import read_records
-from bgtools.read.xg import RECORD_SIZE, read_game_file, read_position_file
+from bgtools.readers.detect import read_records
+from bgtools.readers.xg import RECORD_SIZE, read_game_file, read_position_file
 from bgtools.replay import Event
 from bgtools.reports.files import analyse_file, expand_paths
 from tests.helpers.fuzzing import build_xg

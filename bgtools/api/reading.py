@@ -17,12 +17,13 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Literal, overload
 
-from bgtools.api.replaying import Replay
+from bgtools.api.replaying import Replay, RulesName
 from bgtools.api.writing import WriteFormat, write_match
 from bgtools.errors import UnreadableInputError, UnsupportedFormatError, check_path_name
 from bgtools.record import GameRecord, MatchRecord, Problem
 
-__all__ = ["READ_FORMATS", "Match", "MatchFile", "ReadFormat", "Source", "read"]
+__all__ = ["READ_FORMATS", "Match", "MatchFile", "ReadFormat", "Source", "check_read_format",
+           "read"]
 
 ReadFormat = Literal["mat", "sgf", "json", "xg", "bgf"]
 """The formats bgtools reads: Jellyfish ``.mat``, GNU Backgammon SGF, bgtools JSON, eXtreme
@@ -94,7 +95,7 @@ class Match:
         are checked by :meth:`replay`, whose problems include these."""
         return self.record.problems
 
-    def replay(self, rules: str = "auto") -> Replay:
+    def replay(self, rules: RulesName = "auto") -> Replay:
         """Replay the match strictly under the house rules ``rules`` (``auto``: chosen from
         the file's ``Site`` tag, as ``bgtools validate`` does; see ``bgtools rules`` and
         docs/house-rules.md for the profiles). Raises ValueError for an unknown profile name."""
@@ -102,7 +103,7 @@ class Match:
 
     def write(self, target: str | os.PathLike[str] | IO[str] | IO[bytes],
               format: WriteFormat | None = None, *, overwrite: bool = False,  # noqa: A002
-              rules: str = "auto") -> None:
+              rules: RulesName = "auto") -> None:
         """Write the match as ``.mat``, SGF or bgtools JSON, with ``bgtools convert``'s rules.
 
         ``target`` is a path (the format then defaults to its extension) or an open file
@@ -119,6 +120,15 @@ class Match:
         length = self.match_length
         kind = "money" if length == 0 else (f"{length} points" if length else "no length")
         return f"<Match {names}, {kind}, {len(self.games)} games>"
+
+    def __eq__(self, other: object) -> bool:
+        """An equal record read from the same file in the same format."""
+        if other.__class__ is not self.__class__ or not isinstance(other, Match):
+            return NotImplemented
+        return ((self.record, self.path, self.source_format)
+                == (other.record, other.path, other.source_format))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
 
 
 class MatchFile(Sequence[Match]):
@@ -154,6 +164,30 @@ class MatchFile(Sequence[Match]):
         where = f" {str(self.path)!r}" if self.path is not None else ""
         return f"<MatchFile{where} {self.format}, {len(self)} match(es)>"
 
+    def __eq__(self, other: object) -> bool:
+        """The same input read alike: format, encoding, path and equal records."""
+        if other.__class__ is not self.__class__ or not isinstance(other, MatchFile):
+            return NotImplemented
+        return ((self.format, self.encoding, self.path, [match.record for match in self])
+                == (other.format, other.encoding, other.path, [match.record for match in other]))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
+
+
+@overload
+def read(source: str | os.PathLike[str], *,  # a path, or a record's text (with a line break)
+         format: ReadFormat | None = None) -> MatchFile: ...
+
+
+@overload
+def read(source: bytes | bytearray, *,  # a record's bytes
+         format: ReadFormat | None = None) -> MatchFile: ...
+
+
+@overload
+def read(source: IO[bytes] | IO[str], *,  # a file object open for reading
+         format: ReadFormat | None = None) -> MatchFile: ...
+
 
 def read(source: Source, *, format: ReadFormat | None = None) -> MatchFile:  # noqa: A002
     """Read the matches of ``source``, recognising its format from the content.
@@ -171,10 +205,9 @@ def read(source: Source, *, format: ReadFormat | None = None) -> MatchFile:  # n
     >>> bgtools.read(" 1 point match\\n\\n Game 1\\n A : 0   B : 0\\n")[0].match_length
     1
     """
-    from bgtools.read.detect import load_file, read_records
+    from bgtools.readers.detect import load_file, read_records
 
-    if format is not None and format not in READ_FORMATS:
-        raise ValueError(f"unknown format {format!r}; choose one of {', '.join(READ_FORMATS)}")
+    check_read_format(format)
     path: Path | None = None
     try:
         if isinstance(source, os.PathLike) or (isinstance(source, str)
@@ -195,6 +228,13 @@ def read(source: Source, *, format: ReadFormat | None = None) -> MatchFile:  # n
         shown = path if path is not None else "the input"
         raise UnsupportedFormatError(f"{shown} is {loaded.format}, not {format}")
     return MatchFile(loaded.records, loaded.format, loaded.encoding, path)
+
+
+def check_read_format(format: str | None) -> None:  # noqa: A002
+    """Refuse a ``format`` that is not one of :data:`READ_FORMATS` (None: any) with
+    ValueError."""
+    if format is not None and format not in READ_FORMATS:
+        raise ValueError(f"unknown format {format!r}; choose one of {', '.join(READ_FORMATS)}")
 
 
 def _source_bytes(source: str | bytes | bytearray | IO[bytes] | IO[str]) -> bytes:

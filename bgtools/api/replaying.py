@@ -17,17 +17,33 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cached_property
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from bgtools.engine.position import Play, Position, Step
+from bgtools.engine.results import ResultName
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
-from bgtools.replay import PROFILE_NAMES, Event, GameSummary, MatchReplay, profile_for, replay_match
+from bgtools.replay import (
+    PROFILE_NAMES,
+    Event,
+    EventKind,
+    GameEnd,
+    GameSummary,
+    MatchReplay,
+    profile_for,
+    replay_match,
+)
 from bgtools.reports import moments as answers
 
 if TYPE_CHECKING:
     from bgtools.reports.board import BoardInfo
 
-__all__ = ["Cube", "Moment", "Replay", "ReplayedAction", "ReplayedGame"]
+__all__ = ["Cube", "Moment", "Replay", "ReplayedAction", "ReplayedGame", "RulesName"]
+
+RulesName = Literal["auto", "standard", "nocube", "cube3", "match-resign", "nocrawford",
+                    "galaxy", "xg", "studio", "megammon", "pieceofcake"]
+"""The rule profiles a match is replayed under (``--rules``; ``auto``: chosen from the
+file's ``Site`` tag), as :data:`bgtools.replay.PROFILE_NAMES` lists them (a test keeps the
+two equal)."""
 
 
 class Cube(NamedTuple):
@@ -47,7 +63,7 @@ class Replay:
     :attr:`summary` is the underlying :class:`~bgtools.replay.MatchReplay`.
     """
 
-    def __init__(self, record: MatchRecord, rules: str = "auto") -> None:
+    def __init__(self, record: MatchRecord, rules: RulesName = "auto") -> None:
         if rules not in PROFILE_NAMES:
             raise ValueError(f"unknown rules {rules!r}; choose one of {', '.join(PROFILE_NAMES)}")
         self.record = record
@@ -115,6 +131,14 @@ class Replay:
         state = "valid" if self.valid else f"{len(self.errors())} error(s)"
         return (f"<Replay {self.rules}: {len(self.summary.games)} games, final score "
                 f"{self.final_score[0]}-{self.final_score[1]}, {state}>")
+
+    def __eq__(self, other: object) -> bool:
+        """The same replay: equal summaries (record, rules, games, problems) and events."""
+        if other.__class__ is not self.__class__ or not isinstance(other, Replay):
+            return NotImplemented
+        return (self.summary, self.events) == (other.summary, other.events)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
 
     def errors(self) -> list[Problem]:
         """The problems of severity ``error`` (those that make the match invalid)."""
@@ -188,12 +212,12 @@ class ReplayedGame:
         return self.summary.cube
 
     @property
-    def result(self) -> str | None:
+    def result(self) -> ResultName | None:
         """``single``, ``gammon`` or ``backgammon`` (a resignation: the level resigned)."""
         return self.summary.result
 
     @property
-    def ended_by(self) -> str | None:
+    def ended_by(self) -> GameEnd | None:
         """``bearoff``, ``drop`` or ``resign``; None for an unfinished game."""
         return self.summary.ended_by
 
@@ -249,6 +273,14 @@ class ReplayedGame:
             outcome = f"player {self.winner} wins {self.points} ({self.result}, {self.ended_by})"
         return f"<ReplayedGame {self.number}: {len(self)} actions, {outcome}>"
 
+    def __eq__(self, other: object) -> bool:
+        """The same game of an equal replay."""
+        if other.__class__ is not self.__class__ or not isinstance(other, ReplayedGame):
+            return NotImplemented
+        return (self.replay, self.summary) == (other.replay, other.summary)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
+
 
 class ReplayedAction:
     """One action replayed (a move, a cube action, a resignation or its acceptance), with
@@ -295,7 +327,7 @@ class ReplayedAction:
         return self.event.player
 
     @property
-    def action(self) -> str:
+    def action(self) -> EventKind:
         """``move``, ``double``, ``take``, ``drop``, ``beaver``, ``raccoon``, ``resign`` or
         ``accept``."""
         return self.event.action
@@ -386,12 +418,21 @@ class ReplayedAction:
         return self.after.score
 
     def __repr__(self) -> str:
-        what = self.action
+        what: str = self.action
         if self.action == "move":
             dice = f"{self.dice[0]}{self.dice[1]}" if self.dice else "??"
             written = self.source.play_text if self.source is not None else "?"
             what = f"{dice}: {self.play}" if self.play is not None else f"{dice}: {written}?"
         return f"<ReplayedAction game {self.event.game} #{self.index}: player {self.player} {what}>"
+
+    def __eq__(self, other: object) -> bool:
+        """The same action, moments and problems."""
+        if other.__class__ is not self.__class__ or not isinstance(other, ReplayedAction):
+            return NotImplemented
+        return ((self.event, self.before, self.after, self.problems)
+                == (other.event, other.before, other.after, other.problems))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
 
 
 class Moment:
@@ -535,3 +576,11 @@ class Moment:
     def __repr__(self) -> str:
         return (f"<Moment game {self.game} move {self.move}: {self.position_id}:"
                 f"{self.match_id}>")
+
+    def __eq__(self, other: object) -> bool:
+        """The same moment of an equal replay."""
+        if other.__class__ is not self.__class__ or not isinstance(other, Moment):
+            return NotImplemented
+        return (self.replay, self.state_moment) == (other.replay, other.state_moment)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq

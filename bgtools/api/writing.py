@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import IO
 
-from bgtools.api.replaying import Replay
+from bgtools.api.replaying import Replay, RulesName
 from bgtools.record import MatchRecord, Severity
 from bgtools.reports.convert import (
     TARGET_FORMATS,
@@ -29,7 +29,7 @@ WriteFormat = TargetFormat
 
 
 def match_text(record: MatchRecord, format: WriteFormat,  # noqa: A002
-               *, rules: str = "auto") -> str:
+               *, rules: RulesName = "auto") -> str:
     """The text of ``record`` in ``format``; raises InvalidRecordError when its replay under
     ``rules`` has errors, and UnwritableRecordError when ``format`` cannot hold it (SGF
     set-up nodes in a ``.mat``)."""
@@ -47,7 +47,7 @@ def match_text(record: MatchRecord, format: WriteFormat,  # noqa: A002
 
 def write_match(record: MatchRecord, target: str | os.PathLike[str] | IO[str] | IO[bytes],
                 format: WriteFormat | None = None, *, overwrite: bool = False,  # noqa: A002
-                rules: str = "auto", source: Path | None = None) -> None:
+                rules: RulesName = "auto", source: Path | None = None) -> None:
     """Write ``record`` to ``target`` (a path or an open file), never onto ``source`` (the
     file it was read from): see :meth:`Match.write <bgtools.api.reading.Match.write>`."""
     if isinstance(target, str | os.PathLike):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from bgtools.dataclass_methods import FrozenFieldMethods
-from bgtools.read.detect import InputSource
+from bgtools.readers.detect import InputSource
 from bgtools.record import shown_names
 from bgtools.reports.files import analyse_file, validate_json
 
@@ -50,7 +50,7 @@ _WARM_UP_RECORD = b"""
 def warm_up() -> None:
     """Load what reading and replaying a first file loads (modules, grammars), so that forked
     workers inherit it and the first file's time is the file's own."""
-    from bgtools.read.detect import read_records
+    from bgtools.readers.detect import read_records
     from bgtools.replay import profile_for, replay_match
 
     try:

@@ -1,6 +1,6 @@
 """The ``bgtools`` command line: thin Typer commands over the library.
 
-:mod:`bgtools.cli.app` holds the Typer :data:`app` and what the commands share; each group
+:mod:`bgtools.cli.application` holds the Typer :data:`app` and what the commands share; each group
 of commands is a module that registers itself on it (:mod:`~bgtools.cli.validate`:
 validate, replay, rules, plays; :mod:`~bgtools.cli.answers`: score, pips, status, show;
 :mod:`~bgtools.cli.convert`; :mod:`~bgtools.cli.data`: stats, standings, export).
@@ -16,13 +16,12 @@ from __future__ import annotations
 import gc
 import sys
 from importlib import import_module
-from types import ModuleType
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads it so)
 if TYPE_CHECKING:  # pragma: no cover
     import typer
 
-    from bgtools.cli.app import app
+    from bgtools.cli.application import app
 
 __all__ = ["COMMAND_MODULES", "app", "load_commands", "main"]
 
@@ -46,7 +45,7 @@ def load_commands(command: str | None = None) -> typer.Typer:
     module = COMMAND_MODULES.get(command) if command is not None else None
     for name in _MODULE_ORDER if module is None else (module,):
         import_module(f"{__name__}.{name}")
-    from bgtools.cli.app import app as loaded
+    from bgtools.cli.application import app as loaded
 
     def module_rank(info: typer.models.CommandInfo) -> int:
         home = getattr(info.callback, "__module__", "").rsplit(".", 1)[-1]
@@ -56,25 +55,14 @@ def load_commands(command: str | None = None) -> typer.Typer:
     return loaded
 
 
-class _CliPackage(ModuleType):
-    """The class of this package: its ``app`` is the Typer app with every command loaded,
-    on first use, as it was when this package imported every command module itself.
-
-    Python binds a submodule to its parent's attribute of the same name on import, here
-    the module :mod:`bgtools.cli.app` to ``app``: that binding is ignored.
-    """
-
-    @property
-    def app(self) -> typer.Typer:
-        """The ``bgtools`` Typer app, every command registered."""
+def __getattr__(name: str) -> typer.Typer:
+    """``app``: the ``bgtools`` Typer app with every command loaded, on first use, as it was
+    when this package imported every command module itself (PEP 562). The module that
+    defines the app is :mod:`bgtools.cli.application`: a submodule named ``app`` would be
+    bound to this attribute when imported."""
+    if name == "app":
         return load_commands()
-
-    @app.setter
-    def app(self, value: object) -> None:
-        """Ignore the binding of the submodule :mod:`bgtools.cli.app`."""
-
-
-sys.modules[__name__].__class__ = _CliPackage
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
@@ -94,7 +82,7 @@ def main() -> None:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            from bgtools.cli.app import app_for, command_name
+            from bgtools.cli.application import app_for, command_name
             from bgtools.cli.errors import run_app
 
             load_commands(command_name(args))

@@ -2,7 +2,7 @@
 
 Thin Typer commands over the jobs of :mod:`bgtools.batch` (the data, built in the workers),
 :mod:`bgtools.reports.moments` and :mod:`bgtools.reports.board` (the board of a moment),
-drawn by :mod:`bgtools.cli.board`. Registered on :data:`bgtools.cli.app.app` when
+drawn by :mod:`bgtools.cli.board`. Registered on :data:`bgtools.cli.application.app` when
 :mod:`bgtools.cli` imports this module.
 """
 
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from bgtools.cli.app import (
+from bgtools.cli.application import (
     JobsOption,
     JsonOption,
     Paths,

@@ -2,7 +2,7 @@
 
 A thin Typer command over :mod:`bgtools.reports.convert` (reading, replaying, rendering,
 naming the outputs of a directory) and the ``convert`` job of :mod:`bgtools.batch` (one
-input converted and written atomically). Registered on :data:`bgtools.cli.app.app` when
+input converted and written atomically). Registered on :data:`bgtools.cli.application.app` when
 :mod:`bgtools.cli` imports this module.
 """
 
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from bgtools.cli.app import JobsOption, RulesOption, app, check_rules, resolve_jobs
+from bgtools.cli.application import JobsOption, RulesOption, app, check_rules, resolve_jobs
 from bgtools.cli.errors import EXIT_INTERRUPTED, fail, note, print_error, print_problem
 from bgtools.errors import EXIT_PROBLEMS, EXIT_UNUSABLE
 

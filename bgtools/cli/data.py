@@ -5,7 +5,7 @@ Thin Typer commands over :mod:`bgtools.data.stats`, :mod:`bgtools.data.standings
 :func:`bgtools.cli.progress.run_batch` (the paths, globs and ``--jobs`` of ``validate``),
 leaves invalid files out with a note (``--include-invalid`` keeps them) and ends with the
 contract's exit code (0; 1 when an input had errors; 2 when one could not be read; 130 after
-Ctrl-C). Registered on :data:`bgtools.cli.app.app` when :mod:`bgtools.cli` imports this
+Ctrl-C). Registered on :data:`bgtools.cli.application.app` when :mod:`bgtools.cli` imports this
 module.
 """
 
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from bgtools.cli.app import (
+from bgtools.cli.application import (
     JobsOption,
     Paths,
     RulesOption,
@@ -68,7 +68,7 @@ def _check_output(output: Path, force: bool, paths: list[str], what: str) -> Non
     standard input's file) or cannot be replaced (see
     :func:`bgtools.write.atomic.check_output`)."""
     from bgtools.errors import BgtoolsError
-    from bgtools.read.detect import STDIN_ARGUMENT
+    from bgtools.readers.detect import STDIN_ARGUMENT
     from bgtools.write.atomic import STDIN_FD, check_output
 
     if str(output) == STDIN_ARGUMENT:

@@ -4,7 +4,7 @@ A player's name, a play, a tag or a file name is the file's author's text. Print
 ESC or OSC sequence in it would recolour the terminal, set its title, hide or rewrite
 lines, and a line break would forge a line of output (a fake ``error[...]``). The CLI's
 human output shows every control character as ``\\xNN`` instead: everything drawn by its
-Rich consoles (see :func:`bgtools.cli.app.make_console`) and every line it writes itself
+Rich consoles (see :func:`bgtools.cli.application.make_console`) and every line it writes itself
 (errors, notes, problems, the board). The JSON output is left as it is: ``json.dumps``
 escapes control characters already, and a program reads it.
 """

@@ -2,7 +2,7 @@
 
 Thin Typer commands over :mod:`bgtools.reports.files` (reading, replaying, the contract's
 objects), :mod:`bgtools.reports.plays` and the batch runner of :mod:`bgtools.cli.progress`.
-Registered on :data:`bgtools.cli.app.app` when :mod:`bgtools.cli` imports this module.
+Registered on :data:`bgtools.cli.application.app` when :mod:`bgtools.cli` imports this module.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from bgtools.cli.app import (
+from bgtools.cli.application import (
     JobsOption,
     JsonOption,
     Paths,
@@ -258,8 +258,8 @@ def plays(
     file_dice: tuple[int, int] | None = None
     if Path(position).is_file():
         from bgtools.errors import BgtoolsError, describe_error
-        from bgtools.read.detect import read_input_bytes
-        from bgtools.read.xg import read_position_file
+        from bgtools.readers.detect import read_input_bytes
+        from bgtools.readers.xg import read_position_file
 
         try:
             board, file_dice = read_position_file(read_input_bytes(Path(position)), position)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from bgtools.dataclass_methods import FACTORY_LIST, fields_eq, fields_repr
+from bgtools.dataclass_methods import FACTORY_LIST, fields_eq, fields_reduce, fields_repr
 from bgtools.engine import ids
 from bgtools.engine.position import Play, Position
 from bgtools.engine.results import ResultName
@@ -75,6 +75,9 @@ class Event:  # noqa: PLW1641 - unhashable (eq, mutable), as Python makes it
         if other.__class__ is not self.__class__:
             return NotImplemented  # as generated (and mypyc's bool return allows it here)
         return fields_eq(self, other)
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:
+        return fields_reduce(self)  # a compiled class pickles through its __init__
 
     def action_fields(self) -> dict[str, object]:
         """The action as JSON fields, in the contract's order: index, line, player, action,
@@ -147,6 +150,9 @@ class GameSummary:  # noqa: PLW1641 - unhashable, as Python makes it
             return NotImplemented  # as generated (and mypyc's bool return allows it here)
         return fields_eq(self, other)
 
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:
+        return fields_reduce(self)  # a compiled class pickles through its __init__
+
     @property
     def score_after(self) -> tuple[int, int]:
         """The score after this game: the winner's points added (unchanged while it is not
@@ -208,6 +214,9 @@ class MatchReplay:  # noqa: PLW1641 - unhashable, as Python makes it
         if other.__class__ is not self.__class__:
             return NotImplemented  # as generated (and mypyc's bool return allows it here)
         return fields_eq(self, other)
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:
+        return fields_reduce(self)  # a compiled class pickles through its __init__
 
     @property
     def valid(self) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
-from bgtools.dataclass_methods import fields_eq, fields_hash, fields_repr
+from bgtools.dataclass_methods import fields_eq, fields_hash, fields_reduce, fields_repr
 from bgtools.record import MatchRecord, Severity
 from bgtools.rules import RULES
 
@@ -108,6 +108,9 @@ class RuleProfile:
 
     def __hash__(self) -> int:
         return fields_hash(self)
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:
+        return fields_reduce(self)  # a compiled class pickles through its __init__
 
     @property
     def match_resignation(self) -> bool:

@@ -21,7 +21,7 @@ from bgtools.record import Problem, Severity
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
 
 if TYPE_CHECKING:
-    from bgtools.read.detect import InputSource
+    from bgtools.readers.detect import InputSource
 
 __all__ = [
     "SUFFIXES",
@@ -122,7 +122,7 @@ def convert_file(source: InputSource, fmt: TargetFormat, *, rules: str = "auto",
     Raises :class:`InvalidRecordError` when the record has errors, :class:`ConversionError`
     when the file holds other than one match, and the readers' errors for unreadable input.
     """
-    from bgtools.read.detect import load_file
+    from bgtools.readers.detect import load_file
 
     shown = str(source) if name is None else name
     loaded = load_file(source, shown)
@@ -231,7 +231,7 @@ def plan_directory(args: Sequence[str], directory: Path, fmt: TargetFormat, *,
     ``..`` in a glob's match, a link to a directory elsewhere) is refused (``refusal``); the
     other inputs are still converted.
     """
-    from bgtools.read.detect import STDIN_ARGUMENT
+    from bgtools.readers.detect import STDIN_ARGUMENT
     from bgtools.reports.files import expand_paths
 
     if STDIN_ARGUMENT in args:

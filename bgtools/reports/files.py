@@ -1,6 +1,6 @@
 """Reports built from replayed records: the JSON objects of the CLI contract.
 
-Pure data: this module reads files through :mod:`bgtools.read` and replays them, and returns
+Pure data: this module reads files through :mod:`bgtools.readers` and replays them, and returns
 dictionaries and plain lines; printing them (Rich or JSON) is the CLI's business.
 """
 
@@ -19,7 +19,7 @@ from bgtools.record import SCHEMA, Problem
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
 
 if TYPE_CHECKING:
-    from bgtools.read.detect import InputSource
+    from bgtools.readers.detect import InputSource
 
 __all__ = [
     "FileResult",
@@ -96,8 +96,8 @@ def expand_paths(args: Iterable[str]) -> Iterator[tuple[str, InputSource | None,
     shown as ``-``; given twice it raises RepeatedStdinError. An empty path raises
     InvalidPathError (a usage error).
     """
-    from bgtools.read.detect import STDIN_ARGUMENT, RepeatedStdinError, read_stdin
-    from bgtools.read.source import printable_path
+    from bgtools.readers.detect import STDIN_ARGUMENT, RepeatedStdinError, read_stdin
+    from bgtools.readers.source import printable_path
 
     args = list(args)
     if args.count(STDIN_ARGUMENT) > 1:
@@ -135,7 +135,7 @@ def count_inputs(args: Iterable[str]) -> int:
     """The number of inputs :func:`expand_paths` yields for ``args``, counted by a walk of
     its own that keeps none of them (for a progress bar's total); standard input is
     counted, not read."""
-    from bgtools.read.detect import STDIN_ARGUMENT
+    from bgtools.readers.detect import STDIN_ARGUMENT
 
     args = list(args)
     others = [arg for arg in args if arg != STDIN_ARGUMENT]
@@ -147,14 +147,14 @@ def _walk(top: Path) -> Iterator[tuple[str, str | None, str | None]]:
     directory's files, sorted, then each subdirectory, sorted), lazily: one directory is
     listed at a time and only the sorted names of its record files (plain ``str``) and of
     its subdirectories are held, so memory does not grow with the number of files."""
-    from bgtools.read.source import printable_path
+    from bgtools.readers.source import printable_path
 
     yield from _walk_directory(str(top), printable_path)
 
 
 def _walk_directory(root: str, printable: Callable[[str], str],
                     ) -> Iterator[tuple[str, str | None, str | None]]:
-    from bgtools.read.detect import RECORD_SUFFIXES
+    from bgtools.readers.detect import RECORD_SUFFIXES
 
     files: list[str] = []
     subdirectories: list[str] = []
@@ -268,7 +268,7 @@ def _kind(entry: os.DirEntry[str]) -> str:
 
 
 def _expand_glob(pattern: str) -> Iterator[tuple[str, InputSource | None, str | None]]:
-    from bgtools.read.source import printable_path
+    from bgtools.readers.source import printable_path
 
     matches = glob_matches(pattern)
     if not matches:
@@ -315,7 +315,7 @@ def _reached_by_walk(match: str, walked: set[str]) -> bool:
         if os.path.islink(parent):
             return False
         child = parent
-    from bgtools.read.detect import RECORD_SUFFIXES
+    from bgtools.readers.detect import RECORD_SUFFIXES
 
     if os.path.isdir(match):
         return not os.path.islink(match)
@@ -348,7 +348,7 @@ def analyse_file(display: str, path: InputSource | None, error: str | None = Non
 def _analyse(result: FileResult, path: InputSource, rules: str,
              on_event: Callable[[Event], None] | None, keep_events: bool) -> FileResult:
     display = result.display
-    from bgtools.read.detect import load_file
+    from bgtools.readers.detect import load_file
 
     try:
         loaded = load_file(path, display)

@@ -25,7 +25,7 @@ from bgtools.replay import Event, GameSummary, MatchReplay
 from bgtools.reports.files import action_words, play_label
 
 if TYPE_CHECKING:
-    from bgtools.read.detect import InputSource
+    from bgtools.readers.detect import InputSource
     from bgtools.reports.files import FileResult
 
 __all__ = [
@@ -320,7 +320,7 @@ def build_moments(replay: MatchReplay, events: list[Event]) -> dict[int, list[Mo
 def _with_position_dice(replay: MatchReplay, moment: Moment) -> Moment:
     """The moment of a position file (an ``.xgp``: a set-up and no action) with the dice
     the file gives to play, as for an XGID with dice."""
-    from bgtools.read.xg import position_dice
+    from bgtools.readers.xg import position_dice
 
     dice = position_dice(replay.record)
     if dice is None:

@@ -52,7 +52,7 @@ STDIN_FD = 0
 
 def protected_input(source: object) -> Protected:
     """What an output must never overwrite for the input ``source`` (a path, or the bytes of
-    standard input already read, as :data:`bgtools.read.detect.InputSource` holds them):
+    standard input already read, as :data:`bgtools.readers.detect.InputSource` holds them):
     its path, or standard input's descriptor."""
     if isinstance(source, str | os.PathLike):
         return Path(source)

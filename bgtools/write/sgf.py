@@ -32,7 +32,7 @@ from collections.abc import Sequence
 
 from bgtools import __version__
 from bgtools.engine.position import Step
-from bgtools.read.sgf import kept_nodes, match_info
+from bgtools.readers.sgf import kept_nodes, match_info
 from bgtools.record import MatchRecord
 from bgtools.replay import Event, MatchReplay
 from bgtools.write.mat import (

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bgtools.errors import EXIT_PROBLEMS, EXIT_UNUSABLE, BgtoolsError, describe_error
-from bgtools.read.detect import read_records
+from bgtools.readers.detect import read_records
 from bgtools.replay import Event, profile_for, replay_match
 from bgtools.reports.board import BoardInfo, ascii_board
 from bgtools.reports.files import FileResult, event_json, validate_json
@@ -454,7 +454,7 @@ def _inner(data: bytes) -> tuple[str, bytes] | None:
     import gzip
     import zlib
 
-    from bgtools.read.xg import read_game_file
+    from bgtools.readers.xg import read_game_file
 
     if data[:4] == b"RGMH":
         try:
@@ -601,7 +601,7 @@ def _bgf_field(data: bytes, where: int, size: int, choice: int) -> bytes:
     an integer (a checker count ...) out of range, a string at or beyond MAX_STRING_CHARS,
     a list beyond MAX_ELEMENTS, a value nested beyond MAX_DEPTH, a big integer of up to
     20,000 digits; re-encoded (Smile without shared strings, or JSON text), rewrapped."""
-    from bgtools.read.smile import SmileError, decode_smile
+    from bgtools.readers.smile import SmileError, decode_smile
 
     inner = _inner(data)
     if inner is None or inner[0] != "bgf":

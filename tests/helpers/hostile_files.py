@@ -31,7 +31,7 @@ SAMPLE_MAT = REPO / "samples" / "example_gnubg.mat"
 
 def bgf_match() -> dict[str, Any]:
     """A real BGBlitz match (tests/data), its analysis left out: the base of the attacks."""
-    from bgtools.read.bgf import read_bgf_document
+    from bgtools.readers.bgf import read_bgf_document
 
     _, document = read_bgf_document(SAMPLE_BGF.read_bytes())
     assert isinstance(document, dict)
@@ -103,7 +103,7 @@ def sgf_tail(token: bytes, count: int) -> bytes:
 
 def json_match() -> dict[str, Any]:
     """The sample match as bgtools JSON (decoded): the base of the JSON attacks."""
-    from bgtools.read.detect import read_records
+    from bgtools.readers.detect import read_records
     from bgtools.write.json import dumps_file
 
     loaded = read_records(SAMPLE_MAT.read_bytes(), SAMPLE_MAT.name)

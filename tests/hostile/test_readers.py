@@ -24,9 +24,9 @@ from typer.testing import CliRunner
 from bgtools import limits
 from bgtools.cli import app
 from bgtools.errors import LimitExceededError
-from bgtools.read.detect import read_records
-from bgtools.read.sgf import parse_collection
-from bgtools.read.smile import SmileError, SmileLimitError, decode_smile
+from bgtools.readers.detect import read_records
+from bgtools.readers.sgf import parse_collection
+from bgtools.readers.smile import SmileError, SmileLimitError, decode_smile
 from bgtools.write.mat import mat_name
 from tests.helpers.fuzzing import Encoder, apply_binary_edits, apply_edits, check_bytes
 from tests.helpers.hostile_files import (

@@ -504,7 +504,7 @@ def test_jobs_beyond_the_cores_is_capped_and_said(monkeypatch: pytest.MonkeyPatc
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """``--jobs 300`` on 2 cores started 300 workers; now 2, and a note says so."""
     from bgtools.batch import pool
-    from bgtools.cli.app import resolve_jobs
+    from bgtools.cli.application import resolve_jobs
 
     monkeypatch.setattr(pool.os, "cpu_count", lambda: 2)
     assert resolve_jobs(300) == 2

@@ -11,8 +11,8 @@ import json
 import re
 
 from bgtools.errors import RecordSyntaxError, UnsupportedFormatError
-from bgtools.read.bounds import check_json_values, check_strings
-from bgtools.read.sniff import looks_like_json_match
+from bgtools.readers.bounds import check_json_values, check_strings
+from bgtools.readers.sniff import looks_like_json_match
 from bgtools.record import MatchRecord
 from bgtools.record_json import (
     KIND,

@@ -2,7 +2,7 @@
 
 They live apart from the readers so that detecting a ``.mat`` (the commonest input) does not
 import the SGF and JSON readers and the schema they build at import (start-up time).
-:mod:`bgtools.read.sgf` and :mod:`bgtools.read.json` export them under the same names.
+:mod:`bgtools.readers.sgf` and :mod:`bgtools.readers.json` export them under the same names.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ _GNUBG_TEXT_RE = re.compile(
 def looks_like_json_match(text: str) -> bool:
     """True when ``text`` starts (after blanks) with ``{`` and names a bgtools schema
     (``"schema": "bgtools/...``) in its first 64 KiB: a bgtools JSON file, though possibly
-    of another version or kind, which :func:`bgtools.read.json.parse_json` then refuses with
+    of another version or kind, which :func:`bgtools.readers.json.parse_json` then refuses with
     a clear message."""
     head = text[:65536].lstrip("\ufeff")
     return _JSON_HEAD_RE.match(head) is not None and _SCHEMA_KEY_RE.search(head) is not None

@@ -1,7 +1,7 @@
 """The scanned form of one ``.mat`` line, as the line grammar ``mat_line.lark`` defines it.
 
-Shared by the fast scanner of :mod:`bgtools.read.mat` and the Lark path of
-:mod:`bgtools.read.mat_grammar`, which are proven to give the same values.
+Shared by the fast scanner of :mod:`bgtools.readers.mat` and the Lark path of
+:mod:`bgtools.readers.mat_grammar`, which are proven to give the same values.
 """
 
 from __future__ import annotations

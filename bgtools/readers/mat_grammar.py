@@ -1,6 +1,6 @@
 """The Lark side of the ``.mat`` line grammar: ``mat_line.lark``'s parse of a line and the
 Transformer of its trees, for the lines that leave the fast scanner of
-:mod:`bgtools.read.mat` (and as the definition that scanner is proven equal to).
+:mod:`bgtools.readers.mat` (and as the definition that scanner is proven equal to).
 
 Kept apart from that module so the fast scanner can be compiled (mypyc builds no class nested
 in a function; the Transformer class is made on first use so that Lark loads only then).
@@ -12,7 +12,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from bgtools.grammars import MAT_LINE, parser
-from bgtools.read.mat_lines import LineCell, ScanError, ScannedLine
+from bgtools.readers.mat_lines import LineCell, ScanError, ScannedLine
 
 if TYPE_CHECKING:  # pragma: no cover
     from lark import Token, Transformer

@@ -2,7 +2,7 @@
 
 A ``.bgf`` file is one JSON header line (``{"format":"BGF","version":"1.0","compress":true,
 "useSmile":true}``), then the match: gzip- (or zlib-) compressed when ``compress``, in
-Smile binary JSON (:mod:`bgtools.read.smile`) when ``useSmile``, else JSON text. The
+Smile binary JSON (:mod:`bgtools.readers.smile`) when ``useSmile``, else JSON text. The
 match object holds the settings and a ``games`` list; each game a ``moves`` list whose
 entries are either a roll (``red``/``green`` the dice, ``from``/``to`` the checker moves in
 the mover's numbering) or, with ``green`` 7, an action coded by ``red`` (1 double, 2 take,
@@ -24,11 +24,11 @@ from typing import Any
 
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
 from bgtools.limits import MAX_DECOMPRESSED_BYTES, MAX_MATCH_LENGTH, format_count
-from bgtools.read.bounds import check_json_values, check_strings
-from bgtools.read.inflate import inflate_bounded
-from bgtools.read.smile import SmileError, SmileLimitError, decode_smile
-from bgtools.read.spans import NACKGAMMON_SIDE, START_SIDE, BoardTracker, moves_text
-from bgtools.read.xg import Sides, board_setup
+from bgtools.readers.bounds import check_json_values, check_strings
+from bgtools.readers.inflate import inflate_bounded
+from bgtools.readers.smile import SmileError, SmileLimitError, decode_smile
+from bgtools.readers.spans import NACKGAMMON_SIDE, START_SIDE, BoardTracker, moves_text
+from bgtools.readers.xg import Sides, board_setup
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
 
 __all__ = ["looks_like_bgf", "parse_bgf", "read_bgf_document"]

@@ -34,7 +34,7 @@ from bgtools.limits import (
 from bgtools.record import MatchRecord, Problem, Severity
 
 if TYPE_CHECKING:
-    from bgtools.read.source import DecodedText
+    from bgtools.readers.source import DecodedText
 
 __all__ = [
     "BINARY_STARTS",
@@ -114,8 +114,8 @@ class LoadedRecords(FieldMethods):
 
 def detect_format(text: str) -> str | None:
     """``"sgf"``, ``"mat"``, ``"json"`` (bgtools JSON) or None, from the content alone."""
-    from bgtools.read.mat import looks_like_mat
-    from bgtools.read.sniff import looks_like_json_match, looks_like_sgf
+    from bgtools.readers.mat import looks_like_mat
+    from bgtools.readers.sniff import looks_like_json_match, looks_like_sgf
 
     if looks_like_json_match(text):
         return "json"
@@ -138,7 +138,7 @@ def _too_big(name: str, size: int | str) -> LimitExceededError:
 def _check_length_lines(text: str, suspects: tuple[int, ...], name: str) -> None:
     """Refuse the first ``N point match`` line of ``text`` whose N is beyond
     MAX_MATCH_LENGTH. Only the lines numbered ``suspects`` (the .mat reader's
-    :attr:`~bgtools.read.mat.MatReading.length_suspects`, which include every such line)
+    :attr:`~bgtools.readers.mat.MatReading.length_suspects`, which include every such line)
     are looked at, not the whole text."""
     if not suspects:
         return
@@ -207,7 +207,7 @@ def _check_records(records: list[MatchRecord], name: str) -> None:
 def _refuse_unrecognised(text: str, name: str) -> NoReturn:
     """Raise UnsupportedFormatError for a text of no format bgtools reads, naming GNU
     Backgammon's analysis text, which users take for a match record."""
-    from bgtools.read.sniff import looks_like_gnubg_text_export
+    from bgtools.readers.sniff import looks_like_gnubg_text_export
 
     if looks_like_gnubg_text_export(text):
         raise UnsupportedFormatError(
@@ -237,7 +237,7 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
     # Old DOS tools end a text file with Ctrl-Z (0x1A), and some pad it with NUL bytes:
     # neither is part of a text record (gnubg reads such files as without them). A binary
     # record, read above, is read whole: an .xg's archive trailer ends in zero bytes.
-    from bgtools.read.source import decode_text, decode_utf16
+    from bgtools.readers.source import decode_text, decode_utf16
 
     text_bytes = data.rstrip(b"\x1a\x00")
     decoded = decode_utf16(data)
@@ -252,7 +252,7 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
     fmt = detect_format(decoded.text)
     stated_encoding = False  # the file names its encoding (SGF CA): no warning
     if fmt == "mat":
-        from bgtools.read.mat import read_mat
+        from bgtools.readers.mat import read_mat
 
         reading = read_mat(decoded.text)
         _check_length_lines(decoded.text, reading.length_suspects, name)
@@ -265,7 +265,7 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
                 stated_encoding = True
         records = _read_sgf(decoded.text, name)
     elif fmt == "json":
-        from bgtools.read.json import parse_json
+        from bgtools.readers.json import parse_json
 
         records = parse_json(decoded.text, name)
     else:
@@ -288,7 +288,7 @@ def _sgf_stated_charset(data: bytes, guessed: str) -> DecodedText | None:
     charset its root node's ``CA`` property states (``CA[ISO-8859-1]``,
     ``CA[windows-1252]``, ``CA[Shift_JIS]``), as GNU Backgammon reads it; None when the
     root states none, one Python does not know, or one the bytes are not in."""
-    from bgtools.read.source import decode_stated
+    from bgtools.readers.source import decode_stated
 
     start = guessed.find("(;")
     end = guessed.find(";", start + 2) if start >= 0 else -1
@@ -298,14 +298,14 @@ def _sgf_stated_charset(data: bytes, guessed: str) -> DecodedText | None:
 
 BINARY_STARTS = (b"RGMH", b"{")
 """How every file the binary readers accept begins: eXtreme Gammon's ``RGMH`` magic
-(:func:`~bgtools.read.xg.looks_like_xg`) or the brace of BGBlitz's JSON header line
-(:func:`~bgtools.read.bgf.looks_like_bgf`); tests/test_detect_binary.py holds them to it."""
+(:func:`~bgtools.readers.xg.looks_like_xg`) or the brace of BGBlitz's JSON header line
+(:func:`~bgtools.readers.bgf.looks_like_bgf`); tests/test_detect_binary.py holds them to it."""
 
 
 def _read_sgf(text: str, name: str) -> list[MatchRecord]:
     """The records of an SGF text; an SGF of another game is unsupported, and the limits
     the tokenizer counts while parsing name the file first."""
-    from bgtools.read.sgf import other_game, parse_sgf
+    from bgtools.readers.sgf import other_game, parse_sgf
 
     try:
         records = parse_sgf(text)
@@ -323,15 +323,15 @@ def _read_binary(data: bytes, name: str) -> LoadedRecords | None:
     recognised by their magic bytes; None for any other input."""
     if not data.startswith(BINARY_STARTS):
         return None  # text: the binary readers (and zlib-ng) are not even imported
-    from bgtools.read.bgf import looks_like_bgf
-    from bgtools.read.xg import looks_like_xg
+    from bgtools.readers.bgf import looks_like_bgf
+    from bgtools.readers.xg import looks_like_xg
 
     if looks_like_xg(data):
-        from bgtools.read.xg import parse_xg
+        from bgtools.readers.xg import parse_xg
 
         return LoadedRecords("xg", "binary", parse_xg(data, name))
     if looks_like_bgf(data):
-        from bgtools.read.bgf import parse_bgf
+        from bgtools.readers.bgf import parse_bgf
 
         return LoadedRecords("bgf", "binary", parse_bgf(data, name))
     return None

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 
 from bgtools.errors import LimitExceededError
 from bgtools.limits import MAX_GAMES, MAX_NODES, MAX_PROBLEMS, MAX_STRING_CHARS, format_count
-from bgtools.read.sniff import looks_like_sgf
+from bgtools.readers.sniff import looks_like_sgf
 from bgtools.record import (
     Action,
     ActionKind,

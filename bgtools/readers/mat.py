@@ -42,9 +42,9 @@ from bgtools.build import is_compiled
 from bgtools.dataclass_methods import fields_eq, fields_repr
 from bgtools.grammars import MAT_LINE, Terminal, terminals
 from bgtools.limits import MAX_LINE_CHARS, MAX_MATCH_LENGTH, MAX_PROBLEMS
-from bgtools.read.mat_grammar import scan_line_lark
-from bgtools.read.mat_lines import LineCell, ScanError, ScannedLine
-from bgtools.read.source import normalise_newlines
+from bgtools.readers.mat_grammar import scan_line_lark
+from bgtools.readers.mat_lines import LineCell, ScanError, ScannedLine
+from bgtools.readers.source import normalise_newlines
 from bgtools.record import Action, ActionKind, GameRecord, MatchRecord, Problem
 
 if TYPE_CHECKING:  # pragma: no cover
