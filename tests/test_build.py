@@ -99,3 +99,32 @@ def test_without_a_compiler_the_build_falls_back_to_pure_python(tmp_path: Path) 
     assert done.returncode == 0, done.stderr[-2000:]
     assert "compiling failed" in done.stderr and "pure-Python build" in done.stderr
     assert _extensions(tree) == []
+
+
+def _except_names_with_two_types(source: str) -> list[str]:
+    """Functions of ``source`` that bind one ``except ... as NAME`` to two exception types."""
+    found = []
+    for function in ast.walk(ast.parse(source)):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        types: dict[str, set[str]] = {}
+        for node in ast.walk(function):
+            if isinstance(node, ast.ExceptHandler) and node.name and node.type is not None:
+                types.setdefault(node.name, set()).add(ast.unparse(node.type))
+        found += [f"{function.name}: {name} as {sorted(kinds)}"
+                  for name, kinds in types.items() if len(kinds) > 1]
+    return found
+
+
+def test_compiled_modules_bind_each_except_name_to_one_type() -> None:
+    # mypyc gives a name one type per function: `except A as exc` then `except B as exc`
+    # makes the compiled build raise TypeError when B is caught (the pure build is fine).
+    found = {path: names for path in compiled_sources()
+             if (names := _except_names_with_two_types((REPO / path).read_text("utf-8")))}
+    assert found == {}
+
+
+def test_the_except_name_check_finds_a_reused_name() -> None:
+    source = ("def f():\n    try:\n        pass\n    except KeyError as exc:\n        pass\n"
+              "    except ValueError as exc:\n        pass\n")
+    assert _except_names_with_two_types(source) == ["f: exc as ['KeyError', 'ValueError']"]
