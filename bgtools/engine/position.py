@@ -1,9 +1,11 @@
-"""The rules engine: positions, plays and legal-play generation.
+"""Positions and plays: the documented, immutable face of the rules engine.
 
 Everything here is seen from the player to act (the *mover*): his points are numbered 1..24
 in the direction he moves, his bar is 25 and his borne-off tray is 0. The opponent's side is
 kept in the opponent's own numbering, so the mover's point ``q`` is the opponent's ``25 - q``.
-Nothing in this module knows about files or terminals.
+The rules themselves (a step, the maximal-play rules, move generation, the starting
+positions) are the board kernel's, :mod:`bgtools.engine.board`, which :class:`Position`
+calls. Nothing in this module knows about files or terminals.
 """
 
 from __future__ import annotations
