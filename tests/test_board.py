@@ -87,6 +87,15 @@ def test_step_error_names_the_rule_broken(me: list[int], opp: list[int], src: in
 
 
 @settings(max_examples=300, deadline=None)
+@given(mover_sides(), sides_lists, st.integers(-2, 27), st.integers(-1, 25), st.integers(1, 6))
+def test_mover_step_error_is_step_error_but_the_block(me: list[int], opp: list[int], src: int,
+                                                      dst: int, die: int) -> None:
+    rule = board.step_error(me, opp, src, dst, die)
+    assert board.mover_step_error(me, src, dst, die) == (
+        None if rule == "blocked-point" else rule)
+
+
+@settings(max_examples=300, deadline=None)
 @given(sides_lists, sides_lists, st.integers(1, 25), st.integers(0, 24))
 def test_apply_step_hits_a_blot_and_undo_step_restores(me: list[int], opp: list[int], src: int,
                                                        dst: int) -> None:

@@ -90,7 +90,7 @@ def test_plain_play_sides_bear_off_with_either_die() -> None:
 
 def test_plain_play_sides_hit_each_blot_once() -> None:
     # Two checkers onto the same blot: the first hits it, the second lands on the emptied
-    # point.
+    # point; the opponent's side is copied only when something is hit.
     pos = Position.from_points({13: 2, 8: 2, 6: 5}, {20: 1, 11: 3, 1: 2})
     after = sides_after_plain_play(pos.mover, pos.opponent, 3, 3, "8/5* 8/5 13/10 13/10")
     assert after is not None
@@ -98,7 +98,7 @@ def test_plain_play_sides_hit_each_blot_once() -> None:
     assert sides_after_plain_play(pos.mover, pos.opponent, 3, 3,
                                   "8/5* 8/5* 13/10 13/10") is None
     quiet = sides_after_plain_play(pos.mover, pos.opponent, 3, 3, "13/10 13/10 6/3 6/3")
-    assert quiet is not None and quiet[1] == pos.opponent
+    assert quiet is not None and quiet[1] is pos.opponent
     general = resolve_written_play(pos, 3, 3, "8/5* 8/5 13/10 13/10")
     assert general is not None and general[:2] == after and general[4] == ()
 

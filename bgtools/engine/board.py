@@ -28,6 +28,7 @@ from typing import Final
 
 __all__ = [
     "BAR",
+    "BLOCK",
     "CHECKERS",
     "NACKGAMMON_SIDE",
     "OFF",
@@ -38,6 +39,7 @@ __all__ = [
     "can_carry",
     "can_move",
     "generate_plays",
+    "mover_step_error",
     "point_name",
     "search_plays",
     "step_error",
@@ -52,6 +54,8 @@ OFF: Final = 0
 """The index of a side's borne-off checkers."""
 CHECKERS: Final = 15
 """Checkers per player."""
+BLOCK: Final = 2
+"""Opposing checkers that hold a point against the mover (a lone one is a blot, hit)."""
 
 START_SIDE: Final = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 """One side at the start of a game, in its own numbering (2 on 24, 5 on 13, 3 on 8, 5 on 6)."""
@@ -84,8 +88,20 @@ def step_error(me: list[int], opp: list[int], src: int, dst: int, die: int) -> s
     ``die`` is illegal, as a rule id; None when it is legal.
 
     The rule ids are ``no-checker``, ``must-enter-bar``, ``blocked-point``,
-    ``bearoff-not-home``, ``bearoff-higher-die`` and ``dice-mismatch``.
+    ``bearoff-not-home``, ``bearoff-higher-die`` and ``dice-mismatch``. All but
+    ``blocked-point`` read the mover's side alone (:func:`mover_step_error`); a point is
+    blocked when the opponent has :data:`BLOCK` checkers or more on it.
     """
+    rule = mover_step_error(me, src, dst, die)
+    if rule is None and dst > 0 and opp[25 - dst] >= BLOCK:
+        return "blocked-point"
+    return rule
+
+
+def mover_step_error(me: list[int], src: int, dst: int, die: int) -> str | None:
+    """:func:`step_error` but for the block on ``dst``: the rules of a step that read only
+    the mover's side (the replayer's common roll reads the opponent's side apart, unmoved
+    unless a blot is hit)."""
     if not 1 <= src <= 25 or me[src] == 0:
         return "no-checker"
     if me[25] and src != 25:
@@ -93,8 +109,6 @@ def step_error(me: list[int], opp: list[int], src: int, dst: int, die: int) -> s
     if dst > 0:
         if src - dst != die:
             return "dice-mismatch"
-        if opp[25 - dst] >= 2:
-            return "blocked-point"
         return None
     # Bearing off.
     if src == 25:
@@ -167,6 +181,8 @@ def can_move(mover: Sequence[int], opponent: Sequence[int], die1: int, die2: int
 
 def _any_step(me: list[int], opp: list[int], die: int) -> bool:
     """Whether some checker of the mover can move with ``die``."""
+    if me[25]:
+        return step_is_legal(me, opp, 25, die)  # no other checker may move
     for src in range(25, 0, -1):  # noqa: SIM110 - a loop compiles to C; any(generator) does not
         if me[src] and step_is_legal(me, opp, src, die):
             return True

@@ -17,9 +17,11 @@ from typing import Final
 from bgtools.dataclass_methods import fields_eq, fields_hash, fields_repr
 from bgtools.engine import notation
 from bgtools.engine.board import (
+    BLOCK,
     Step,
     apply_step,
     can_carry,
+    mover_step_error,
     point_name,
     step_error,
     uses_most_dice,
@@ -635,19 +637,44 @@ def _play_segments(mover: tuple[int, ...], opponent: tuple[int, ...],
                    segments: tuple[tuple[int, int, bool], ...], first_die: int,
                    other_die: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """Play ``segments`` in the order written, the first with ``first_die`` and the others
-    with ``other_die``, each step checked (:func:`~bgtools.engine.board.step_error`, then
-    :func:`~bgtools.engine.board.apply_step`); the sides after them, or None when a step is
-    illegal or a ``*`` marks a step that hits nothing."""
+    with ``other_die``, each step checked (the kernel's :func:`~bgtools.engine.board.step_error`
+    as :func:`~bgtools.engine.board.mover_step_error` and the block on the point reached,
+    then moved as :func:`~bgtools.engine.board.apply_step` moves it); the sides after them,
+    or None when a step is illegal or a ``*`` marks a step that hits nothing.
+
+    The opponent's side is read, not copied: his counts change only where a lone checker
+    is hit (1 to 0: a block stays a block, an open point stays open) and on his bar, which
+    no step of the mover reads. So it is copied only when something is hit, and returned
+    as it is otherwise (most rolls hit nothing: copying it costs the replayer 3%)."""
     me = list(mover)
-    opp = list(opponent)
+    hit: list[int] = []  # the opponent's points hit, in his numbering
     die = first_die
     for src, dst, mark in segments:
         # src - die is dst, or 0 or less for a bear-off (the segment fits the die).
-        if step_error(me, opp, src, src - die, die) is not None:
+        if mover_step_error(me, src, src - die, die) is not None:
             return None
         die = other_die
-        if not apply_step(me, opp, src, dst) and mark:
+        me[src] = me[src] - 1
+        if dst <= 0:
+            me[0] = me[0] + 1
+            if mark:
+                return None  # a hit-mark problem: resolve_written_play words it
+            continue
+        there = 25 - dst
+        count = opponent[there]
+        if count >= BLOCK:
+            return None  # blocked-point
+        me[dst] = me[dst] + 1
+        if count == 1 and there not in hit:
+            hit.append(there)
+        elif mark:
             return None  # a hit-mark problem: resolve_written_play words it
+    if not hit:
+        return tuple(me), opponent
+    opp = list(opponent)
+    for there in hit:
+        opp[there] = 0
+    opp[25] = opp[25] + len(hit)
     return tuple(me), tuple(opp)
 
 

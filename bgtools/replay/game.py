@@ -625,14 +625,14 @@ class Game:
         line, column = action.line, action.column
         self.beavered_by = None
         self.take_turn(action)
-        before = self.position
+        before = self.position if self.on_event is not None else None
         if self.crawford and self.crawford_unknown:
             self.problem("crawford-unknown", f"a double at {self.score[0]}-{self.score[1]} in "
                          "the file's first game: the file starts in the middle of the match, "
                          "so whether this is the Crawford game cannot be told; read as "
                          "post-Crawford", line, column, action)
             self.crawford = False
-        if self.on_event is not None:
+        if before is not None:  # a listener: the position is built only for it
             self.emit(p, "double", None, None, before, action)
         if not self.profile.cube_in_use(self.length):
             self.problem("cube-disabled", "the cube is not in use in this match", line, column,
