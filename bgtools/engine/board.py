@@ -266,9 +266,10 @@ def _die_steps(me: list[int], opp: list[int], die: int) -> list[Step]:
     """Every legal single step with ``die``, highest source first (the bar first)."""
     steps: list[Step] = []
     for src in range(25, 0, -1):
-        if me[src] and step_is_legal(me, opp, src, die):
+        if me[src]:
             dst = src - die
-            steps.append((src, max(0, dst)))
+            if step_error(me, opp, src, dst, die) is None:
+                steps.append((src, max(0, dst)))
     return steps
 
 
