@@ -442,18 +442,20 @@ def play_steps(me: list[int], opp: list[int], steps: Sequence[Step], dice: Seque
     hits: list[bool] = []
     if in_order:
         for (src, dst), die in zip(steps, dice):
-            if step_error(me, opp, src, dst, die) is not None:
-                return IllegalStep((src, dst), step_error(me, opp, src, dst, die))
+            rule = step_error(me, opp, src, dst, die)
+            if rule is not None:
+                return IllegalStep((src, dst), rule)
             hits.append(apply_step(me, opp, src, dst))
         return tuple(hits)
     pool = list(dice)
     for src, dst in steps:
         first_error: str | None = None
         for die in dict.fromkeys(pool):
-            if step_error(me, opp, src, dst, die) is None:
+            rule = step_error(me, opp, src, dst, die)
+            if rule is None:
                 pool.remove(die)
                 break
-            first_error = first_error or step_error(me, opp, src, dst, die)
+            first_error = first_error or rule
         else:
             return IllegalStep((src, dst), first_error)
         hits.append(apply_step(me, opp, src, dst))
@@ -477,9 +479,10 @@ def _search(
             continue
         done = False
         src, dst, die = chain[i]
-        if step_error(me, opp, src, dst, die) is not None:
+        rule = step_error(me, opp, src, dst, die)
+        if rule is not None:
             if len(steps) > int(deepest[0]):  # type: ignore[call-overload]
-                deepest[0], deepest[1] = len(steps), step_error(me, opp, src, dst, die)
+                deepest[0], deepest[1] = len(steps), rule
                 deepest[2] = (src, dst)
             continue
         me2, opp2 = me[:], opp[:]
@@ -579,8 +582,8 @@ def resolve_written_sides(mover: tuple[int, ...], opponent: tuple[int, ...], die
             return None
         if written.kind != "moves" or not written.paths:
             return None
-        known = _RESOLVED.remember(key, _resolved(unchecked_position(mover, opponent), die1, die2,
-                                                   written))
+        known = _RESOLVED.remember(
+            key, _resolved(unchecked_position(mover, opponent), die1, die2, written))
     return known
 
 
