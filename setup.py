@@ -17,12 +17,15 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 # The per-roll path: reading a .mat (or an .xg, or a .bgf with its Smile body), parsing and
-# resolving plays, replaying them. Modules that define the documented library API
+# resolving plays, replaying them, and the board kernel under all of them (engine/board: the
+# rules of a step, the maximal-play rules, move generation, as plain functions that
+# engine/position's documented Position delegates to). Modules that define the documented library API
 # (engine/position, engine/ids, engine/plays, record, api/) stay pure Python: compiled
 # functions and classes lose their docstrings and signatures, which help(), IDEs and the
 # Sphinx reference read. So do the modules that build Lark Transformer classes on first use
 # (engine/notation_grammar, readers/mat_grammar): mypyc compiles no class nested in a function.
 COMPILED = [
+    "bgtools/engine/board.py",
     "bgtools/engine/memo.py",
     "bgtools/engine/notation.py",
     "bgtools/engine/resolve.py",

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 
 from bgtools import Play, Position, PositionError
+from bgtools.engine import board
 from tests.helpers.strategies import dice, positions
 
 
@@ -163,31 +164,23 @@ def test_position_id_round_trip(pos: Position) -> None:
     assert Position.from_id(pos.position_id) == pos
 
 
-def _generate_without_shortcut(pos: Position, roll: tuple[int, int]) -> object:
-    from bgtools.engine import position
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(position, "_no_step", lambda *args: False)
-        return position._generate(pos, *roll)
-
-
 @settings(max_examples=300, deadline=None)
 @given(positions, dice)
 def test_no_step_shortcut_changes_no_result(pos: Position, roll: tuple[int, int]) -> None:
-    from bgtools.engine import position
-
-    assert position._generate(pos, *roll) == _generate_without_shortcut(pos, roll)
+    # generate_plays answers a roll that cannot be played without searching.
+    assert board.generate_plays(pos.mover, pos.opponent, *roll) == board.search_plays(
+        pos.mover, pos.opponent, *roll)
 
 
 @pytest.mark.parametrize("roll", [(d1, d2) for d1 in range(1, 7) for d2 in range(1, 7)])
 def test_no_step_shortcut_on_the_bar_against_a_closed_board(roll: tuple[int, int]) -> None:
-    from bgtools.engine import position
-
     closed = Position.from_points({25: 1, 13: 14}, dict.fromkeys(range(1, 7), 2) | {24: 3})
-    assert position._generate(closed, *roll) == _generate_without_shortcut(closed, roll)
+    assert board.generate_plays(closed.mover, closed.opponent, *roll) == board.search_plays(
+        closed.mover, closed.opponent, *roll)
     assert closed.legal_plays(*roll) == [Play()]
     half = Position.from_points({25: 1, 13: 14}, dict.fromkeys(range(1, 6), 2) | {24: 5})
-    assert position._generate(half, *roll) == _generate_without_shortcut(half, roll)
+    assert board.generate_plays(half.mover, half.opponent, *roll) == board.search_plays(
+        half.mover, half.opponent, *roll)
 
 
 def test_generating_plays_leaves_no_reference_cycle() -> None:

@@ -12,15 +12,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgtools.engine.position import Position, step_error, unchecked_position
-from bgtools.engine.resolve import (
-    can_move,
-    mover_can_step,
-    position_of,
-    resolve_written_play,
-    sides_after_plain_play,
-    step_is_legal,
-)
+from bgtools.engine.position import Position
+from bgtools.engine.resolve import resolve_written_play, sides_after_plain_play
 from tests.helpers.strategies import dice, positions
 
 
@@ -95,28 +88,6 @@ def test_plain_play_sides_bear_off_with_either_die() -> None:
     assert general is not None and general[:2] == after and general[4] == ()
 
 
-@settings(max_examples=300, deadline=None)
-@given(positions, st.integers(1, 25), st.integers(1, 6))
-def test_step_is_legal_is_step_error_none(pos: Position, src: int, die: int) -> None:
-    assert step_is_legal(list(pos.mover), list(pos.opponent), src, die) == (
-        step_error(pos.mover, pos.opponent, src, max(src - die, 0), die) is None)
-
-
-@settings(max_examples=300, deadline=None)
-@given(positions, st.integers(-2, 27), st.integers(1, 6))
-def test_mover_can_step_is_step_error_none_without_the_block(pos: Position, src: int,
-                                                             die: int) -> None:
-    # The plain path reads the opponent's side apart (and step_is_legal is mover_can_step
-    # plus the block): with the point reached emptied of the opponent's checkers,
-    # mover_can_step is exactly step_error's verdict.
-    me, opp = list(pos.mover), list(pos.opponent)
-    dst = src - die
-    if 0 < dst < 25:
-        opp[25 - dst] = 0
-    assert mover_can_step(me, src, dst) == (
-        step_error(tuple(me), tuple(opp), src, max(dst, 0), die) is None)
-
-
 def test_plain_play_sides_hit_each_blot_once() -> None:
     # Two checkers onto the same blot: the first hits it, the second lands on the emptied
     # point; the opponent's side is copied only when something is hit.
@@ -130,21 +101,6 @@ def test_plain_play_sides_hit_each_blot_once() -> None:
     assert quiet is not None and quiet[1] is pos.opponent
     general = resolve_written_play(pos, 3, 3, "8/5* 8/5 13/10 13/10")
     assert general is not None and general[:2] == after and general[4] == ()
-
-
-@settings(max_examples=300, deadline=None)
-@given(positions, dice)
-def test_can_move_is_a_legal_play_with_steps(pos: Position, roll: tuple[int, int]) -> None:
-    assert can_move(pos.mover, pos.opponent, *roll) == bool(pos.legal_plays(*roll)[0].steps)
-
-
-@settings(max_examples=50, deadline=None)
-@given(positions)
-def test_position_of_is_unchecked_position(pos: Position) -> None:
-    built = position_of(pos.mover, pos.opponent)
-    assert type(built) is Position and built == unchecked_position(pos.mover, pos.opponent)
-    assert built.mover is pos.mover and built.opponent is pos.opponent
-    assert hash(built) == hash(pos) and built.swapped() == pos.swapped()
 
 
 @st.composite

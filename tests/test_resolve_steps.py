@@ -4,9 +4,9 @@
 steps) must answer only when the general path (``play_steps``, then the legal results of
 the move generator) finds no problem, with the same sides; ``resolve.uses_most_dice`` must
 say whether a legal play is among ``Position.legal_results`` (exactly, but for a bear-off
-that a longer play also reaches: it then declines and the generator decides); ``check_maximal``,
-which now asks it first, must give the Resolution it gave by generating the plays; and the
-compiled single-step rules must be ``position.step_error`` / ``apply_step``.
+that a longer play also reaches: it then declines and the generator decides); and
+``check_maximal``, which asks it first, must give the Resolution it gave by generating the
+plays.
 """
 
 from __future__ import annotations
@@ -17,28 +17,17 @@ from itertools import permutations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgtools.engine.position import (
-    Play,
-    Position,
-    Step,
-    apply_step,
-    step_error,
-    unchecked_position,
-)
+from bgtools.engine.board import Step, apply_step, step_is_legal, uses_most_dice
+from bgtools.engine.position import Play, Position, unchecked_position
 from bgtools.engine.resolve import (
     IllegalStep,
     Resolution,
     check_maximal,
     legal_results,
-    move_checker,
     play_steps,
     sides_after_steps,
-    step_to_is_legal,
-    uses_most_dice,
 )
 from tests.helpers.strategies import dice, positions
-
-sides_lists = st.lists(st.integers(0, 4), min_size=26, max_size=26)
 
 
 def _generated_check(pos: Position, d1: int, d2: int, play: Play,
@@ -75,7 +64,7 @@ def _step_sequences(pos: Position, roll: tuple[int, int],
         found.extend(list(permutations(steps))[:3])
     for die in set(roll):
         for src in range(1, 26):
-            if step_error(pos.mover, pos.opponent, src, max(src - die, 0), die) is None:
+            if step_is_legal(list(pos.mover), list(pos.opponent), src, die):
                 found.append(((src, max(src - die, 0)),))
     for _ in range(3):
         count = rng.randint(1, 5)
@@ -171,19 +160,3 @@ def test_uses_most_dice_on_known_positions() -> None:
     assert sides_after_steps(one_die.mover, one_die.opponent, 5, 6, ((13, 8),)) is None
     after = sides_after_steps(one_die.mover, one_die.opponent, 5, 6, ((13, 7),))
     assert after == (Position.from_points({7: 1}, {23: 2}).mover, one_die.opponent)
-
-
-@settings(max_examples=300, deadline=None)
-@given(sides_lists, sides_lists, st.integers(0, 26), st.integers(-1, 25), st.integers(1, 6))
-def test_step_to_is_legal_is_step_error_none(me: list[int], opp: list[int], src: int,
-                                             dst: int, die: int) -> None:
-    assert step_to_is_legal(me, opp, src, dst, die) == (
-        step_error(me, opp, src, dst, die) is None)
-
-
-@settings(max_examples=300, deadline=None)
-@given(sides_lists, sides_lists, st.integers(1, 25), st.integers(-1, 24))
-def test_move_checker_is_apply_step(me: list[int], opp: list[int], src: int, dst: int) -> None:
-    me2, opp2 = list(me), list(opp)
-    assert move_checker(me, opp, src, dst) == apply_step(me2, opp2, src, dst)
-    assert (me, opp) == (me2, opp2)

@@ -1,34 +1,18 @@
-"""The fast paths of ``read/spans.py`` (the binary readers' exact steps) against the
-general ones: the single-step rules against ``engine.position``'s, and
-``BoardTracker.play`` against the full depth-first search, on boards reached by legal
-play."""
+"""The fast paths of ``readers/spans.py`` (the binary readers' exact steps) against the
+general one: ``BoardTracker.play`` against the full depth-first search, on boards reached by
+legal play."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgtools.engine.position import Position, apply_step, step_error
-from bgtools.engine.resolve import step_is_legal
+from bgtools.engine.board import apply_step
+from bgtools.engine.position import Position
 from bgtools.readers import spans
 from bgtools.readers.spans import BoardTracker
 
 Step = tuple[int, int]
-
-sides_lists = st.lists(st.integers(0, 4), min_size=26, max_size=26)
-
-
-@given(sides_lists, sides_lists, st.integers(0, 26), st.integers(1, 6))
-def test_step_is_legal_is_step_error_none(me: list[int], opp: list[int], src: int,
-                                          die: int) -> None:
-    """The fast paths' single-step rule: ``step_is_legal`` answers exactly as
-    ``step_error`` for a step by ``die`` to ``src - die`` (or off), and off with a die
-    smaller than the distance is always illegal."""
-    legal = step_is_legal(me, opp, src, die)
-    assert legal == (step_error(me, opp, src, max(src - die, 0), die) is None)
-    if src > die:
-        assert step_error(me, opp, src, 0, die) is not None
-
 
 def _full_search(me: list[int], opp: list[int], dice: tuple[int, int],
                  moves: list[Step]) -> tuple[Step, ...] | None:

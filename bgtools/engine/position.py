@@ -1,9 +1,11 @@
-"""The rules engine: positions, plays and legal-play generation.
+"""Positions and plays: the documented, immutable face of the rules engine.
 
 Everything here is seen from the player to act (the *mover*): his points are numbered 1..24
 in the direction he moves, his bar is 25 and his borne-off tray is 0. The opponent's side is
 kept in the opponent's own numbering, so the mover's point ``q`` is the opponent's ``25 - q``.
-Nothing in this module knows about files or terminals.
+The rules themselves (a step, the maximal-play rules, move generation, the starting
+positions) are the board kernel's, :mod:`bgtools.engine.board`, which :class:`Position`
+calls. Nothing in this module knows about files or terminals.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bgtools.dataclass_methods import FrozenFieldMethods
-from bgtools.engine import ids
+from bgtools.engine import board, ids
+from bgtools.engine.board import BAR, CHECKERS, OFF, Step
 from bgtools.errors import BgtoolsError
 
 __all__ = [
@@ -27,16 +30,7 @@ __all__ = [
     "ParsedId",
     "parse_id",
     "unchecked_position",
-    "apply_step",
-    "step_error",
 ]
-
-BAR = 25
-OFF = 0
-CHECKERS = 15
-
-Step = tuple[int, int]
-"""One checker moved by one die: ``(from, to)`` in the mover's numbering (bar 25, off 0)."""
 
 
 class PositionError(BgtoolsError, ValueError):
@@ -242,12 +236,16 @@ class Position(FrozenFieldMethods):
         With no legal play the list holds one empty Play (the turn passes).
         """
         _check_dice(die1, die2)
-        return [play for play, _ in _generate(self, die1, die2)]
+        return [Play(steps, hits)
+                for steps, hits, _, _ in board.generate_plays(self.mover, self.opponent, die1,
+                                                              die2)]
 
     def legal_results(self, die1: int, die2: int) -> dict[Position, Play]:
         """Map every position reachable by a legal play (mover's view, before swapping)."""
         _check_dice(die1, die2)
-        return {result: play for play, result in _generate(self, die1, die2)}
+        return {unchecked_position(mover, opponent): Play(steps, hits)
+                for steps, hits, mover, opponent in board.generate_plays(
+                    self.mover, self.opponent, die1, die2)}
 
     def play(self, play: Play | Iterable[Step]) -> Position:
         """Apply a play's steps (trusted to be legal) and return the position, opponent to act."""
@@ -255,23 +253,24 @@ class Position(FrozenFieldMethods):
         me = list(self.mover)
         opp = list(self.opponent)
         for src, dst in steps:
-            apply_step(me, opp, src, dst)
+            board.apply_step(me, opp, src, dst)
         return unchecked_position(tuple(opp), tuple(me))
 
     def apply_steps(self, steps: Iterable[Step]) -> tuple[Position, tuple[bool, ...]]:
         """Apply steps without any check; return the mover's-view result and the hits."""
         me = list(self.mover)
         opp = list(self.opponent)
-        hits = tuple(apply_step(me, opp, src, dst) for src, dst in steps)
+        hits = tuple(board.apply_step(me, opp, src, dst) for src, dst in steps)
         return unchecked_position(tuple(me), tuple(opp)), hits
 
     def step_error(self, src: int, dst: int, die: int) -> str | None:
         """Why one step with ``die`` is illegal here, as a rule id; None when it is legal.
 
         The rule ids are ``no-checker``, ``must-enter-bar``, ``blocked-point``,
-        ``bearoff-not-home``, ``bearoff-higher-die`` and ``dice-mismatch``.
+        ``bearoff-not-home``, ``bearoff-higher-die`` and ``dice-mismatch``
+        (:func:`bgtools.engine.board.step_error`).
         """
-        return step_error(self.mover, self.opponent, src, dst, die)
+        return board.step_error(list(self.mover), list(self.opponent), src, dst, die)
 
 
 def unchecked_position(mover: tuple[int, ...], opponent: tuple[int, ...]) -> Position:
@@ -287,170 +286,6 @@ def unchecked_position(mover: tuple[int, ...], opponent: tuple[int, ...]) -> Pos
 def _check_dice(die1: int, die2: int) -> None:
     if not (1 <= die1 <= 6 and 1 <= die2 <= 6):
         raise ValueError(f"dice must be 1..6, got {die1} and {die2}")
-
-
-def apply_step(me: list[int], opp: list[int], src: int, dst: int) -> bool:
-    """Move one checker of the mover from ``src`` to ``dst`` (0 = off) in the mutable sides
-    ``me``/``opp`` without any check; a lone opposing checker there goes to its bar.
-    Return True when it hit."""
-    me[src] -= 1
-    if dst <= 0:
-        me[0] += 1
-        return False
-    me[dst] += 1
-    there = 25 - dst
-    if opp[there] == 1:
-        opp[there] = 0
-        opp[25] += 1
-        return True
-    return False
-
-
-def step_error(
-    me: Sequence[int], opp: Sequence[int], src: int, dst: int, die: int
-) -> str | None:
-    """Why moving one checker from ``src`` to ``dst`` with ``die`` is illegal for the sides
-    ``me``/``opp``, as a rule id (see :meth:`Position.step_error`); None when it is legal."""
-    if not 1 <= src <= 25 or me[src] == 0:
-        return "no-checker"
-    if me[25] and src != 25:
-        return "must-enter-bar"
-    if dst > 0:
-        if src - dst != die:
-            return "dice-mismatch"
-        if opp[25 - dst] >= 2:
-            return "blocked-point"
-        return None
-    # Bearing off.
-    if src == 25 or any(me[7:26]):
-        return "bearoff-not-home"
-    if src == die:
-        return None
-    if src > die:
-        return "dice-mismatch"
-    if any(me[src + 1 : 7]):
-        return "bearoff-higher-die"
-    return None
-
-
-def _die_steps(me: list[int], opp: list[int], die: int) -> list[Step]:
-    """Every legal single step with ``die`` from the current (mutable) sides."""
-    if me[25]:
-        dst = 25 - die
-        return [] if opp[die] >= 2 else [(25, dst)]
-    steps: list[Step] = []
-    home = not any(me[7:26])
-    highest = 0
-    if home:
-        for p in range(6, 0, -1):
-            if me[p]:
-                highest = p
-                break
-    for src in range(24, 0, -1):
-        if not me[src]:
-            continue
-        dst = src - die
-        if dst >= 1:
-            if opp[25 - dst] < 2:
-                steps.append((src, dst))
-        elif home and (dst == 0 or src == highest):
-            steps.append((src, 0))
-    return steps
-
-
-def _no_step(me: list[int], opp: list[int], die1: int, die2: int) -> bool:
-    """True when neither die moves any checker: the search below would find only the empty
-    play (tests/test_position.py proves the shortcut changes no result)."""
-    return not _die_steps(me, opp, die1) and (die1 == die2 or not _die_steps(me, opp, die2))
-
-
-# Complexity kept: the move generator's hot loop: inlined on purpose (bench_legal_plays).
-_Found = dict[tuple[tuple[int, ...], tuple[int, ...]],
-              tuple[int, tuple[Step, ...], tuple[bool, ...], int]]
-"""The plays found so far, by result: (steps taken, steps, hits, first die)."""
-
-
-class _PlaySearch:
-    """The state of one move generation: the longest plays found, by result, and the
-    states already walked. A class, not closures over the generator's locals: a recursive
-    inner function is a reference cycle, left for the cyclic collector (which a batch turns
-    off while it replays a file)."""
-
-    __slots__ = ("best", "found", "seen")
-
-    def __init__(self) -> None:
-        self.best = 0
-        self.found: _Found = {}
-        self.seen: set[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = set()
-
-    def record(self, me: list[int], opp: list[int], steps: list[Step], hits: list[bool],
-               first_die: int) -> None:
-        """Keep a finished play if it is as long as the longest found."""
-        n = len(steps)
-        if n < self.best:
-            return
-        if n > self.best:
-            self.best = n
-            self.found.clear()
-        key = (tuple(me), tuple(opp))
-        if key not in self.found:
-            self.found[key] = (n, tuple(steps), tuple(hits), first_die)
-
-    def walk(self, me: list[int], opp: list[int], dice: tuple[int, ...], steps: list[Step],
-             hits: list[bool], first_die: int) -> None:
-        """Play each distinct die of ``dice`` every legal way, depth first."""
-        if not dice:
-            self.record(me, opp, steps, hits, first_die)
-            return
-        state = (dice, tuple(me), tuple(opp))
-        if state in self.seen:
-            return
-        self.seen.add(state)
-        moved = False
-        tried: set[int] = set()
-        for i, die in enumerate(dice):
-            if die in tried:
-                continue
-            tried.add(die)
-            rest = dice[:i] + dice[i + 1 :]
-            for src, dst in _die_steps(me, opp, die):
-                moved = True
-                me2 = me[:]
-                opp2 = opp[:]
-                hit = apply_step(me2, opp2, src, dst)
-                steps.append((src, dst))
-                hits.append(hit)
-                self.walk(me2, opp2, rest, steps, hits, first_die or die)
-                steps.pop()
-                hits.pop()
-        if not moved:
-            self.record(me, opp, steps, hits, first_die)
-
-
-def _generate(pos: Position, die1: int, die2: int) -> list[tuple[Play, Position]]:
-    """Generate (play, mover's-view result) pairs, one per distinct result."""
-    me0 = list(pos.mover)
-    opp0 = list(pos.opponent)
-    if _no_step(me0, opp0, die1, die2):
-        # The roll cannot be played at all (often: on the bar against a closed board).
-        return [(Play(), unchecked_position(pos.mover, pos.opponent))]
-    search = _PlaySearch()
-    dice = (die1,) * 4 if die1 == die2 else (die1, die2)
-    search.walk(me0, opp0, dice, [], [], 0)
-
-    items = list(search.found.items())
-    if search.best == 1 and die1 != die2:
-        # Only one die can be played: the larger one when it can be.
-        high = max(die1, die2)
-        larger = [item for item in items if item[1][3] == high]
-        if larger:
-            items = larger
-    result: list[tuple[Play, Position]] = []
-    for (me, opp), (_, steps, hits, _) in items:
-        result.append((Play(steps, hits), unchecked_position(me, opp)))
-    if not result:
-        result.append((Play(), unchecked_position(pos.mover, pos.opponent)))
-    return result
 
 
 def format_play(steps: Sequence[Step], hits: Sequence[bool] = ()) -> str:
@@ -489,23 +324,15 @@ def format_play(steps: Sequence[Step], hits: Sequence[bool] = ()) -> str:
     out: list[str] = []
     for chain_key, count in counts.items():
         marks = merged_marks[chain_key]
-        parts = [_point_name(chain_key[0])]
+        parts = [board.point_name(chain_key[0])]
         for k, point in enumerate(chain_key[1:]):
             if marks[k]:
-                parts.append(_point_name(point) + "*")
+                parts.append(board.point_name(point) + "*")
             elif k == len(chain_key) - 2:
-                parts.append(_point_name(point))
+                parts.append(board.point_name(point))
         text = "/".join(parts)
         out.append(f"{text}({count})" if count != 1 else text)
     return " ".join(out)
-
-
-def _point_name(point: int) -> str:
-    if point == BAR:
-        return "bar"
-    if point <= 0:
-        return "off"
-    return str(point)
 
 
 @dataclass(slots=True, init=False, repr=False, eq=False)
@@ -543,6 +370,5 @@ def parse_id(text: str) -> ParsedId:
         raise PositionError(str(exc)) from exc
 
 
-_INITIAL = Position.from_points({24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
-_NACKGAMMON_INITIAL = Position.from_points({24: 2, 23: 2, 13: 4, 8: 3, 6: 4},
-                                           {24: 2, 23: 2, 13: 4, 8: 3, 6: 4})
+_INITIAL = Position(board.START_SIDE, board.START_SIDE)
+_NACKGAMMON_INITIAL = Position(board.NACKGAMMON_SIDE, board.NACKGAMMON_SIDE)

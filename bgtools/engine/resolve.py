@@ -16,15 +16,19 @@ from typing import Final
 
 from bgtools.dataclass_methods import fields_eq, fields_hash, fields_repr
 from bgtools.engine import notation
+from bgtools.engine.board import (
+    BLOCK,
+    Step,
+    apply_step,
+    can_carry,
+    mover_step_error,
+    point_name,
+    step_error,
+    uses_most_dice,
+)
 from bgtools.engine.memo import BoundedMemo
 from bgtools.engine.notation import WrittenPlay
-from bgtools.engine.position import (
-    Play,
-    Position,
-    Step,
-    step_error,
-    unchecked_position,
-)
+from bgtools.engine.position import Play, Position, unchecked_position
 from bgtools.errors import NotationError
 from bgtools.rules import RULES
 
@@ -32,22 +36,16 @@ __all__ = [
     "IllegalStep",
     "ResolvedPlay",
     "Resolution",
-    "can_move",
     "check_maximal",
     "every_die_as_written",
     "legal_results",
-    "move_checker",
     "play_steps",
-    "position_of",
     "resolve_play",
     "resolve_written_play",
     "resolve_written_sides",
     "sides_after_plain_play",
     "sides_after_steps",
-    "step_is_legal",
-    "step_to_is_legal",
     "two_checkers_either_die",
-    "uses_most_dice",
 ]
 
 
@@ -176,13 +174,13 @@ def resolve_play(  # noqa: C901 - the written play's cases in the order they are
         if dst > src:
             return Resolution(
                 None, None, "dice-mismatch",
-                f"{_name(src)}/{_name(dst)} moves backwards",
+                f"{point_name(src)}/{point_name(dst)} moves backwards",
             )
         options = _segment_options(src, dst, (die1, die2))
         if not options:
             return Resolution(
                 None, None, "dice-mismatch",
-                f"{_name(src)}/{_name(dst)} cannot be played with {die1}{die2}",
+                f"{point_name(src)}/{point_name(dst)} cannot be played with {die1}{die2}",
             )
         per_segment.append(options)
 
@@ -222,7 +220,7 @@ def resolve_play(  # noqa: C901 - the written play's cases in the order they are
         step = deepest[2]
         where = ""
         if isinstance(step, tuple):
-            where = f"{_name(step[0])}/{_name(step[1])}: "
+            where = f"{point_name(step[0])}/{point_name(step[1])}: "
         message = f"{roll} played as {written.text}: {where}{_step_words(rule)}"
         return Resolution(None, _literal(pos, segments), rule, message)
 
@@ -280,8 +278,8 @@ def every_die_as_written(
     of a position, as the sides after it, its steps and its hits (no objects built); None
     when the play is not one segment per die, each legal in the order written.
 
-    ``segments`` must hold one segment per die (two, or four for a double). Each step is
-    checked as :func:`~bgtools.engine.position.step_error` checks a step that is not a bear-off.
+    ``segments`` must hold one segment per die (two, or four for a double), each step
+    checked by :func:`~bgtools.engine.board.step_error`.
     """
     if die1 != die2:
         (src1, dst1, _), (src2, dst2, _) = segments
@@ -299,11 +297,10 @@ def every_die_as_written(
     steps: list[Step] = []
     hits: list[bool] = []
     for src, dst, _ in segments:
-        # Every dst > 0 and src - dst is the die, so src is 2..25 at most when the notation
-        # read it (points are 0..25); the bound check stays for any other caller.
-        if src > 25 or not me[src] or (me[25] and src != 25) or opp[25 - dst] >= 2:
+        # Every dst > 0 and src - dst is a die of the roll (checked above).
+        if step_error(me, opp, src, dst, src - dst) is not None:
             return None
-        hits.append(move_checker(me, opp, src, dst))
+        hits.append(apply_step(me, opp, src, dst))
         steps.append((src, dst))
     return tuple(me), tuple(opp), tuple(steps), tuple(hits)
 
@@ -323,12 +320,12 @@ def _one_checker_both_dice(
         mid = src - first
         me = list(pos.mover)
         opp = list(pos.opponent)
-        if not step_to_is_legal(me, opp, src, mid, first):
+        if step_error(me, opp, src, mid, first) is not None:
             continue
-        hit1 = move_checker(me, opp, src, mid)
-        if not step_to_is_legal(me, opp, mid, dst, second):
+        hit1 = apply_step(me, opp, src, mid)
+        if step_error(me, opp, mid, dst, second) is not None:
             continue
-        hit2 = move_checker(me, opp, mid, dst)
+        hit2 = apply_step(me, opp, mid, dst)
         result = unchecked_position(tuple(me), tuple(opp))
         if found is None:
             found = (Play(((src, mid), (mid, dst)), (hit1, hit2)), result)
@@ -436,32 +433,32 @@ class IllegalStep:
 def play_steps(me: list[int], opp: list[int], steps: Sequence[Step], dice: Sequence[int], *,
                in_order: bool = False) -> tuple[bool, ...] | IllegalStep:
     """Play ``steps`` one after the other on the mutable sides ``me``/``opp``, each checked
-    by :func:`~bgtools.engine.position.step_error` with a die: ``dice[i]`` for ``steps[i]``
+    by :func:`~bgtools.engine.board.step_error` with a die: ``dice[i]`` for ``steps[i]``
     when ``in_order``, else the first die of ``dice`` not used yet that makes it legal.
 
     Return the hits of the steps, or the first step that cannot be played (the sides are
     then left as they were after the steps before it).
     """
-    # step_to_is_legal is step_error(...) is None, compiled: the rule id is asked for only
-    # when a step is illegal.
     hits: list[bool] = []
     if in_order:
         for (src, dst), die in zip(steps, dice):
-            if not step_to_is_legal(me, opp, src, dst, die):
-                return IllegalStep((src, dst), step_error(me, opp, src, dst, die))
-            hits.append(move_checker(me, opp, src, dst))
+            rule = step_error(me, opp, src, dst, die)
+            if rule is not None:
+                return IllegalStep((src, dst), rule)
+            hits.append(apply_step(me, opp, src, dst))
         return tuple(hits)
     pool = list(dice)
     for src, dst in steps:
         first_error: str | None = None
         for die in dict.fromkeys(pool):
-            if step_to_is_legal(me, opp, src, dst, die):
+            rule = step_error(me, opp, src, dst, die)
+            if rule is None:
                 pool.remove(die)
                 break
-            first_error = first_error or step_error(me, opp, src, dst, die)
+            first_error = first_error or rule
         else:
             return IllegalStep((src, dst), first_error)
-        hits.append(move_checker(me, opp, src, dst))
+        hits.append(apply_step(me, opp, src, dst))
     return tuple(hits)
 
 
@@ -482,13 +479,14 @@ def _search(
             continue
         done = False
         src, dst, die = chain[i]
-        if not step_to_is_legal(me, opp, src, dst, die):
+        rule = step_error(me, opp, src, dst, die)
+        if rule is not None:
             if len(steps) > int(deepest[0]):  # type: ignore[call-overload]
-                deepest[0], deepest[1] = len(steps), step_error(me, opp, src, dst, die)
+                deepest[0], deepest[1] = len(steps), rule
                 deepest[2] = (src, dst)
             continue
         me2, opp2 = me[:], opp[:]
-        hit = move_checker(me2, opp2, src, dst)
+        hit = apply_step(me2, opp2, src, dst)
         index[c] += 1
         steps.append((src, dst))
         hits.append(hit)
@@ -584,74 +582,9 @@ def resolve_written_sides(mover: tuple[int, ...], opponent: tuple[int, ...], die
             return None
         if written.kind != "moves" or not written.paths:
             return None
-        known = _RESOLVED.remember(key, _resolved(position_of(mover, opponent), die1, die2,
-                                                   written))
+        known = _RESOLVED.remember(
+            key, _resolved(unchecked_position(mover, opponent), die1, die2, written))
     return known
-
-
-def position_of(mover: tuple[int, ...], opponent: tuple[int, ...]) -> Position:
-    """:func:`~bgtools.engine.position.unchecked_position` for the compiled per-roll path:
-    the same object, built without calling into the pure module (a call into pure Python
-    costs the compiled replayer more than the rest of a common roll)."""
-    pos = Position.__new__(Position)
-    object.__setattr__(pos, "mover", mover)
-    object.__setattr__(pos, "opponent", opponent)
-    return pos
-
-
-def step_is_legal(me: list[int], opp: list[int], src: int, die: int) -> bool:
-    """Whether the mover can move a checker from ``src`` with ``die`` on the sides
-    ``me``/``opp`` (to ``src - die``, or off when that is 0 or less): exactly
-    ``step_error(me, opp, src, max(src - die, 0), die) is None``
-    (:func:`~bgtools.engine.position.step_error`; tests/test_resolve_plain.py proves it),
-    written for the compiled per-roll path: :func:`mover_can_step` and no block on the
-    point reached."""
-    dst = src - die
-    return mover_can_step(me, src, dst) and (dst <= 0 or opp[25 - dst] < 2)
-
-
-def can_move(mover: tuple[int, ...], opponent: tuple[int, ...], die1: int, die2: int) -> bool:
-    """Whether the mover has any legal play of the roll: some checker can move with some
-    die (then a legal play has at least one step; else the only legal play is empty, as
-    ``Position.legal_plays`` gives it)."""
-    me = list(mover)
-    opp = list(opponent)
-    for src in range(1, 26):
-        if me[src] and (step_is_legal(me, opp, src, die1)
-                        or (die2 != die1 and step_is_legal(me, opp, src, die2))):
-            return True
-    return False
-
-
-def move_checker(me: list[int], opp: list[int], src: int, dst: int) -> bool:
-    """Exactly :func:`~bgtools.engine.position.apply_step` (one checker from ``src`` to
-    ``dst``, 0 or less off, a lone opposing checker hit; True when it hit), for the compiled
-    paths: calling the pure-Python original costs them more than the step
-    (tests/test_resolve_steps.py proves the two equal). ``x[i] = x[i] - 1``, not
-    ``x[i] -= 1``: compiled, the augmented form is a generic number operation."""
-    me[src] = me[src] - 1
-    if dst <= 0:
-        me[0] = me[0] + 1
-        return False
-    me[dst] = me[dst] + 1
-    there = 25 - dst
-    if opp[there] == 1:
-        opp[there] = 0
-        opp[25] = opp[25] + 1
-        return True
-    return False
-
-
-def step_to_is_legal(me: list[int], opp: list[int], src: int, dst: int, die: int) -> bool:
-    """Exactly ``step_error(me, opp, src, dst, die) is None``
-    (:func:`~bgtools.engine.position.step_error`: ``dst`` given, 0 or less meaning off),
-    compiled."""
-    if dst > 0:
-        if src - dst != die:
-            return False
-    elif src > die:
-        return False
-    return step_is_legal(me, opp, src, die)
 
 
 def _play_steps_quietly(me: list[int], opp: list[int], steps: Sequence[Step], die1: int,
@@ -663,101 +596,21 @@ def _play_steps_quietly(me: list[int], opp: list[int], steps: Sequence[Step], di
         if len(steps) > 4:
             return False
         for src, dst in steps:
-            if not step_to_is_legal(me, opp, src, dst, die1):
+            if step_error(me, opp, src, dst, die1) is not None:
                 return False
-            move_checker(me, opp, src, dst)
+            apply_step(me, opp, src, dst)
         return True
     first_free = True
     second_free = True
     for src, dst in steps:
-        if first_free and step_to_is_legal(me, opp, src, dst, die1):
+        if first_free and step_error(me, opp, src, dst, die1) is None:
             first_free = False
-        elif second_free and step_to_is_legal(me, opp, src, dst, die2):
+        elif second_free and step_error(me, opp, src, dst, die2) is None:
             second_free = False
         else:
             return False
-        move_checker(me, opp, src, dst)
+        apply_step(me, opp, src, dst)
     return True
-
-
-def _any_step(me: list[int], opp: list[int], die: int) -> bool:
-    """Whether some checker of the mover can move with ``die``."""
-    if me[25]:
-        return step_is_legal(me, opp, 25, die)
-    for src in range(1, 25):  # noqa: SIM110 - a loop compiles to C; any(generator) does not
-        if me[src] and step_is_legal(me, opp, src, die):
-            return True
-    return False
-
-
-def _can_play_both(me: list[int], opp: list[int], die1: int, die2: int) -> bool:
-    """Whether both dice of a non-double can be played, in one order or the other."""
-    for first, second in ((die1, die2), (die2, die1)):
-        for src in range(25, 0, -1):
-            if me[src] and step_is_legal(me, opp, src, first):
-                me2 = me.copy()
-                opp2 = opp.copy()
-                move_checker(me2, opp2, src, src - first)
-                if _any_step(me2, opp2, second):
-                    return True
-    return False
-
-
-def _can_play_double(me: list[int], opp: list[int], die: int, count: int) -> bool:
-    """Whether ``count`` steps of ``die`` can be played one after another."""
-    if count <= 0:
-        return True
-    for src in range(25, 0, -1):
-        if me[src] and step_is_legal(me, opp, src, die):
-            me2 = me.copy()
-            opp2 = opp.copy()
-            move_checker(me2, opp2, src, src - die)
-            if count == 1 or _can_play_double(me2, opp2, die, count - 1):
-                return True
-    return False
-
-
-def _takes_die(me: list[int], opp: list[int], src: int, dst: int, die1: int,
-               die2: int) -> int:
-    """The die the move generator credits a one-step play with: ``die1`` when that die
-    makes the step legal (it tries ``die1`` first), else ``die2``."""
-    return die1 if step_to_is_legal(me, opp, src, dst, die1) else die2
-
-
-def _credits_larger_die(me: list[int], opp: list[int], die1: int, die2: int) -> bool:
-    """Whether some one-step play is credited (:func:`_takes_die`) with the larger die."""
-    high = max(die1, die2)
-    for src in range(25, 0, -1):
-        if me[src] and step_is_legal(me, opp, src, high):
-            dst = max(src - high, 0)
-            if _takes_die(me, opp, src, dst, die1, die2) == high:
-                return True
-    return False
-
-
-def uses_most_dice(mover: tuple[int, ...], opponent: tuple[int, ...], die1: int, die2: int,
-                   steps: Sequence[Step]) -> bool:
-    """Whether the legal play ``steps`` of ``die1``/``die2`` (legal one after another from
-    the sides ``mover``/``opponent``) leads to one of ``Position.legal_results`` (exactly:
-    tests/test_resolve_steps.py proves it): it uses every die, or no play uses more, and
-    when only one die of a non-double can be played, it is credited with the larger die
-    or no play is (the move generator's rule, :func:`_takes_die`). Compiled and without
-    generating the plays, which :func:`check_maximal` does only to word a problem."""
-    count = len(steps)
-    me = list(mover)
-    opp = list(opponent)
-    if die1 == die2:
-        return count >= 4 or not _can_play_double(me, opp, die1, count + 1)
-    if count >= 2:
-        return True
-    if count == 0:
-        return not (_any_step(me, opp, die1) or _any_step(me, opp, die2))
-    if _can_play_both(me, opp, die1, die2):
-        return False
-    src, dst = steps[0]
-    if _takes_die(me, opp, src, dst, die1, die2) == max(die1, die2):
-        return True
-    return not _credits_larger_die(me, opp, die1, die2)
 
 
 def sides_after_steps(mover: tuple[int, ...], opponent: tuple[int, ...], die1: int,
@@ -783,49 +636,25 @@ def _fits(src: int, dst: int, die: int) -> bool:
     return src - dst == die if dst > 0 else dst == 0 and die >= src
 
 
-def mover_can_step(me: list[int], src: int, dst: int) -> bool:
-    """:func:`step_is_legal` without the opponent's side: whether the mover may move a
-    checker from ``src`` to ``dst = src - die`` (0 or less: off), a block on ``dst``
-    aside (:func:`step_is_legal` adds the block)."""
-    if not 1 <= src <= 25 or me[src] == 0:
-        return False
-    if me[25] and src != 25:
-        return False
-    if dst > 0:
-        return True
-    if src == 25:
-        return False
-    for point in range(7, 26):
-        if me[point]:
-            return False  # not every checker is home
-    if dst == 0:
-        return True
-    point = src + 1
-    while point < 7:  # a higher die bears off only from the highest point
-        if me[point]:
-            return False
-        point += 1
-    return True
-
-
 def _play_segments(mover: tuple[int, ...], opponent: tuple[int, ...],
                    segments: tuple[tuple[int, int, bool], ...], first_die: int,
                    other_die: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """Play ``segments`` in the order written, the first with ``first_die`` and the others
-    with ``other_die``, each step checked (:func:`step_is_legal`, then
-    :func:`move_checker`); the sides after them, or None when a step is illegal or a ``*``
-    marks a step that hits nothing.
+    with ``other_die``, each step checked (the kernel's :func:`~bgtools.engine.board.step_error`
+    as :func:`~bgtools.engine.board.mover_step_error` and the block on the point reached,
+    then moved as :func:`~bgtools.engine.board.apply_step` moves it); the sides after them,
+    or None when a step is illegal or a ``*`` marks a step that hits nothing.
 
     The opponent's side is read, not copied: his counts change only where a lone checker
     is hit (1 to 0: a block stays a block, an open point stays open) and on his bar, which
     no step of the mover reads. So it is copied only when something is hit, and returned
-    as it is otherwise (most rolls hit nothing)."""
+    as it is otherwise (most rolls hit nothing: copying it costs the replayer 3%)."""
     me = list(mover)
     hit: list[int] = []  # the opponent's points hit, in his numbering
     die = first_die
     for src, dst, mark in segments:
-        to = src - die  # dst, or 0 or less for a bear-off (the segment fits the die)
-        if not mover_can_step(me, src, to):
+        # src - die is dst, or 0 or less for a bear-off (the segment fits the die).
+        if mover_step_error(me, src, src - die, die) is not None:
             return None
         die = other_die
         me[src] = me[src] - 1
@@ -836,8 +665,8 @@ def _play_segments(mover: tuple[int, ...], opponent: tuple[int, ...],
             continue
         there = 25 - dst
         count = opponent[there]
-        if count >= 2:
-            return None  # blocked
+        if count >= BLOCK:
+            return None  # blocked-point
         me[dst] = me[dst] + 1
         if count == 1 and there not in hit:
             hit.append(there)
@@ -978,13 +807,7 @@ def _literal(pos: Position, segments: Sequence[tuple[int, int, bool]]) -> Positi
     me = list(pos.mover)
     opp = list(pos.opponent)
     for src, dst, _ in segments:
-        if not 1 <= src <= 25 or me[src] == 0:
+        if not can_carry(me, opp, src, dst):
             return None
-        if dst > 0 and opp[25 - dst] >= 2:
-            return None
-        move_checker(me, opp, src, dst)
+        apply_step(me, opp, src, dst)
     return unchecked_position(tuple(me), tuple(opp))
-
-
-def _name(point: int) -> str:
-    return "bar" if point == 25 else "off" if point == 0 else str(point)

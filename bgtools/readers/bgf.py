@@ -20,20 +20,21 @@ of range become problems (``rule="syntax"``) located by game and move.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
+from bgtools.engine.board import NACKGAMMON_SIDE, START_SIDE
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
 from bgtools.limits import MAX_DECOMPRESSED_BYTES, MAX_MATCH_LENGTH, format_count
 from bgtools.readers.bounds import check_json_values, check_strings
 from bgtools.readers.inflate import inflate_bounded
 from bgtools.readers.smile import SmileError, SmileLimitError, decode_smile
-from bgtools.readers.spans import NACKGAMMON_SIDE, START_SIDE, BoardTracker, moves_text
+from bgtools.readers.spans import BoardTracker, moves_text
 from bgtools.readers.xg import Sides, board_setup
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
 
 __all__ = ["looks_like_bgf", "parse_bgf", "read_bgf_document"]
 
-_START = [2, 0, 0, 0, 0, -5, 0, -3, 0, 0, 0, 5, -5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2, 0, 0]
 _HEAD_LIMIT = 4096
 _ANALYSIS = frozenset({"moveAnalysis", "equity", "luck", "pr", "prGreen", "prRed",
                        "dancingEquity"})
@@ -375,6 +376,16 @@ def _crowding(points: object) -> str | None:
         if total > 15:
             return f"gives {side} {total} checkers"
     return None
+
+
+def _points(green: Sequence[int], red: Sequence[int]) -> list[int]:
+    """BGBlitz's ``initial.points`` of the sides ``green``/``red`` (the inverse of
+    :func:`_sides`)."""
+    return [*(green[24 - index] - red[index + 1] for index in range(24)), green[25], red[25]]
+
+
+_START = _points(START_SIDE, START_SIDE)
+"""BGBlitz's ``initial.points`` of the starting position."""
 
 
 def _sides(points: object) -> Sides | None:

@@ -9,28 +9,28 @@ a hit on the way as two moves), then the larger die first. A play the dice canno
 (``14/10 13/12``, :func:`moves_text`), and the replayer reports it and carries on from the
 board it writes, exactly as for a ``.mat`` file.
 
-Only the rules of a single step are used, through the engine's compiled twins of
-``position.step_error`` and ``position.apply_step`` (:func:`bgtools.engine.resolve.step_is_legal`,
-:func:`~bgtools.engine.resolve.step_to_is_legal`, :func:`~bgtools.engine.resolve.move_checker`);
-no replay state.
-The module is compiled with the readers (setup.py), so the board is plain lists of ints.
+Only the rules of a single step are used, from the engine's board kernel
+(:func:`bgtools.engine.board.step_error`, :func:`~bgtools.engine.board.step_is_legal`,
+:func:`~bgtools.engine.board.apply_step`); no replay state. The module is compiled with the
+readers (setup.py), so the board is plain lists of ints, as the kernel's.
 """
 
 from __future__ import annotations
 
 from itertools import permutations
 
-from bgtools.engine.position import Position
-from bgtools.engine.resolve import move_checker, step_is_legal, step_to_is_legal
+from bgtools.engine.board import (
+    START_SIDE,
+    Step,
+    apply_step,
+    can_carry,
+    point_name,
+    step_error,
+    step_is_legal,
+    undo_step,
+)
 
-__all__ = ["NACKGAMMON_SIDE", "START_SIDE", "BoardTracker", "moves_text"]
-
-Step = tuple[int, int]
-
-START_SIDE = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
-"""One side at the start, in its own numbering: index 0 borne off, 1-24 points, 25 the bar."""
-NACKGAMMON_SIDE = Position.nackgammon_initial().mover
-"""One side at the start of a nackgammon game, numbered as :data:`START_SIDE`."""
+__all__ = ["BoardTracker", "moves_text"]
 
 
 class BoardTracker:
@@ -39,8 +39,9 @@ class BoardTracker:
     __slots__ = ("lost", "sides")
 
     def __init__(self, start: tuple[int, ...] = START_SIDE) -> None:
-        """A board with both sides at ``start`` (:data:`START_SIDE`, or
-        :data:`NACKGAMMON_SIDE` in a nackgammon match)."""
+        """A board with both sides at ``start`` (the kernel's
+        :data:`~bgtools.engine.board.START_SIDE`, or its ``NACKGAMMON_SIDE`` in a nackgammon
+        match)."""
         self.sides: tuple[list[int], list[int]] = (list(start), list(start))
         self.lost = False
         """True once a play could not be followed (the board is no longer known)."""
@@ -61,20 +62,16 @@ class BoardTracker:
                 return found[0]
         steps = None if found is None else found[0]
         for src, dst in moves if steps is None else steps:
-            if not (1 <= src <= 25 and 0 <= dst <= 24) or me[src] <= 0 or (
-                    dst > 0 and opp[25 - dst] >= 2):
+            if not can_carry(me, opp, src, dst):
                 self.lost = True
                 break
-            move_checker(me, opp, src, dst)
+            apply_step(me, opp, src, dst)
         return steps
 
 
 def moves_text(moves: list[Step]) -> str:
     """Checker moves as ``.mat`` text: ``bar/22 6/off``."""
-    def name(point: int) -> str:
-        return "bar" if point == 25 else "off" if point == 0 else str(point)
-
-    return " ".join(f"{name(src)}/{name(dst)}" for src, dst in moves)
+    return " ".join(f"{point_name(src)}/{point_name(dst)}" for src, dst in moves)
 
 
 Boards = tuple[list[int], list[int]]
@@ -106,10 +103,10 @@ def _split(me: list[int], opp: list[int], dice: tuple[int, int], moves: list[Ste
                 second_free = False
             else:
                 break
-            # dst is src - die, so step_is_legal is exactly step_error(...) is None.
+            # dst is src - die.
             if not step_is_legal(me, opp, src, die):
                 break
-            if move_checker(me, opp, src, dst):
+            if apply_step(me, opp, src, dst):
                 hits |= 1 << played
             played += 1
         else:
@@ -117,7 +114,7 @@ def _split(me: list[int], opp: list[int], dice: tuple[int, int], moves: list[Ste
         while played:
             played -= 1
             src, dst = moves[played]
-            _unmove_checker(me, opp, src, dst, bool(hits >> played & 1))
+            undo_step(me, opp, src, dst, bool(hits >> played & 1))
     pool = [d1] * 4 if d1 == d2 else [d1, d2] if d1 > d2 else [d2, d1]
     first = _first_routes(me, opp, list(pool), moves)
     if first is not None:
@@ -127,16 +124,6 @@ def _split(me: list[int], opp: list[int], dice: tuple[int, int], moves: list[Ste
         if found is not None:
             return tuple(found), None
     return None
-
-
-def _unmove_checker(me: list[int], opp: list[int], src: int, dst: int, hit: bool) -> None:
-    """Undo ``move_checker(me, opp, src, dst)`` (``dst`` a point, or 0 off) that returned
-    ``hit``."""
-    me[dst] = me[dst] - 1
-    me[src] = me[src] + 1
-    if hit:
-        opp[25 - dst] = 1
-        opp[25] = opp[25] - 1
 
 
 def _candidates(pool: list[int], src: int, dst: int) -> list[list[tuple[int, ...]]]:
@@ -184,10 +171,10 @@ def _first_routes(me: list[int], opp: list[int], pool: list[int], moves: list[St
                     elif to <= 0:
                         break
                     # ``to`` is here - die, or 0 forced: off with a smaller die is always a
-                    # dice-mismatch; else step_is_legal is exactly step_error(...) is None.
+                    # dice-mismatch; else step_is_legal is step_error's verdict.
                     if (to == 0 and here > die) or not step_is_legal(m2, o2, here, die):
                         break
-                    if move_checker(m2, o2, here, to) and i < last:
+                    if apply_step(m2, o2, here, to) and i < last:
                         hits += 1
                     route.append((here, to))
                     here = to
@@ -228,7 +215,7 @@ def _assign(me: list[int], opp: list[int], pool: list[int],
     for route, used in _routes(me, opp, pool, src, dst):
         m2, o2 = list(me), list(opp)
         for a, b in route:
-            move_checker(m2, o2, a, b)
+            apply_step(m2, o2, a, b)
         rest = list(pool)
         for die in used:
             rest.remove(die)
@@ -272,9 +259,9 @@ def _walk(me: list[int], opp: list[int], dice: tuple[int, ...], src: int,
             to = 0
         elif last and to != dst:
             return None
-        if not step_to_is_legal(m2, o2, here, to, die):
+        if step_error(m2, o2, here, to, die) is not None:
             return None
-        if move_checker(m2, o2, here, to) and not last:
+        if apply_step(m2, o2, here, to) and not last:
             hits += 1
         steps.append((here, to))
         here = to

@@ -21,11 +21,12 @@ import struct
 from datetime import datetime, timedelta
 from typing import Final
 
+from bgtools.engine.board import NACKGAMMON_SIDE, START_SIDE
 from bgtools.engine.position import Position, PositionError
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
 from bgtools.limits import MAX_DECOMPRESSED_BYTES, format_count
 from bgtools.readers.inflate import InflatedChunks, crc32, inflate_bounded, inflate_stream
-from bgtools.readers.spans import NACKGAMMON_SIDE, START_SIDE, BoardTracker, moves_text
+from bgtools.readers.spans import BoardTracker, moves_text
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, SetUp, Severity
 
 __all__ = ["XG_MAGIC", "RECORD_SIZE", "Sides", "board_setup", "looks_like_xg", "parse_xg",

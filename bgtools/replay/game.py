@@ -11,16 +11,15 @@ from collections.abc import Callable
 from typing import Final
 
 from bgtools.engine import ids
+from bgtools.engine.board import can_move
 from bgtools.engine.notation import WrittenPlay, parse_play
 from bgtools.engine.position import Play, Position, unchecked_position
 from bgtools.engine.resolve import (
     IllegalStep,
     ResolvedPlay,
-    can_move,
     check_maximal,
     legal_results,
     play_steps,
-    position_of,
     resolve_written_play,
     resolve_written_sides,
     sides_after_plain_play,
@@ -163,7 +162,7 @@ class Game:
     @property
     def position(self) -> Position:
         """The board seen from ``on_roll``, built from the sides on request."""
-        return position_of(self.mover_side, self.opponent_side)
+        return unchecked_position(self.mover_side, self.opponent_side)
 
     @position.setter
     def position(self, position: Position) -> None:
@@ -385,7 +384,7 @@ class Game:
                         mover, opponent, d1, d2):
                     self.pass_turn()
                     return
-                self.play_as_written(action, next_action, position_of(mover, opponent), d1,
+                self.play_as_written(action, next_action, unchecked_position(mover, opponent), d1,
                                      d2)
                 return
             known = resolve_written_sides(mover, opponent, d1, d2, text)
@@ -398,9 +397,9 @@ class Game:
                     self.opponent_side = after
                     self.on_roll = 1 - p
                     return
-                self.finish_play(action, position_of(mover, opponent), d1, d2, known)
+                self.finish_play(action, unchecked_position(mover, opponent), d1, d2, known)
                 return
-        self.play_as_written(action, next_action, position_of(mover, opponent), d1, d2)
+        self.play_as_written(action, next_action, unchecked_position(mover, opponent), d1, d2)
 
     def after_quiet_play(self, player: int,
                          sides: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
@@ -408,7 +407,7 @@ class Game:
         board after it from his view. The game ends when he has borne off his last checker
         (as finish_play and play_as_written end it), else the other player is on roll."""
         if sides[0][0] == 15:
-            self.end_by_bearoff(player, position_of(sides[0], sides[1]))
+            self.end_by_bearoff(player, unchecked_position(sides[0], sides[1]))
             return
         self.mover_side = sides[1]
         self.opponent_side = sides[0]
@@ -626,14 +625,14 @@ class Game:
         line, column = action.line, action.column
         self.beavered_by = None
         self.take_turn(action)
-        before = self.position
+        before = self.position if self.on_event is not None else None
         if self.crawford and self.crawford_unknown:
             self.problem("crawford-unknown", f"a double at {self.score[0]}-{self.score[1]} in "
                          "the file's first game: the file starts in the middle of the match, "
                          "so whether this is the Crawford game cannot be told; read as "
                          "post-Crawford", line, column, action)
             self.crawford = False
-        if self.on_event is not None:
+        if before is not None:  # a listener: the position is built only for it
             self.emit(p, "double", None, None, before, action)
         if not self.profile.cube_in_use(self.length):
             self.problem("cube-disabled", "the cube is not in use in this match", line, column,
