@@ -15,20 +15,22 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import IO, Literal, overload
+from typing import IO, overload
 
 from bgtools.api.replaying import Replay, RulesName
 from bgtools.api.writing import WriteFormat, write_match
 from bgtools.errors import UnreadableInputError, UnsupportedFormatError, check_path_name
+from bgtools.readers import formats
 from bgtools.record import GameRecord, MatchRecord, Problem
 
 __all__ = ["READ_FORMATS", "Match", "MatchFile", "ReadFormat", "Source", "check_read_format",
            "read"]
 
-ReadFormat = Literal["mat", "sgf", "json", "xg", "bgf"]
-"""The formats bgtools reads: Jellyfish ``.mat``, GNU Backgammon SGF, bgtools JSON, eXtreme
-Gammon ``.xg`` and BGBlitz ``.bgf``."""
-READ_FORMATS: tuple[ReadFormat, ...] = ("mat", "sgf", "json", "xg", "bgf")
+ReadFormat = formats.FormatName
+"""The formats bgtools reads (one row each in :data:`bgtools.readers.formats.READERS`):
+Jellyfish ``.mat``, GNU Backgammon SGF, bgtools JSON, eXtreme Gammon ``.xg`` and BGBlitz
+``.bgf``."""
+READ_FORMATS: tuple[ReadFormat, ...] = formats.READ_FORMATS
 """Every value of :data:`ReadFormat`."""
 
 Source = str | os.PathLike[str] | bytes | bytearray | IO[bytes] | IO[str]

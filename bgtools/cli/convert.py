@@ -172,8 +172,14 @@ def _report(result: FileReport, fmt: TargetFormat) -> int:
         print_error(result.error)
         return EXIT_UNUSABLE
     info: dict[str, Any] = result.extra[0]
-    if info.get("text") is not None:
-        sys.stdout.write(info["text"])
+    written = info.get("text")
+    if isinstance(written, bytes):  # a binary format
+        sys.stdout.flush()
+        sys.stdout.buffer.write(written)
+        sys.stdout.buffer.flush()
+        return 0
+    if written is not None:
+        sys.stdout.write(written)
         return 0
     if info["written"] is None:
         for prob in result.problems[:_SHOWN_PROBLEMS]:
