@@ -74,3 +74,11 @@ def test_text_detection_imports_no_binary_reader() -> None:
     assert "bgtools.readers.mat" in loaded
     for binary in ("xg", "bgf", "sgf", "json"):
         assert f"'bgtools.readers.{binary}'" not in loaded
+
+
+def test_convert_help_lists_every_written_format() -> None:
+    """``convert --to``'s metavar (written out in the command module, which imports no more
+    than it needs at load time) names exactly the formats of WRITERS."""
+    from bgtools.cli.convert import TO_METAVAR
+
+    assert TO_METAVAR.split("|") == list(WRITE_FORMATS)

@@ -47,9 +47,10 @@ __all__ = [
     "recognised_formats",
 ]
 
-FormatName = Literal["mat", "sgf", "json", "xg", "bgf"]
+FormatName = Literal["mat", "sgf", "json", "xg", "bgf", "ogxm"]
 """The formats bgtools reads, in the order the documentation lists them: Jellyfish ``.mat``,
-GNU Backgammon SGF, bgtools JSON, eXtreme Gammon ``.xg`` and BGBlitz ``.bgf``."""
+GNU Backgammon SGF, bgtools JSON, eXtreme Gammon ``.xg``, BGBlitz ``.bgf`` and OGXM
+(OpenGammon; read through the optional package ``ogxm``)."""
 
 UNICODE_ENCODINGS = ("utf-8", "utf-8-sig", "utf-16")
 """The encodings a text file states by itself (no ``encoding-assumed`` warning)."""
@@ -113,6 +114,9 @@ READERS: tuple[Reader, ...] = (
     Reader("bgf", "BGBlitz .bgf", (".bgf",), binary=True,
            recognise="bgtools.readers.bgf:looks_like_bgf", read="bgtools.readers.bgf:parse_bgf",
            starts=(b"{",)),
+    Reader("ogxm", "OGXM", (".ogxm", ".ogxms"), binary=True,
+           recognise="bgtools.readers.ogxm:looks_like_ogxm",
+           read="bgtools.readers.ogxm:parse_ogxm", starts=(b"OGXM",)),
     # Text formats: the strict content tests before the loose one (.mat).
     Reader("json", "bgtools JSON", (".json",), binary=False,
            recognise="bgtools.readers.sniff:looks_like_json_match",

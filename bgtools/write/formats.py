@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = ["WRITERS", "WRITE_FORMATS", "WriteFormatName", "Writer", "writer"]
 
-WriteFormatName = Literal["mat", "sgf", "json"]
+WriteFormatName = Literal["mat", "sgf", "json", "ogxm"]
 """The formats bgtools writes, in the order the documentation lists them."""
 
 
@@ -53,6 +53,7 @@ WRITERS: tuple[Writer, ...] = (
     Writer("mat", (".mat", ".txt", ".gam"), binary=False, write="bgtools.write.mat:write_mat"),
     Writer("sgf", (".sgf",), binary=False, write="bgtools.write.sgf:write_sgf"),
     Writer("json", (".json",), binary=False, write="bgtools.write.json:dumps_match"),
+    Writer("ogxm", (".ogxm",), binary=True, write="bgtools.write.ogxm:write_ogxm"),
 )
 """Every format bgtools writes."""
 
