@@ -28,8 +28,8 @@ __all__ = ["READ_FORMATS", "Match", "MatchFile", "ReadFormat", "Source", "check_
 
 ReadFormat = formats.FormatName
 """The formats bgtools reads (one row each in :data:`bgtools.readers.formats.READERS`):
-Jellyfish ``.mat``, GNU Backgammon SGF, bgtools JSON, eXtreme Gammon ``.xg`` and BGBlitz
-``.bgf``."""
+Jellyfish ``.mat``, GNU Backgammon SGF, bgtools JSON, eXtreme Gammon ``.xg``, BGBlitz
+``.bgf`` and OGXM (through the optional package ``ogxm``)."""
 READ_FORMATS: tuple[ReadFormat, ...] = formats.READ_FORMATS
 """Every value of :data:`ReadFormat`."""
 
@@ -53,7 +53,8 @@ class Match:
 
     @property
     def source_format(self) -> str:
-        """The format the match was read from (``mat``, ``sgf``, ``json``, ``xg``, ``bgf``)."""
+        """The format the match was read from (one of :data:`READ_FORMATS`: ``mat``, ``sgf``,
+        ``json``, ``xg``, ``bgf``, ``ogxm``)."""
         return self._file.format if self._file is not None else self.record.format
 
     @property
@@ -106,7 +107,8 @@ class Match:
     def write(self, target: str | os.PathLike[str] | IO[str] | IO[bytes],
               format: WriteFormat | None = None, *, overwrite: bool = False,  # noqa: A002
               rules: RulesName = "auto") -> None:
-        """Write the match as ``.mat``, SGF or bgtools JSON, with ``bgtools convert``'s rules.
+        """Write the match as ``.mat``, SGF, bgtools JSON or OGXM (binary: to a path or a
+        binary file), with ``bgtools convert``'s rules.
 
         ``target`` is a path (the format then defaults to its extension) or an open file
         (``format`` required). A path is written atomically (a temporary file renamed into
@@ -135,7 +137,7 @@ class Match:
 
 class MatchFile(Sequence[Match]):
     """The matches of one input, in file order (most files hold one), with the input's
-    ``format``, the ``encoding`` assumed (``binary`` for ``.xg``/``.bgf``) and its ``path``
+    ``format``, the ``encoding`` assumed (``binary`` for a binary format) and its ``path``
     (None unless read from a path)."""
 
     __slots__ = ("_matches", "encoding", "format", "path")
@@ -197,7 +199,7 @@ def read(source: Source, *, format: ReadFormat | None = None) -> MatchFile:  # n
     ``source`` is a path (a ``str`` without a line break, or a path object), the text of a
     record (a ``str`` with a line break), its bytes, or a file object open for reading
     (binary or text). ``format``, when given, is the format the input must be in
-    (``mat``, ``sgf``, ``json``, ``xg``, ``bgf``): another one raises
+    (one of :data:`READ_FORMATS`): another one raises
     :class:`~bgtools.errors.UnsupportedFormatError`.
 
     >>> import bgtools

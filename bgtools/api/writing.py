@@ -25,7 +25,8 @@ from bgtools.write.atomic import check_output, write_atomically
 __all__ = ["WriteFormat", "match_text", "write_match"]
 
 WriteFormat = TargetFormat
-"""The formats bgtools writes: ``mat`` (as GNU Backgammon exports it), ``sgf``, ``json``."""
+"""The formats bgtools writes: ``mat`` (as GNU Backgammon exports it), ``sgf``, ``json``,
+``ogxm`` (binary, through the optional package ``ogxm``)."""
 
 
 def match_text(record: MatchRecord, format: WriteFormat,  # noqa: A002

@@ -28,7 +28,7 @@ checksum, its own security limits) makes the file unreadable, with the codec's r
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -116,7 +116,7 @@ def _unreadable(name: str, exc: Exception) -> UnsupportedFormatError:
     return UnsupportedFormatError(f"{name} is not a readable OGXM file: {reason}")
 
 
-def _documents(ogxm: ModuleType, data: bytes, name: str) -> list[dict[str, Any]]:
+def _documents(ogxm: ModuleType, data: bytes, name: str) -> Iterator[dict[str, Any]]:
     """The JSON projection of every member of ``data``: the members of a stream (OGXM v2
     files back to back, framed and verified by the codec), else the whole file as one
     member (an OGXM v1 file, which has no stream framing)."""
@@ -126,15 +126,23 @@ def _documents(ogxm: ModuleType, data: bytes, name: str) -> list[dict[str, Any]]
         if exc.offset != 0:
             raise _unreadable(name, exc) from None
         try:
-            return [_projection(ogxm, data)]
+            whole = _projection(ogxm, data)
         except (ogxm.OgxmError, ValueError, TypeError):
             raise _unreadable(name, exc) from None  # the stream's reason: the v2 framing
+        yield whole
+        return
     except (ogxm.OgxmError, ValueError, OverflowError) as exc:
         raise _unreadable(name, exc) from None
-    try:
-        return [_projection(ogxm, member) for member in members]
-    except (ogxm.OgxmError, ValueError, TypeError) as exc:
-        raise _unreadable(name, exc) from None
+    if len(members) > MAX_GAMES:  # framing is cheap; decoding costs ~0.2 ms a ply
+        raise LimitExceededError(
+            f"{name} holds {format_count(len(members))} matches; the limit MAX_GAMES is "
+            f"{format_count(MAX_GAMES)}", "MAX_GAMES", MAX_GAMES)
+    for member in members:  # one at a time: the caller counts the limits in between
+        try:
+            document = _projection(ogxm, member)
+        except (ogxm.OgxmError, ValueError, TypeError) as exc:
+            raise _unreadable(name, exc) from None
+        yield document
 
 
 def _projection(ogxm: ModuleType, member: bytes) -> dict[str, Any]:
