@@ -57,8 +57,8 @@ def convert(
         "--output", "-o", help="The file to write; DIR/ (or an existing directory): one file "
         "per input; '-': stdout.", metavar="OUT", show_default=False)],
     to: Annotated[str | None, typer.Option("--to", metavar=TO_METAVAR,
-                                           help="The format to write (default: OUT's "
-                                           "extension, else json).")] = None,
+                                           help="The format (default: OUT's extension, "
+                                           "else json).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace outputs that exist.")] = False,
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
