@@ -15,20 +15,22 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import IO, Literal, overload
+from typing import IO, overload
 
 from bgtools.api.replaying import Replay, RulesName
 from bgtools.api.writing import WriteFormat, write_match
 from bgtools.errors import UnreadableInputError, UnsupportedFormatError, check_path_name
+from bgtools.readers import formats
 from bgtools.record import GameRecord, MatchRecord, Problem
 
 __all__ = ["READ_FORMATS", "Match", "MatchFile", "ReadFormat", "Source", "check_read_format",
            "read"]
 
-ReadFormat = Literal["mat", "sgf", "json", "xg", "bgf"]
-"""The formats bgtools reads: Jellyfish ``.mat``, GNU Backgammon SGF, bgtools JSON, eXtreme
-Gammon ``.xg`` and BGBlitz ``.bgf``."""
-READ_FORMATS: tuple[ReadFormat, ...] = ("mat", "sgf", "json", "xg", "bgf")
+ReadFormat = formats.FormatName
+"""The formats bgtools reads (one row each in :data:`bgtools.readers.formats.READERS`):
+Jellyfish ``.mat``, GNU Backgammon SGF, bgtools JSON, eXtreme Gammon ``.xg``, BGBlitz
+``.bgf`` and OGXM (through the optional package ``ogxm``)."""
+READ_FORMATS: tuple[ReadFormat, ...] = formats.READ_FORMATS
 """Every value of :data:`ReadFormat`."""
 
 Source = str | os.PathLike[str] | bytes | bytearray | IO[bytes] | IO[str]
@@ -51,7 +53,8 @@ class Match:
 
     @property
     def source_format(self) -> str:
-        """The format the match was read from (``mat``, ``sgf``, ``json``, ``xg``, ``bgf``)."""
+        """The format the match was read from (one of :data:`READ_FORMATS`: ``mat``, ``sgf``,
+        ``json``, ``xg``, ``bgf``, ``ogxm``)."""
         return self._file.format if self._file is not None else self.record.format
 
     @property
@@ -104,7 +107,8 @@ class Match:
     def write(self, target: str | os.PathLike[str] | IO[str] | IO[bytes],
               format: WriteFormat | None = None, *, overwrite: bool = False,  # noqa: A002
               rules: RulesName = "auto") -> None:
-        """Write the match as ``.mat``, SGF or bgtools JSON, with ``bgtools convert``'s rules.
+        """Write the match as ``.mat``, SGF, bgtools JSON or OGXM (binary: to a path or a
+        binary file), with ``bgtools convert``'s rules.
 
         ``target`` is a path (the format then defaults to its extension) or an open file
         (``format`` required). A path is written atomically (a temporary file renamed into
@@ -133,7 +137,7 @@ class Match:
 
 class MatchFile(Sequence[Match]):
     """The matches of one input, in file order (most files hold one), with the input's
-    ``format``, the ``encoding`` assumed (``binary`` for ``.xg``/``.bgf``) and its ``path``
+    ``format``, the ``encoding`` assumed (``binary`` for a binary format) and its ``path``
     (None unless read from a path)."""
 
     __slots__ = ("_matches", "encoding", "format", "path")
@@ -195,7 +199,7 @@ def read(source: Source, *, format: ReadFormat | None = None) -> MatchFile:  # n
     ``source`` is a path (a ``str`` without a line break, or a path object), the text of a
     record (a ``str`` with a line break), its bytes, or a file object open for reading
     (binary or text). ``format``, when given, is the format the input must be in
-    (``mat``, ``sgf``, ``json``, ``xg``, ``bgf``): another one raises
+    (one of :data:`READ_FORMATS`): another one raises
     :class:`~bgtools.errors.UnsupportedFormatError`.
 
     >>> import bgtools

@@ -25,14 +25,26 @@ from bgtools.write.atomic import check_output, write_atomically
 __all__ = ["WriteFormat", "match_text", "write_match"]
 
 WriteFormat = TargetFormat
-"""The formats bgtools writes: ``mat`` (as GNU Backgammon exports it), ``sgf``, ``json``."""
+"""The formats bgtools writes: ``mat`` (as GNU Backgammon exports it), ``sgf``, ``json``,
+``ogxm`` (binary, through the optional package ``ogxm``)."""
 
 
 def match_text(record: MatchRecord, format: WriteFormat,  # noqa: A002
                *, rules: RulesName = "auto") -> str:
     """The text of ``record`` in ``format``; raises InvalidRecordError when its replay under
-    ``rules`` has errors, and UnwritableRecordError when ``format`` cannot hold it (SGF
-    set-up nodes in a ``.mat``)."""
+    ``rules`` has errors, UnwritableRecordError when ``format`` cannot hold it (SGF
+    set-up nodes in a ``.mat``), and ConversionError for a binary format (write it with
+    :func:`write_match`)."""
+    written = _rendered(record, format, rules)
+    if isinstance(written, bytes):
+        raise ConversionError(f"{format} is a binary format, not text: write it to a path or "
+                              "to a file open in binary mode")
+    return written
+
+
+def _rendered(record: MatchRecord, format: WriteFormat,  # noqa: A002
+              rules: RulesName) -> str | bytes:
+    """``record`` in ``format`` (text, or bytes for a binary format), by convert's rules."""
     if format not in TARGET_FORMATS:
         raise ConversionError(
             f"unknown target format {format!r}; choose one of {', '.join(TARGET_FORMATS)}")
@@ -54,13 +66,18 @@ def write_match(record: MatchRecord, target: str | os.PathLike[str] | IO[str] | 
         path = Path(target)
         fmt = target_format(str(path), format)
         check_output(path, overwrite=overwrite, protect=source)  # before the work
-        text = match_text(record, fmt, rules=rules)
-        write_atomically(path, text, overwrite=overwrite, protect=source)
+        write_atomically(path, _rendered(record, fmt, rules), overwrite=overwrite,
+                         protect=source)
         return
     if format is None:
-        raise ConversionError("writing to a file object needs format='mat', 'sgf' or 'json'")
-    text = match_text(record, target_format("", format), rules=rules)
+        *others, last = (repr(name) for name in TARGET_FORMATS)
+        raise ConversionError(
+            f"writing to a file object needs format={', '.join(others)} or {last}")
+    written = _rendered(record, target_format("", format), rules)
     if isinstance(target, io.TextIOBase):
-        target.write(text)
+        if isinstance(written, bytes):
+            raise ConversionError(f"{format} is a binary format: open the file in binary mode")
+        target.write(written)
     else:
-        target.write(text.encode("utf-8"))  # type: ignore[arg-type]
+        target.write(written if isinstance(written, bytes)  # type: ignore[arg-type]
+                     else written.encode("utf-8"))

@@ -1,4 +1,4 @@
-"""The ``convert`` command: match files to ``.mat``, SGF or bgtools JSON.
+"""The ``convert`` command: match files to ``.mat``, SGF, bgtools JSON or OGXM.
 
 A thin Typer command over :mod:`bgtools.reports.convert` (reading, replaying, rendering,
 naming the outputs of a directory) and the ``convert`` job of :mod:`bgtools.batch` (one
@@ -29,7 +29,7 @@ _SHOWN_PROBLEMS = 10
 
 
 HELP = (
-    "Convert matches to .mat, SGF or JSON.\n\n"
+    "Convert matches to .mat, SGF, JSON or OGXM.\n\n"
     "The .mat is written as GNU Backgammon exports it. One input goes to -o FILE (the format "
     "from --to or FILE's extension) or to -o - (standard output; JSON unless --to). Several "
     "inputs (files, directories, quoted globs) go to -o DIR/ (or an existing directory): one "
@@ -41,6 +41,11 @@ HELP = (
 )
 """The command's --help text (one paragraph a line: Typer keeps a docstring's line breaks)."""
 
+TO_METAVAR = "mat|sgf|json|ogxm"
+"""The formats ``--to`` takes, as ``--help`` shows them: bgtools.write.formats.WRITE_FORMATS
+(written out here: a command module imports no more than it needs at load time;
+tests/test_formats.py holds the two equal)."""
+
 
 @app.command(help=HELP)
 def convert(
@@ -51,14 +56,14 @@ def convert(
     output: Annotated[str, typer.Option(
         "--output", "-o", help="The file to write; DIR/ (or an existing directory): one file "
         "per input; '-': stdout.", metavar="OUT", show_default=False)],
-    to: Annotated[str | None, typer.Option("--to", metavar="mat|sgf|json",
-                                           help="The format to write (default: OUT's "
-                                           "extension, else json).")] = None,
+    to: Annotated[str | None, typer.Option("--to", metavar=TO_METAVAR,
+                                           help="The format (default: OUT's extension, "
+                                           "else json).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace outputs that exist.")] = False,
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
 ) -> None:
-    """Convert match files to .mat, SGF or JSON (help: HELP)."""
+    """Convert match files to .mat, SGF, JSON or OGXM (help: HELP)."""
     from bgtools.reports.convert import ConversionError, target_format
 
     check_rules(rules)
@@ -172,8 +177,14 @@ def _report(result: FileReport, fmt: TargetFormat) -> int:
         print_error(result.error)
         return EXIT_UNUSABLE
     info: dict[str, Any] = result.extra[0]
-    if info.get("text") is not None:
-        sys.stdout.write(info["text"])
+    written = info.get("text")
+    if isinstance(written, bytes):  # a binary format
+        sys.stdout.flush()
+        sys.stdout.buffer.write(written)
+        sys.stdout.buffer.flush()
+        return 0
+    if written is not None:
+        sys.stdout.write(written)
         return 0
     if info["written"] is None:
         for prob in result.problems[:_SHOWN_PROBLEMS]:

@@ -8,12 +8,11 @@ that enforces the limits of :mod:`bgtools.limits` on whole files.
 from __future__ import annotations
 
 import os
-import re
 import select
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn
 
 from bgtools.dataclass_methods import FACTORY, FieldMethods, FrozenFieldMethods
 from bgtools.errors import (
@@ -31,10 +30,15 @@ from bgtools.limits import (
     MAX_SCORE,
     format_count,
 )
+from bgtools.readers.formats import (
+    BINARY_STARTS,
+    READERS,
+    RECORD_SUFFIXES,
+    UNICODE_ENCODINGS,
+    Reader,
+    recognised_formats,
+)
 from bgtools.record import MatchRecord, Problem, Severity
-
-if TYPE_CHECKING:
-    from bgtools.readers.source import DecodedText
 
 __all__ = [
     "BINARY_STARTS",
@@ -56,19 +60,6 @@ __all__ = [
 PLAYED_VARIATIONS = ("backgammon", "nackgammon")
 """The games bgtools replays (:attr:`~bgtools.record.MatchRecord.variation`): a file of
 another (hypergammon, longgammon) is refused as unsupported, never replayed as backgammon."""
-
-RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".gam", ".json", ".xg", ".xgp", ".bgf")
-"""Extensions taken when a directory is walked."""
-
-_STATED_ENCODINGS = ("utf-8", "utf-8-sig", "utf-16")  # no encoding-assumed warning
-# SGF's CA property (FF[4]): the charset the file states, read from its root node.
-_SGF_CHARSET = re.compile(r"\bCA\s*\[([^\]]{1,40})\]")
-# Any number of digits: the .mat grammar takes at most 9, so a longer one would otherwise be
-# a plain syntax error instead of naming MAX_MATCH_LENGTH. Compiled by re's cache on first
-# use: most runs read no file with a suspect length line.
-_ANY_LENGTH_LINE = r"^[ \t]*([0-9]+)[ \t]+point[ \t]+match[ \t]*$"
-_ANY_LENGTH_FLAGS = re.IGNORECASE | re.MULTILINE | re.ASCII
-
 
 STDIN_ARGUMENT = "-"
 """The input argument that means standard input; it is also how messages and the JSON
@@ -113,18 +104,16 @@ class LoadedRecords(FieldMethods):
 
 
 def detect_format(text: str) -> str | None:
-    """``"sgf"``, ``"mat"``, ``"json"`` (bgtools JSON) or None, from the content alone."""
-    from bgtools.readers.mat import looks_like_mat
-    from bgtools.readers.sniff import looks_like_json_match, looks_like_sgf
+    """The text format of ``text`` (``"json"``, ``"sgf"``, ``"mat"``: the text rows of
+    :data:`~bgtools.readers.formats.READERS`, tried in order) or None, from the content
+    alone."""
+    row = _text_format(text)
+    return None if row is None else row.name
 
-    if looks_like_json_match(text):
-        return "json"
-    if looks_like_sgf(text):
-        return "sgf"
 
-    if looks_like_mat(text):
-        return "mat"
-    return None
+def _text_format(text: str) -> Reader | None:
+    """The first text row of READERS that recognises ``text``."""
+    return next((row for row in READERS if not row.binary and row.recognises(text)), None)
 
 
 def _too_big(name: str, size: int | str) -> LimitExceededError:
@@ -133,27 +122,6 @@ def _too_big(name: str, size: int | str) -> LimitExceededError:
         f"{name} is {shown} bytes; the limit MAX_FILE_BYTES is {format_count(MAX_FILE_BYTES)}",
         "MAX_FILE_BYTES", MAX_FILE_BYTES,
     )
-
-
-def _check_length_lines(text: str, suspects: tuple[int, ...], name: str) -> None:
-    """Refuse the first ``N point match`` line of ``text`` whose N is beyond
-    MAX_MATCH_LENGTH. Only the lines numbered ``suspects`` (the .mat reader's
-    :attr:`~bgtools.readers.mat.MatReading.length_suspects`, which include every such line)
-    are looked at, not the whole text."""
-    if not suspects:
-        return
-    lines = text.split("\n")
-    for line in suspects:
-        match = re.fullmatch(_ANY_LENGTH_LINE, lines[line - 1], _ANY_LENGTH_FLAGS)
-        if match is None:
-            continue
-        digits = match.group(1).lstrip("0")
-        if len(digits) > 9 or (digits and int(digits) > MAX_MATCH_LENGTH):
-            shown = format_count(int(digits)) if len(digits) <= 30 else \
-                f"{format_count(len(digits))}-digit number of"
-            raise LimitExceededError(
-                f"{name}:{line}: a match of {shown} points; the limit MAX_MATCH_LENGTH is "
-                f"{format_count(MAX_MATCH_LENGTH)}", "MAX_MATCH_LENGTH", MAX_MATCH_LENGTH)
 
 
 def _check_names(record: MatchRecord, name: str) -> None:
@@ -214,8 +182,7 @@ def _refuse_unrecognised(text: str, name: str) -> NoReturn:
             f"{name} is GNU Backgammon's analysis text, not a match record: export the match "
             "as .mat or .sgf")
     raise UnsupportedFormatError(
-        f"{name} is not a match record bgtools recognises (.mat, GNU Backgammon SGF, "
-        "bgtools JSON, eXtreme Gammon .xg or BGBlitz .bgf)")
+        f"{name} is not a match record bgtools recognises ({recognised_formats()})")
 
 
 def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
@@ -249,29 +216,12 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
         decoded = decode_text(text_bytes)
     elif not decoded.text.strip() or "\x00" in decoded.text[:4096]:
         raise UnsupportedFormatError(f"{name} is empty or binary, not a match record")
-    fmt = detect_format(decoded.text)
-    stated_encoding = False  # the file names its encoding (SGF CA): no warning
-    if fmt == "mat":
-        from bgtools.readers.mat import read_mat
-
-        reading = read_mat(decoded.text)
-        _check_length_lines(decoded.text, reading.length_suspects, name)
-        records = reading.records
-    elif fmt == "sgf":
-        if decoded.encoding not in _STATED_ENCODINGS:
-            stated = _sgf_stated_charset(text_bytes, decoded.text)
-            if stated is not None:
-                decoded = stated
-                stated_encoding = True
-        records = _read_sgf(decoded.text, name)
-    elif fmt == "json":
-        from bgtools.readers.json import parse_json
-
-        records = parse_json(decoded.text, name)
-    else:
+    text_format = _text_format(decoded.text)
+    if text_format is None:
         _refuse_unrecognised(decoded.text, name)
+    records, decoded, stated_encoding = text_format.read_text(decoded, text_bytes, name)
     _check_records(records, name)
-    if decoded.encoding not in _STATED_ENCODINGS and not stated_encoding:
+    if decoded.encoding not in UNICODE_ENCODINGS and not stated_encoding:
         warning = Problem(
             "encoding-assumed",
             f"the file is not UTF-8; read as {decoded.encoding} (the first byte that is not "
@@ -280,60 +230,18 @@ def read_records(data: bytes, name: str = "<input>") -> LoadedRecords:
         )
         for record in records:
             record.problems.insert(0, warning)
-    return LoadedRecords(fmt, decoded.encoding, records)
-
-
-def _sgf_stated_charset(data: bytes, guessed: str) -> DecodedText | None:
-    """An SGF file that is not UTF-8 (``guessed``: its text as guessed), decoded in the
-    charset its root node's ``CA`` property states (``CA[ISO-8859-1]``,
-    ``CA[windows-1252]``, ``CA[Shift_JIS]``), as GNU Backgammon reads it; None when the
-    root states none, one Python does not know, or one the bytes are not in."""
-    from bgtools.readers.source import decode_stated
-
-    start = guessed.find("(;")
-    end = guessed.find(";", start + 2) if start >= 0 else -1
-    found = _SGF_CHARSET.search(guessed, 0, end if 0 <= end < 4096 else 4096)
-    return None if found is None else decode_stated(data, found.group(1).strip())
-
-
-BINARY_STARTS = (b"RGMH", b"{")
-"""How every file the binary readers accept begins: eXtreme Gammon's ``RGMH`` magic
-(:func:`~bgtools.readers.xg.looks_like_xg`) or the brace of BGBlitz's JSON header line
-(:func:`~bgtools.readers.bgf.looks_like_bgf`); tests/test_detect_binary.py holds them to it."""
-
-
-def _read_sgf(text: str, name: str) -> list[MatchRecord]:
-    """The records of an SGF text; an SGF of another game is unsupported, and the limits
-    the tokenizer counts while parsing name the file first."""
-    from bgtools.readers.sgf import other_game, parse_sgf
-
-    try:
-        records = parse_sgf(text)
-    except LimitExceededError as exc:
-        raise LimitExceededError(f"{name} {exc}", exc.limit_name, exc.limit) from None
-    other = other_game(records)
-    if other is not None:
-        raise UnsupportedFormatError(
-            f"{name} is an SGF of another game ({other}), not backgammon (GM[6])")
-    return records
+    return LoadedRecords(text_format.name, decoded.encoding, records)
 
 
 def _read_binary(data: bytes, name: str) -> LoadedRecords | None:
-    """The records of an eXtreme Gammon (``.xg``/``.xgp``) or BGBlitz (``.bgf``) file,
-    recognised by their magic bytes; None for any other input."""
+    """The records of a file of a binary format (the binary rows of
+    :data:`~bgtools.readers.formats.READERS`: eXtreme Gammon, BGBlitz ...), recognised by
+    their magic bytes; None for any other input."""
     if not data.startswith(BINARY_STARTS):
         return None  # text: the binary readers (and zlib-ng) are not even imported
-    from bgtools.readers.bgf import looks_like_bgf
-    from bgtools.readers.xg import looks_like_xg
-
-    if looks_like_xg(data):
-        from bgtools.readers.xg import parse_xg
-
-        return LoadedRecords("xg", "binary", parse_xg(data, name))
-    if looks_like_bgf(data):
-        from bgtools.readers.bgf import parse_bgf
-
-        return LoadedRecords("bgf", "binary", parse_bgf(data, name))
+    for row in READERS:
+        if row.binary and row.recognises(data):
+            return LoadedRecords(row.name, "binary", row.read_binary(data, name))
     return None
 
 

@@ -14,11 +14,12 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from bgtools.errors import BgtoolsError
 from bgtools.record import Problem, Severity
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
+from bgtools.write.formats import WRITE_FORMATS, WRITERS, WriteFormatName, writer
 
 if TYPE_CHECKING:
     from bgtools.readers.detect import InputSource
@@ -38,20 +39,14 @@ __all__ = [
     "target_format",
 ]
 
-TargetFormat = Literal["mat", "sgf", "json"]
-TARGET_FORMATS: tuple[TargetFormat, ...] = ("mat", "sgf", "json")
-"""The formats bgtools writes."""
+TargetFormat = WriteFormatName
+TARGET_FORMATS: tuple[TargetFormat, ...] = WRITE_FORMATS
+"""The formats bgtools writes (one row each in :data:`bgtools.write.formats.WRITERS`)."""
 
-_SUFFIXES: dict[str, TargetFormat] = {
-    ".mat": "mat",
-    ".txt": "mat",
-    ".gam": "mat",
-    ".sgf": "sgf",
-    ".json": "json",
-}
+_SUFFIXES: dict[str, TargetFormat] = {suffix: row.name for row in WRITERS
+                                      for suffix in row.suffixes}
 
-
-SUFFIXES: dict[TargetFormat, str] = {"mat": ".mat", "sgf": ".sgf", "json": ".json"}
+SUFFIXES: dict[TargetFormat, str] = {row.name: row.suffix for row in WRITERS}
 """The extension of each format's files, as ``convert -o DIR/`` names them."""
 
 
@@ -69,10 +64,11 @@ class InvalidRecordError(BgtoolsError):
 
 @dataclass(frozen=True, slots=True)
 class Conversion:
-    """What a conversion produced: the target format, the text written and its match."""
+    """What a conversion produced: the target format, the text written (bytes for a binary
+    format) and its match."""
 
     format: TargetFormat
-    text: str
+    text: str | bytes
     replay: MatchReplay
     source_format: str
 
@@ -99,19 +95,10 @@ def target_format(output: str | None, requested: str | None) -> TargetFormat:
     )
 
 
-def render(replay: MatchReplay, events: list[Event], fmt: TargetFormat) -> str:
-    """The text of ``replay``'s record (``events``: all the replay produced) in ``fmt``."""
-    if fmt == "mat":
-        from bgtools.write.mat import write_mat
-
-        return write_mat(replay.record, replay, events)
-    if fmt == "sgf":
-        from bgtools.write.sgf import write_sgf
-
-        return write_sgf(replay.record, replay, events)
-    from bgtools.write.json import dumps_match
-
-    return dumps_match(replay.record, replay, events)
+def render(replay: MatchReplay, events: list[Event], fmt: TargetFormat) -> str | bytes:
+    """``replay``'s record (``events``: all the replay produced) in ``fmt``: text, or bytes
+    for a binary format."""
+    return writer(fmt).render(replay.record, replay, events)
 
 
 def convert_file(source: InputSource, fmt: TargetFormat, *, rules: str = "auto",

@@ -220,10 +220,12 @@ def _finish(temp: Path, path: Path, overwrite: bool, kept_mode: int | None) -> N
         os.replace(temp, path)
 
 
-def write_atomically(path: Path, text: str, *, overwrite: bool = False,
+def write_atomically(path: Path, text: str | bytes, *, overwrite: bool = False,
                      protect: Protected = None, encoding: str = "utf-8") -> None:
-    """Write ``text`` to ``path`` atomically (see :func:`write_bytes_atomically`)."""
-    write_bytes_atomically(path, text.encode(encoding), overwrite=overwrite, protect=protect)
+    """Write ``text`` (in ``encoding``; bytes as they are: a binary format) to ``path``
+    atomically (see :func:`write_bytes_atomically`)."""
+    data = text if isinstance(text, bytes) else text.encode(encoding)
+    write_bytes_atomically(path, data, overwrite=overwrite, protect=protect)
 
 
 def _fsync_directory(directory: Path) -> None:
