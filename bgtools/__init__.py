@@ -30,7 +30,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
     from bgtools.api.reading import READ_FORMATS, Match, MatchFile, read
-    from bgtools.api.replaying import Cube, Moment, Replay, ReplayedAction, ReplayedGame
+    from bgtools.api.replaying import (
+        Cube,
+        Moment,
+        Replay,
+        ReplayedAction,
+        ReplayedGame,
+        Verdict,
+    )
     from bgtools.batch.reading import ReadFailure, read_many
     from bgtools.engine.ids import MatchState
     from bgtools.engine.plays import parse_play, play_text
@@ -47,6 +54,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from bgtools.errors import (
         BgtoolsError,
         IllegalPlayError,
+        InvalidArgumentError,
         InvalidPathError,
         LimitExceededError,
         NotationError,
@@ -73,6 +81,7 @@ __all__ = [
     "ReplayedAction",
     "Moment",
     "Cube",
+    "Verdict",
     "Problem",
     "Severity",
     # positions and plays
@@ -91,6 +100,7 @@ __all__ = [
     "BgtoolsError",
     "ConversionError",
     "IllegalPlayError",
+    "InvalidArgumentError",
     "InvalidPathError",
     "InvalidRecordError",
     "LimitExceededError",
@@ -114,6 +124,7 @@ _HOMES = {
     "ReplayedAction": "bgtools.api.replaying",
     "Moment": "bgtools.api.replaying",
     "Cube": "bgtools.api.replaying",
+    "Verdict": "bgtools.api.replaying",
     "Problem": "bgtools.record",
     "Severity": "bgtools.record",
     "MatchState": "bgtools.engine.ids",
@@ -132,6 +143,7 @@ _HOMES = {
     "InvalidRecordError": "bgtools.reports.convert",
     "UnwritableRecordError": "bgtools.write.mat",
     "IllegalPlayError": "bgtools.errors",
+    "InvalidArgumentError": "bgtools.errors",
     "LimitExceededError": "bgtools.errors",
     "NotationError": "bgtools.errors",
     "OutputRefusedError": "bgtools.errors",

@@ -17,9 +17,14 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Literal, overload
 
-from bgtools.api.replaying import Replay, RulesName
+from bgtools.api.replaying import Replay, RulesName, Verdict, check_rules, verdict_of
 from bgtools.api.writing import WriteFormat, write_match
-from bgtools.errors import UnreadableInputError, UnsupportedFormatError, check_path_name
+from bgtools.errors import (
+    InvalidArgumentError,
+    UnreadableInputError,
+    UnsupportedFormatError,
+    check_path_name,
+)
 from bgtools.record import GameRecord, MatchRecord, Problem
 
 __all__ = ["READ_FORMATS", "Match", "MatchFile", "ReadFormat", "Source", "check_read_format",
@@ -98,8 +103,18 @@ class Match:
     def replay(self, rules: RulesName = "auto") -> Replay:
         """Replay the match strictly under the house rules ``rules`` (``auto``: chosen from
         the file's ``Site`` tag, as ``bgtools validate`` does; see ``bgtools rules`` and
-        docs/house-rules.md for the profiles). Raises ValueError for an unknown profile name."""
+        docs/house-rules.md for the profiles). An unknown profile name raises
+        :class:`~bgtools.errors.InvalidArgumentError` (a ``ValueError``)."""
         return Replay(self.record, rules)
+
+    def validate(self, rules: RulesName = "auto") -> Verdict:
+        """Check the match under the house rules ``rules`` as ``bgtools validate`` does and
+        give only the verdict (valid, problems, final score): the quickest check, for a
+        script that needs no action or moment. ``match.replay(rules).verdict`` is equal."""
+        from bgtools.replay import profile_for, replay_match
+
+        check_rules(rules)
+        return verdict_of(replay_match(self.record, profile_for(self.record, rules)))
 
     def write(self, target: str | os.PathLike[str] | IO[str] | IO[bytes],
               format: WriteFormat | None = None, *, overwrite: bool = False,  # noqa: A002
@@ -232,9 +247,10 @@ def read(source: Source, *, format: ReadFormat | None = None) -> MatchFile:  # n
 
 def check_read_format(format: str | None) -> None:  # noqa: A002
     """Refuse a ``format`` that is not one of :data:`READ_FORMATS` (None: any) with
-    ValueError."""
+    :class:`~bgtools.errors.InvalidArgumentError` (a ``ValueError``)."""
     if format is not None and format not in READ_FORMATS:
-        raise ValueError(f"unknown format {format!r}; choose one of {', '.join(READ_FORMATS)}")
+        raise InvalidArgumentError(
+            f"unknown format {format!r}; choose one of {', '.join(READ_FORMATS)}")
 
 
 def _source_bytes(source: str | bytes | bytearray | IO[bytes] | IO[str]) -> bytes:

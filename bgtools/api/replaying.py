@@ -16,11 +16,13 @@ every pair is ``(player 0, player 1)``, as in the contract.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from bgtools.engine.position import Play, Position, Step
 from bgtools.engine.results import ResultName
+from bgtools.errors import InvalidArgumentError
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
 from bgtools.replay import (
     PROFILE_NAMES,
@@ -37,7 +39,8 @@ from bgtools.reports import moments as answers
 if TYPE_CHECKING:
     from bgtools.reports.board import BoardInfo
 
-__all__ = ["Cube", "Moment", "Replay", "ReplayedAction", "ReplayedGame", "RulesName"]
+__all__ = ["Cube", "Moment", "Replay", "ReplayedAction", "ReplayedGame", "RulesName", "Verdict",
+           "verdict_of"]
 
 RulesName = Literal["auto", "standard", "nocube", "cube3", "match-resign", "nocrawford",
                     "galaxy", "xg", "studio", "megammon", "pieceofcake"]
@@ -54,6 +57,50 @@ class Cube(NamedTuple):
     owner: int | None
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """What ``bgtools validate`` says of one match, and no more: whether it is valid under
+    which rules, its problems and where the match ended, as :meth:`Match.validate
+    <bgtools.api.reading.Match.validate>` gives it (a replay that records no action)."""
+
+    rules: str
+    """The name of the rule profile used (``standard``, ``galaxy`` ...)."""
+    valid: bool
+    """True when no problem is an error (warnings allowed)."""
+    problems: tuple[Problem, ...]
+    """Every problem, the reader's and the replay's, in file order."""
+    games: int
+    """The number of games replayed."""
+    complete: bool
+    """True when the match was played to its end (money play: the last game ended)."""
+    final_score: tuple[int, int]
+    """The score after the last game, ``(player 0, player 1)``."""
+    winner: int | None
+    """The player who won the match (0 or 1), or None (unfinished, or money play)."""
+
+    def errors(self) -> list[Problem]:
+        """The problems of severity ``error`` (those that make the match invalid)."""
+        return [p for p in self.problems if p.severity is Severity.ERROR]
+
+    def warnings(self) -> list[Problem]:
+        """The problems of severity ``warning``."""
+        return [p for p in self.problems if p.severity is Severity.WARNING]
+
+
+def verdict_of(summary: MatchReplay) -> Verdict:
+    """The :class:`Verdict` of a replayer's result."""
+    return Verdict(summary.profile.name, summary.valid, tuple(summary.problems),
+                   len(summary.games), summary.complete, summary.final_score, summary.winner)
+
+
+def check_rules(rules: str) -> None:
+    """Refuse a rule profile name that ``bgtools rules`` does not list
+    (:class:`~bgtools.errors.InvalidArgumentError`, a ``ValueError``)."""
+    if rules not in PROFILE_NAMES:
+        raise InvalidArgumentError(
+            f"unknown rules {rules!r}; choose one of {', '.join(PROFILE_NAMES)}")
+
+
 class Replay:
     """The strict replay of one match record under a rule profile (``rules``: a profile
     name, as ``--rules``), as :meth:`Match.replay <bgtools.api.reading.Match.replay>` gives it.
@@ -64,18 +111,36 @@ class Replay:
     """
 
     def __init__(self, record: MatchRecord, rules: RulesName = "auto") -> None:
-        if rules not in PROFILE_NAMES:
-            raise ValueError(f"unknown rules {rules!r}; choose one of {', '.join(PROFILE_NAMES)}")
+        check_rules(rules)
         self.record = record
         """The match record replayed."""
-        events: list[Event] = []
-        self.summary: MatchReplay = replay_match(record, profile_for(record, rules),
-                                                 on_event=events.append)
+        self.summary: MatchReplay = replay_match(record, profile_for(record, rules))
         """The replayer's own result (:class:`~bgtools.replay.MatchReplay`)."""
-        self.events: list[Event] = events
-        """Every replayed action as the replayer gives it, in order."""
-        self._answers = answers.MatchAnswers(self.summary,
-                                             answers.build_moments(self.summary, events))
+
+    # The verdict (valid, problems, score) comes from the replay without a listener, the
+    # one ``bgtools validate`` runs; the events, and the moments built from them, are made
+    # when first asked for, by replaying again with a listener (the replay is
+    # deterministic, and a listener changes none of its results: a test checks it).
+
+    @cached_property
+    def events(self) -> list[Event]:
+        """Every replayed action as the replayer gives it, in order (recorded on first
+        use)."""
+        events: list[Event] = []
+        replay_match(self.record, self.summary.profile, on_event=events.append)
+        return events
+
+    @cached_property
+    def _events_by_game(self) -> dict[int, list[Event]]:
+        by_game: dict[int, list[Event]] = {}
+        for event in self.events:
+            by_game.setdefault(event.game, []).append(event)
+        return by_game
+
+    @cached_property
+    def _answers(self) -> answers.MatchAnswers:
+        # The moments of a game are added by game_moments when first asked for.
+        return answers.MatchAnswers(self.summary, {})
 
     @property
     def rules(self) -> str:
@@ -87,6 +152,11 @@ class Replay:
     def valid(self) -> bool:
         """True when no problem is an error (warnings allowed)."""
         return self.summary.valid
+
+    @property
+    def verdict(self) -> Verdict:
+        """What ``bgtools validate`` says of the match (:class:`Verdict`)."""
+        return verdict_of(self.summary)
 
     @property
     def problems(self) -> list[Problem]:
@@ -121,11 +191,11 @@ class Replay:
     @cached_property
     def games(self) -> list[ReplayedGame]:
         """Each game as replayed, in order."""
-        by_game: dict[int, list[Event]] = {}
-        for event in self.events:
-            by_game.setdefault(event.game, []).append(event)
-        return [ReplayedGame(self, summary, by_game.get(summary.number, []))
-                for summary in self.summary.games]
+        return [ReplayedGame(self, summary) for summary in self.summary.games]
+
+    def game_events(self, number: int) -> list[Event]:
+        """The replayer's events of game ``number`` (1-based), in order."""
+        return self._events_by_game.get(number, [])
 
     def __repr__(self) -> str:
         state = "valid" if self.valid else f"{len(self.errors())} error(s)"
@@ -156,20 +226,27 @@ class Replay:
         return answers.status_details(self._answers, moment.state_moment)
 
     def game_moments(self, number: int) -> list[answers.Moment]:
-        """The replayer's moments of game ``number`` (1-based)."""
-        return self._answers.moments.get(number, [])
+        """The replayer's moments of game ``number`` (1-based), built on first use."""
+        made = self._answers.moments
+        if number not in made and 1 <= number <= len(self.summary.games):
+            made[number] = answers.game_moments(self.summary, self.summary.games[number - 1],
+                                                self.game_events(number))
+        return made.get(number, [])
 
 
 class ReplayedGame:
     """One game as replayed: its result (the ``score`` object's game fields), its actions
     and its moments."""
 
-    def __init__(self, replay: Replay, summary: GameSummary, events: list[Event]) -> None:
+    def __init__(self, replay: Replay, summary: GameSummary) -> None:
         self.replay = replay
         """The match replay this game belongs to."""
         self.summary = summary
         """The replayer's summary of the game (:class:`~bgtools.replay.GameSummary`)."""
-        self._events = events
+
+    @property
+    def _events(self) -> list[Event]:
+        return self.replay.game_events(self.summary.number)
 
     @property
     def number(self) -> int:

@@ -33,9 +33,7 @@ def match_text(record: MatchRecord, format: WriteFormat,  # noqa: A002
     """The text of ``record`` in ``format``; raises InvalidRecordError when its replay under
     ``rules`` has errors, and UnwritableRecordError when ``format`` cannot hold it (SGF
     set-up nodes in a ``.mat``)."""
-    if format not in TARGET_FORMATS:
-        raise ConversionError(
-            f"unknown target format {format!r}; choose one of {', '.join(TARGET_FORMATS)}")
+    _checked_format(format)
     replay = Replay(record, rules)
     errors = [p for p in replay.problems if p.severity is Severity.ERROR]
     if errors:
@@ -52,15 +50,37 @@ def write_match(record: MatchRecord, target: str | os.PathLike[str] | IO[str] | 
     file it was read from): see :meth:`Match.write <bgtools.api.reading.Match.write>`."""
     if isinstance(target, str | os.PathLike):
         path = Path(target)
-        fmt = target_format(str(path), format)
+        fmt = _path_format(path, format)
         check_output(path, overwrite=overwrite, protect=source)  # before the work
         text = match_text(record, fmt, rules=rules)
         write_atomically(path, text, overwrite=overwrite, protect=source)
         return
     if format is None:
         raise ConversionError("writing to a file object needs format='mat', 'sgf' or 'json'")
-    text = match_text(record, target_format("", format), rules=rules)
+    text = match_text(record, _checked_format(format), rules=rules)
     if isinstance(target, io.TextIOBase):
         target.write(text)
     else:
         target.write(text.encode("utf-8"))  # type: ignore[arg-type]
+
+
+def _checked_format(format: str) -> WriteFormat:  # noqa: A002
+    """``format`` when bgtools writes it, else ConversionError in the library's words."""
+    for name in TARGET_FORMATS:
+        if format == name:
+            return name
+    raise ConversionError(f"unknown format {format!r} to write; pass format='mat', 'sgf' "
+                          "or 'json'")
+
+
+def _path_format(path: Path, format: WriteFormat | None) -> WriteFormat:  # noqa: A002
+    """The format to write ``path`` in: ``format``, else the one its extension names
+    (``.mat``, ``.sgf``, ``.json``, as ``bgtools convert`` tells it)."""
+    if format is not None:
+        return _checked_format(format)
+    try:
+        return target_format(str(path), None)
+    except ConversionError:
+        raise ConversionError(
+            f"cannot tell the format to write from the name {path.name!r}: pass "
+            "format='mat', 'sgf' or 'json', or name the file .mat, .sgf or .json") from None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from bgtools.dataclass_methods import FrozenFieldMethods
 from bgtools.engine import ids
-from bgtools.errors import BgtoolsError
+from bgtools.errors import BgtoolsError, InvalidArgumentError
 
 __all__ = [
     "BAR",
@@ -28,6 +28,7 @@ __all__ = [
     "parse_id",
     "unchecked_position",
     "apply_step",
+    "check_dice",
     "step_error",
 ]
 
@@ -241,12 +242,12 @@ class Position(FrozenFieldMethods):
 
         With no legal play the list holds one empty Play (the turn passes).
         """
-        _check_dice(die1, die2)
+        check_dice(die1, die2)
         return [play for play, _ in _generate(self, die1, die2)]
 
     def legal_results(self, die1: int, die2: int) -> dict[Position, Play]:
         """Map every position reachable by a legal play (mover's view, before swapping)."""
-        _check_dice(die1, die2)
+        check_dice(die1, die2)
         return {result: play for play, result in _generate(self, die1, die2)}
 
     def play(self, play: Play | Iterable[Step]) -> Position:
@@ -284,9 +285,11 @@ def unchecked_position(mover: tuple[int, ...], opponent: tuple[int, ...]) -> Pos
     return pos
 
 
-def _check_dice(die1: int, die2: int) -> None:
+def check_dice(die1: int, die2: int) -> None:
+    """Refuse a roll that is not two dice 1-6 (:class:`~bgtools.errors.InvalidArgumentError`,
+    a ``ValueError``)."""
     if not (1 <= die1 <= 6 and 1 <= die2 <= 6):
-        raise ValueError(f"dice must be 1..6, got {die1} and {die2}")
+        raise InvalidArgumentError(f"dice must be 1..6, got {die1} and {die2}")
 
 
 def apply_step(me: list[int], opp: list[int], src: int, dst: int) -> bool:

@@ -1,0 +1,144 @@
+"""The library on the fast model (issue 40): ``Match.replay()`` runs the replay ``bgtools
+validate`` runs and makes events, moments and play texts only when asked for;
+``Match.validate()`` gives the verdict alone. The timing itself is in
+``benchmarks/bench_api.py`` (not a timed test)."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pytest
+
+import bgtools
+from bgtools.reports.files import analyse_file, expand_paths, validate_json
+from tests.helpers.paths import REPO
+
+SAMPLE = REPO / "samples" / "example_gnubg.mat"
+
+
+def corpus_matches(corpus: Path) -> list[tuple[Path, bgtools.Match]]:
+    """Every match of every readable file of the corpus."""
+    found: list[tuple[Path, bgtools.Match]] = []
+    for _, path, error in expand_paths([str(corpus)]):
+        if error is not None or not isinstance(path, str | Path):
+            continue
+        try:
+            found.extend((Path(path), match) for match in bgtools.read(path))
+        except bgtools.BgtoolsError:
+            continue
+    return found
+
+
+def test_replay_records_nothing_until_asked() -> None:
+    """The verdict of a replay needs no event and no moment: none is made until an action
+    or a moment is asked for, and then only the moments of the game asked for."""
+    replay = bgtools.read(SAMPLE)[0].replay()
+    assert replay.valid and replay.final_score == (2, 4)
+    assert "events" not in vars(replay)
+    assert replay.verdict.valid
+    assert "events" not in vars(replay)
+    games = replay.games  # the games' results come from the summary
+    assert [g.winner for g in games] and "events" not in vars(replay)
+    second = games[1].actions
+    assert second and "events" in vars(replay)
+    assert set(vars(replay)["_answers"].moments) == {2}  # only the game asked for
+    assert games[1].moments()[0] == second[0].before
+
+
+def test_lazy_replay_pickles_and_compares() -> None:
+    """A replay pickles before and after its events are made, and compares equal either
+    way (equality looks at the events)."""
+    match = bgtools.read(SAMPLE)[0]
+    fresh = match.replay()
+    walked = match.replay()
+    assert [len(g) for g in walked.games]
+    assert pickle.loads(pickle.dumps(fresh)) == walked
+    assert pickle.loads(pickle.dumps(walked)) == fresh
+
+
+def test_a_listener_changes_no_result(corpus: Path) -> None:
+    """The replay that records events (made on first use) ends as the verdict's replay:
+    the same summary (games, problems, score) on every match of the corpus."""
+    from bgtools.replay import replay_match
+
+    checked = 0
+    for _path, match in corpus_matches(corpus):
+        replay = match.replay()
+        events: list[object] = []
+        with_events = replay_match(match.record, replay.summary.profile,
+                                   on_event=events.append)
+        assert with_events == replay.summary, _path
+        assert len(replay.events) == len(events) == sum(len(g) for g in replay.games)
+        checked += 1
+    assert checked > 0
+
+
+def test_validate_is_the_verdict_of_bgtools_validate(corpus: Path) -> None:
+    """``match.validate()`` says what ``bgtools validate --json`` says of the file (valid,
+    rules, problems, games, complete) and equals ``match.replay().verdict``."""
+    compared = 0
+    for _, path, error in expand_paths([str(corpus)]):
+        if error is not None or not isinstance(path, str | Path):
+            continue
+        try:
+            matches = bgtools.read(path)
+        except bgtools.BgtoolsError:
+            continue
+        verdicts = [m.validate() for m in matches]
+        assert verdicts == [m.replay().verdict for m in matches]
+        expected = validate_json(analyse_file(str(path), path))
+        if len(matches) == 1:  # validate_json speaks of the file as a whole
+            verdict = verdicts[0]
+            assert verdict.valid == expected["valid"]
+            assert verdict.rules == expected["rules"]
+            assert verdict.games == expected["games"]
+            assert verdict.complete == expected["complete"]
+            assert [p.to_json() for p in verdict.problems] == expected["problems"]
+            assert len(verdict.errors()) + len(verdict.warnings()) == len(verdict.problems)
+            compared += 1
+    assert compared > 0
+
+
+def test_validate_refuses_unknown_rules() -> None:
+    """An unknown profile name is refused by ``validate`` as by ``replay``."""
+    match = bgtools.read(SAMPLE)[0]
+    with pytest.raises(ValueError, match="unknown rules"):
+        match.validate("fibs")  # type: ignore[arg-type]
+
+
+# --- typed errors -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda: bgtools.read(SAMPLE)[0].replay(rules="fibs"),  # type: ignore[arg-type]
+    lambda: bgtools.read(SAMPLE)[0].validate(rules="fibs"),  # type: ignore[arg-type]
+    lambda: bgtools.read(SAMPLE, format="pgn"),  # type: ignore[arg-type]
+    lambda: bgtools.Position.initial().legal_plays(7, 1),
+    lambda: bgtools.parse_play(bgtools.Position.initial(), 0, 1, "24/23"),
+    lambda: bgtools.play_text(bgtools.Position.initial(), 3, 9, "24/21"),
+], ids=["replay-rules", "validate-rules", "read-format", "legal-plays-dice",
+        "parse-play-dice", "play-text-dice"])
+def test_a_bad_argument_is_a_typed_error(call: object) -> None:
+    """A value the library does not take raises ``InvalidArgumentError``: a
+    ``BgtoolsError`` (so ``except BgtoolsError`` catches every error bgtools raises on
+    purpose) and still a ``ValueError``."""
+    assert callable(call)
+    with pytest.raises(bgtools.InvalidArgumentError) as caught:
+        call()
+    assert isinstance(caught.value, bgtools.BgtoolsError)
+    assert isinstance(caught.value, ValueError)
+    assert "choose one of" in str(caught.value) or "dice must be 1..6" in str(caught.value)
+
+
+def test_write_answers_in_library_words(tmp_path: Path) -> None:
+    """``match.write`` names its own argument, not the command line's ``--to``."""
+    match = bgtools.read(SAMPLE)[0]
+    with pytest.raises(bgtools.ConversionError) as caught:
+        match.write(tmp_path / "x.pgn")
+    message = str(caught.value)
+    assert "--to" not in message and "format='mat', 'sgf' or 'json'" in message
+    assert "'x.pgn'" in message
+    with pytest.raises(bgtools.ConversionError) as caught:
+        match.write(tmp_path / "x.mat", format="pgn")  # type: ignore[arg-type]
+    assert "--to" not in str(caught.value) and "format='mat'" in str(caught.value)
+    assert not list(tmp_path.iterdir())
