@@ -52,6 +52,8 @@ class Match:
 
     def __init__(self, record: MatchRecord, file: MatchFile | None = None) -> None:
         self.record = record
+        """What the file says of the match (:class:`~bgtools.record.MatchRecord`), before any
+        rule is checked."""
         self._file = file
 
     @property
@@ -156,8 +158,12 @@ class MatchFile(Sequence[Match]):
     def __init__(self, records: list[MatchRecord], format: str,  # noqa: A002
                  encoding: str, path: Path | None = None) -> None:
         self.format = format
+        """The format read: ``mat``, ``sgf``, ``json``, ``xg`` or ``bgf``."""
         self.encoding = encoding
+        """The text encoding assumed (``utf-8``, ``cp1252`` ...; ``binary`` for ``.xg`` and
+        ``.bgf``)."""
         self.path = path
+        """The file read, or None for text, bytes or a file object."""
         self._matches = [Match(record, self) for record in records]
 
     @overload

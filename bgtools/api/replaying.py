@@ -54,7 +54,9 @@ class Cube(NamedTuple):
     as the ``cube`` object of ``status --json``."""
 
     value: int
+    """The cube's value (1, 2, 4 ...)."""
     owner: int | None
+    """The player who owns the cube (0 or 1), or None when it is centred."""
 
 
 @dataclass(frozen=True)

@@ -33,8 +33,11 @@ __all__ = [
 ]
 
 BAR = 25
+"""The bar's number in a position's numbering (a step from the bar is ``(25, to)``)."""
 OFF = 0
+"""Borne off: a step that bears off is ``(from, 0)``."""
 CHECKERS = 15
+"""Checkers per player."""
 
 Step = tuple[int, int]
 """One checker moved by one die: ``(from, to)`` in the mover's numbering (bar 25, off 0)."""
@@ -58,7 +61,10 @@ class Play(FrozenFieldMethods):
     """
 
     steps: tuple[Step, ...] = ()
+    """The steps ``(from, to)`` in the order played, in the mover's numbering (bar 25, off 0);
+    empty when no legal play."""
     hits: tuple[bool, ...] = ()
+    """For each step, True when it hits a blot."""
 
     def __init__(self, steps: tuple[Step, ...] = (), hits: tuple[bool, ...] = ()) -> None:
         setter = object.__setattr__  # frozen
@@ -107,7 +113,10 @@ class Position(FrozenFieldMethods):
     """
 
     mover: tuple[int, ...]
+    """The checkers of the player to act: 26 counts, index 1-24 his points (24: his back point),
+    25 the bar, 0 borne off."""
     opponent: tuple[int, ...]
+    """The other player's checkers in his own numbering, as :attr:`mover`."""
 
     def __init__(self, mover: tuple[int, ...], opponent: tuple[int, ...]) -> None:
         checked_mover = _side(mover, "the player on roll")
