@@ -86,6 +86,7 @@ def public_members(cls: object) -> list[str]:
     slots, annotated attributes and everything in its own namespace."""
     import dataclasses
     import enum
+    import inspect
 
     if not isinstance(cls, type):
         return []
@@ -96,7 +97,7 @@ def public_members(cls: object) -> list[str]:
         names += list(cls.__members__)
     slots = cls.__dict__.get("__slots__", ())
     names += [slots] if isinstance(slots, str) else list(slots)
-    names += list(cls.__dict__.get("__annotations__", {}))
+    names += list(inspect.get_annotations(cls))
     names += list(cls.__dict__)
     return [name for name in dict.fromkeys(names) if not name.startswith("_")]
 
