@@ -5,12 +5,20 @@ validate`` runs and makes events, moments and play texts only when asked for;
 
 from __future__ import annotations
 
+import contextlib
+import io
+import itertools
+import json
 import pickle
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 import bgtools
+from bgtools.cli import app
 from bgtools.reports.files import analyse_file, expand_paths, validate_json
 from tests.helpers.paths import REPO
 
@@ -142,3 +150,67 @@ def test_write_answers_in_library_words(tmp_path: Path) -> None:
         match.write(tmp_path / "x.mat", format="pgn")  # type: ignore[arg-type]
     assert "--to" not in str(caught.value) and "format='mat'" in str(caught.value)
     assert not list(tmp_path.iterdir())
+
+
+# --- the tutorial's scripts ------------------------------------------------------------------
+
+def tutorial_scripts() -> list[str]:
+    """The three scripts of docs/library.md's "Three scripts", in order."""
+    text = (REPO / "docs" / "library.md").read_text(encoding="utf-8")
+    section = text[text.index("## Three scripts"):]
+    section = section[:section.index("\n## ", 1)]
+    return re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+
+
+def script_output(body: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What a script prints, run from the repository's root."""
+    monkeypatch.chdir(REPO)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(body, "docs/library.md", "exec"), {})
+    return printed.getvalue().splitlines()
+
+
+def cli_lines(monkeypatch: pytest.MonkeyPatch, *args: str) -> list[dict[str, Any]]:
+    """The JSON objects the command line prints for ``args``, run from the root."""
+    monkeypatch.chdir(REPO)
+    result = CliRunner().invoke(app, list(args))
+    return [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+
+
+def test_the_tutorial_has_three_scripts() -> None:
+    assert len(tutorial_scripts()) == 3
+
+
+def test_script_players_and_final_score(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first script says what ``score --json`` says of each file of the folder."""
+    printed = script_output(tutorial_scripts()[0], monkeypatch)
+    expected = [f"{o['file']}: {' - '.join(o['players'])} "
+                f"{o['final_score'][0]}-{o['final_score'][1]}"
+                for o in cli_lines(monkeypatch, "score", "--json", "samples/")]
+    assert printed == expected and len(expected) >= 4
+
+
+def test_script_doubled_then_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second script lists each double answered by a drop, with the Position ID and
+    pips ``replay --jsonl`` gives for the double."""
+    printed = script_output(tutorial_scripts()[1], monkeypatch)
+    events = cli_lines(monkeypatch, "replay", "--jsonl", "samples/")
+    expected = [f"{double['file']} game {double['game']}: {double['position_id_before']} "
+                f"pips {double['pips_before'][0]}-{double['pips_before'][1]}"
+                for double, answer in itertools.pairwise(events)
+                if double["action"] == "double" and answer["action"] == "drop"
+                and (double["file"], double["game"]) == (answer["file"], answer["game"])]
+    assert printed == expected and expected
+
+
+def test_script_illegal_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The third script lists each illegal play at the line and with the rule that
+    ``validate --json`` reports for the file (its errors are all illegal plays)."""
+    printed = script_output(tutorial_scripts()[2], monkeypatch)
+    (report,) = cli_lines(monkeypatch, "validate", "--json",
+                          "tests/data/xg/hQ8sVn2LbTdF4wRm.mat")
+    errors = [p for p in report["problems"] if p["severity"] == "error"]
+    found = [re.match(r"line (\d+): .* \((.*)\)$", line) for line in printed]
+    assert all(found) and errors
+    assert [(int(m[1]), m[2]) for m in found if m] == [(p["line"], p["rule"]) for p in errors]
