@@ -214,3 +214,33 @@ def test_script_illegal_plays(monkeypatch: pytest.MonkeyPatch) -> None:
     found = [re.match(r"line (\d+): .* \((.*)\)$", line) for line in printed]
     assert all(found) and errors
     assert [(int(m[1]), m[2]) for m in found if m] == [(p["line"], p["rule"]) for p in errors]
+
+
+# --- position_id_after: the API, replay --jsonl and the export agree -----------------------
+
+def test_position_id_after_agrees_everywhere(monkeypatch: pytest.MonkeyPatch,
+                                             tmp_path: Path) -> None:
+    """For every action of the samples (cube actions and resignations too), the API's
+    ``position_id_after``, ``replay --jsonl``'s and the export's are the same; an action
+    other than a move leaves the board as it was (the ID after is the ID before)."""
+    pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    paths = sorted(str(p.relative_to(REPO)) for p in (REPO / "samples").iterdir())
+    lines = cli_lines(monkeypatch, "replay", "--jsonl", *paths)
+    out = tmp_path / "actions.parquet"
+    result = CliRunner().invoke(app, ["export", *paths, "--to", "parquet", "-o", str(out)])
+    assert result.exit_code == 0, result.stderr
+    rows = pq.read_table(out).to_pylist()
+    api = [action for path in paths for match in bgtools.read(REPO / path)
+           for game in match.replay().games for action in game.actions]
+    assert len(api) == len(lines) == len(rows)
+    kinds = set()
+    for action, line, row in zip(api, lines, rows, strict=True):
+        assert action.position_id_after == line["position_id_after"] \
+            == row["position_id_after"], line
+        if action.action != "move":
+            kinds.add(action.action)
+            assert line["position_id_after"] == line["position_id_before"]
+            assert action.position_after == action.position_before
+    assert {"double", "take", "drop"} <= kinds

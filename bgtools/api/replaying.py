@@ -436,14 +436,16 @@ class ReplayedAction:
 
     @property
     def position_after(self) -> Position | None:
-        """The position after the action; after a move, seen from the opponent, who acts
+        """The position after the action. After a move, seen from the opponent, who acts
         next (as :meth:`Position.play <bgtools.engine.position.Position.play>` gives it);
         None for a roll that was not played (the roller resigned instead) or could not be
-        replayed, as the contract's null ``position_id_after``."""
+        replayed, as the contract's null ``position_id_after``. Any other action (a cube
+        action, a resignation or its answer) leaves the board as it was:
+        :attr:`position_before`, seen as it is seen."""
         if self.event.action == "move":
             after = self.event.position_after
             return after.swapped() if after is not None and self.play is not None else None
-        return self.after.position
+        return self.position_before
 
     @property
     def position_id_before(self) -> str:
@@ -452,7 +454,9 @@ class ReplayedAction:
 
     @property
     def position_id_after(self) -> str | None:
-        """The Position ID of :attr:`position_after` (for a move: encoded for the opponent)."""
+        """The Position ID of :attr:`position_after` (for a move: encoded for the opponent;
+        for any other action: :attr:`position_id_before`), as ``replay --jsonl`` and
+        ``export`` give it."""
         after = self.position_after
         return after.position_id if after is not None else None
 

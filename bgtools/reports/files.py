@@ -414,6 +414,8 @@ def event_json(display: str, event: Event) -> dict[str, Any]:
     if event.action == "move":
         after = event.position_after
         obj["position_id_after"] = after.swapped().position_id if after is not None else None
+    else:  # a cube action, a resignation or its answer leaves the board as it was
+        obj["position_id_after"] = obj["position_id_before"]
     mover, opponent = before.pips
     actor = event.state_before.on_roll
     obj["pips_before"] = [mover, opponent] if actor == 0 else [opponent, mover]
