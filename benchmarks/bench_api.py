@@ -12,7 +12,8 @@ process, no subprocess start-up):
   ``tests/data/selfplay``, each content once);
 * the corpus (``../shared/corpus``, every file bgtools reads).
 
-Four ways are timed, the median of ``--repeat`` passes after one warm-up pass:
+Four ways are timed (CPU time of the process, the ways taking turns), the median of
+``--repeat`` passes after one warm-up pass:
 
 ``validate``  ``bgtools validate``'s job for a file (``reports.files.analyse_file``);
 ``api``       ``bgtools.read(path)`` and ``match.replay()``, asking for the verdict
@@ -123,25 +124,30 @@ def ways() -> dict[str, Callable[[list[Path]], int]]:
 
 
 def measure(name: str, files: list[Path], repeat: int) -> None:
-    """Time each way on ``files`` and print the medians and the ratios to validate."""
+    """Time each way on ``files`` and print the medians and the ratios to validate.
+
+    The ways take turns within each pass (so that another process's load falls on all of
+    them alike), and each is timed in CPU seconds of this process (``process_time``), which
+    another process's load disturbs less than the wall clock."""
     if not files:
         print(f"{name}: no file, skipped")
         return
     rolls = 0
-    medians: dict[str, float] = {}
-    for way, run in ways().items():
+    runs = ways()
+    for run in runs.values():
         run(files)  # warm-up: the grammar, the memo of resolved plays
-        times: list[float] = []
-        for _ in range(repeat):
-            start = time.perf_counter()
+    times: dict[str, list[float]] = {way: [] for way in runs}
+    for _ in range(repeat):
+        for way, run in runs.items():
+            start = time.process_time()
             counted = run(files)
-            times.append(time.perf_counter() - start)
+            times[way].append(time.process_time() - start)
             rolls = max(rolls, counted)
-        medians[way] = statistics.median(times)
+    medians = {way: statistics.median(spent) for way, spent in times.items()}
     base = medians["validate"]
     shown = ", ".join(f"{way} {seconds:.3f} s ({seconds / base:.2f} x)"
                       for way, seconds in medians.items())
-    print(f"{name}: {len(files)} files, {rolls} rolls; median of {repeat}: {shown}")
+    print(f"{name}: {len(files)} files, {rolls} rolls; CPU, median of {repeat}: {shown}")
 
 
 def main(argv: list[str] | None = None) -> int:

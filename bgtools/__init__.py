@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
         Verdict,
     )
     from bgtools.batch.reading import ReadFailure, read_many
+    from bgtools.data.frames import to_arrow, to_pandas, to_polars
     from bgtools.engine.ids import MatchState
     from bgtools.engine.plays import parse_play, play_text
     from bgtools.engine.position import (
@@ -84,6 +85,10 @@ __all__ = [
     "Verdict",
     "Problem",
     "Severity",
+    # data frames
+    "to_arrow",
+    "to_pandas",
+    "to_polars",
     # positions and plays
     "BAR",
     "OFF",
@@ -125,6 +130,9 @@ _HOMES = {
     "Moment": "bgtools.api.replaying",
     "Cube": "bgtools.api.replaying",
     "Verdict": "bgtools.api.replaying",
+    "to_arrow": "bgtools.data.frames",
+    "to_pandas": "bgtools.data.frames",
+    "to_polars": "bgtools.data.frames",
     "Problem": "bgtools.record",
     "Severity": "bgtools.record",
     "MatchState": "bgtools.engine.ids",

@@ -244,3 +244,65 @@ def test_position_id_after_agrees_everywhere(monkeypatch: pytest.MonkeyPatch,
             assert line["position_id_after"] == line["position_id_before"]
             assert action.position_after == action.position_before
     assert {"double", "take", "drop"} <= kinds
+
+
+# --- data frames -------------------------------------------------------------------------------
+
+def test_to_arrow_is_the_export(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``bgtools.to_arrow`` of the files read gives the table ``bgtools export --to
+    parquet`` writes for them: the same schema (columns and types) and the same rows; a
+    match, a replay and a list of files give their part of it."""
+    pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    paths = sorted(str(p.relative_to(REPO)) for p in (REPO / "samples").iterdir())
+    out = tmp_path / "actions.parquet"
+    monkeypatch.chdir(REPO)
+    result = CliRunner().invoke(app, ["export", *paths, "--to", "parquet", "-o", str(out)])
+    assert result.exit_code == 0, result.stderr
+    exported = pq.read_table(out)
+    files = [bgtools.read(path) for path in paths]
+    table = bgtools.to_arrow(files)
+    assert table.schema.equals(exported.schema, check_metadata=False)
+    assert table.to_pylist() == exported.to_pylist()
+    first = bgtools.to_arrow(files[0][0])
+    assert first.to_pylist() == [r for r in exported.to_pylist() if r["file"] == paths[0]]
+    bare = bgtools.to_arrow(files[0][0].replay()).to_pylist()
+    assert [dict(r, file=paths[0]) for r in bare] == first.to_pylist()
+
+
+def test_frames_doctest(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("pyarrow")
+    import doctest
+
+    import bgtools.data.frames
+
+    monkeypatch.chdir(REPO)
+    assert doctest.testmod(bgtools.data.frames).failed == 0
+
+
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+def test_data_frames_of_pandas_and_polars(library: str) -> None:
+    """Where pandas or polars is installed, the data frame holds the table's rows."""
+    pytest.importorskip("pyarrow")
+    pytest.importorskip(library)
+    match = bgtools.read(SAMPLE)[0]
+    table = bgtools.to_arrow(match)
+    frame = bgtools.to_pandas(match) if library == "pandas" else bgtools.to_polars(match)
+    assert list(frame.columns) == table.column_names and len(frame) == table.num_rows
+
+
+def test_a_missing_library_is_a_typed_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without pandas (or polars), asking for its data frame says what to install."""
+    import sys
+
+    from bgtools.data.export import ExportUnavailableError
+
+    pytest.importorskip("pyarrow")
+    monkeypatch.setitem(sys.modules, "pandas", None)  # import pandas now fails
+    monkeypatch.setitem(sys.modules, "polars", None)
+    match = bgtools.read(SAMPLE)[0]
+    with pytest.raises(ExportUnavailableError, match="pip install pandas"):
+        bgtools.to_pandas(match)
+    with pytest.raises(ExportUnavailableError, match="pip install polars"):
+        bgtools.to_polars(match)

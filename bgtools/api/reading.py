@@ -62,6 +62,12 @@ class Match:
         return self._file.format if self._file is not None else self.record.format
 
     @property
+    def file(self) -> MatchFile | None:
+        """The :class:`MatchFile` the match was read with (None for a match made from a
+        bare record)."""
+        return self._file
+
+    @property
     def path(self) -> Path | None:
         """The file the match was read from, or None for text, bytes or a file object."""
         return self._file.path if self._file is not None else None
