@@ -6,6 +6,7 @@ validate`` runs and makes events, moments and play texts only when asked for;
 from __future__ import annotations
 
 import contextlib
+import html
 import io
 import itertools
 import json
@@ -13,6 +14,7 @@ import pickle
 import re
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 from typer.testing import CliRunner
@@ -306,3 +308,77 @@ def test_a_missing_library_is_a_typed_error(monkeypatch: pytest.MonkeyPatch) -> 
         bgtools.to_pandas(match)
     with pytest.raises(ExportUnavailableError, match="pip install polars"):
         bgtools.to_polars(match)
+
+
+# --- notebook: the match stepper and the SVG board -------------------------------------------
+
+def _svg(text: str) -> ElementTree.Element:
+    return ElementTree.fromstring(text)
+
+
+def _labels(root: ElementTree.Element) -> dict[str, float]:
+    """The x of each point-number label of an SVG board."""
+    return {el.text or "": float(el.get("x", "nan")) for el in root.iter(f"{SVG}text")
+            if el.get("class") == "number"}
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_position_svg_marks_the_last_play_and_takes_size_and_home() -> None:
+    """``Position.svg``: ``size`` pixels wide; ``last_play`` (the opponent's play, in his
+    numbering) drawn as one arrow per step, from and to the points it names; ``home="left"``
+    mirrors the points (each label's x reflected about the board's middle)."""
+    start = bgtools.Position.initial()
+    play = bgtools.parse_play(start, 6, 4, "24/18 13/9")
+    after = start.play(play)
+    root = _svg(after.svg(size=500, last_play=play))
+    assert root.get("width") == "500"
+    arrows = [el for el in root.iter(f"{SVG}line") if el.get("class") == "last-play"]
+    assert [(int(a.get("data-from", "")), int(a.get("data-to", ""))) for a in arrows] \
+        == list(play.steps)
+    labels = _labels(root)  # the player to act's numbering: the opponent's 24 is his 1
+    for arrow, (src, dst) in zip(arrows, play.steps, strict=True):
+        assert float(arrow.get("x1", "nan")) == labels[str(25 - src)]
+        assert float(arrow.get("x2", "nan")) == labels[str(25 - dst)]
+    assert "last-play" not in after.svg()
+    mirrored = _labels(_svg(after.svg(home="left")))
+    sums = {labels[n] + mirrored[n] for n in labels}
+    assert len(sums) == 1 and labels["1"] > mirrored["1"]
+    assert after._repr_svg_() == after.svg()
+
+
+def test_moment_svg_marks_the_play_just_made() -> None:
+    """A moment after a move draws that move's steps; before the first action, or with
+    ``last_play=False``, nothing is marked."""
+    replay = bgtools.read(SAMPLE)[0].replay()
+    marked = 0
+    for game in replay.games:
+        moments = game.moments()
+        assert "last-play" not in moments[0].svg()
+        for action, after in zip(game.actions, moments[1:], strict=True):
+            root = _svg(after.svg())
+            arrows = [(int(el.get("data-from", "")), int(el.get("data-to", "")))
+                      for el in root.iter(f"{SVG}line") if el.get("class") == "last-play"]
+            expected = list(action.steps or ()) if action.action == "move" else []
+            assert arrows == expected, action
+            marked += bool(arrows)
+            assert "last-play" not in after.svg(last_play=False)
+    assert marked > 20
+
+
+def test_replay_html_is_the_page_of_show_html(monkeypatch: pytest.MonkeyPatch,
+                                              tmp_path: Path) -> None:
+    """``Replay.html`` is the page ``bgtools show --html`` writes, and ``_repr_html_``
+    holds it in an iframe for Jupyter."""
+    monkeypatch.chdir(REPO)
+    out = tmp_path / "match.html"
+    shown = "samples/example_gnubg.mat"
+    result = CliRunner().invoke(app, ["show", shown, "--html", str(out)])
+    assert result.exit_code == 0, result.stderr
+    replay = bgtools.read(shown)[0].replay()
+    assert replay.html(shown) == out.read_text(encoding="utf-8")
+    frame = replay._repr_html_()
+    assert frame.startswith("<iframe srcdoc=\"")
+    srcdoc = frame[len("<iframe srcdoc=\""):frame.index("\" style=")]
+    assert html.unescape(srcdoc) == replay.html()

@@ -37,6 +37,7 @@ from bgtools.replay import (
 from bgtools.reports import moments as answers
 
 if TYPE_CHECKING:
+    from bgtools.engine.diagram import HomeSide
     from bgtools.reports.board import BoardInfo
 
 __all__ = ["Cube", "Moment", "Replay", "ReplayedAction", "ReplayedGame", "RulesName", "Verdict",
@@ -226,6 +227,25 @@ class Replay:
         """What ``status --json`` says of ``moment`` besides its state: the players, the
         dice to play, a pending double and a game's result."""
         return answers.status_details(self._answers, moment.state_moment)
+
+    def html(self, title: str = "") -> str:
+        """The match as one HTML page that steps through every moment of every game (the
+        page of ``bgtools show --html``; ``title``: what to call the match, by default its
+        players)."""
+        from bgtools.reports.html import match_html
+
+        for number in range(1, len(self.summary.games) + 1):
+            self.game_moments(number)
+        names = self.players
+        return match_html(self._answers, title or (" - ".join(names) if names else "match"))
+
+    def _repr_html_(self) -> str:
+        """The match stepper of :meth:`html`, for Jupyter (the IPython display protocol): the
+        page inside an ``<iframe>``, so that its script and styles stay its own."""
+        from html import escape
+
+        return (f'<iframe srcdoc="{escape(self.html(), quote=True)}" '
+                'style="width:100%;height:760px;border:0" title="bgtools match"></iframe>')
 
     def game_moments(self, number: int) -> list[answers.Moment]:
         """The replayer's moments of game ``number`` (1-based), built on first use."""
@@ -640,12 +660,35 @@ class Moment:
         """What is drawn around the board: names, score, cube, dice, IDs and notes."""
         return self.replay.board(self)
 
-    def svg(self, *, size: int = 400) -> str:
+    def svg(self, *, size: int = 400, last_play: bool = True,
+            home: HomeSide = "right") -> str:
         """The board as a standalone SVG picture ``size`` pixels wide, with the cube, the
-        dice and the players' names and scores (as ``bgtools show --svg`` draws it)."""
-        from bgtools.engine.diagram import svg_diagram
+        dice and the players' names and scores (as ``bgtools show --svg`` draws it).
 
-        return svg_diagram(self.board(), size=size)
+        With ``last_play`` the play just made (when the action before this moment is a
+        move) is drawn as arrows; ``home`` is the side of the bottom player's home board:
+        ``right`` (GNU Backgammon's orientation) or ``left`` (mirrored)."""
+        from dataclasses import replace
+
+        from bgtools.engine.diagram import svg_diagram
+        from bgtools.reports.board import letter_of
+
+        info = replace(self.board(), home=home)
+        previous = self.previous_play() if last_play else None
+        if previous is not None:
+            player, play = previous
+            info = replace(info, last_play=play.steps, last_player=letter_of(player))
+        return svg_diagram(info, size=size)
+
+    def previous_play(self) -> tuple[int, Play] | None:
+        """``(player, play)`` of the move just before this moment, or None when the action
+        before it is not a move with a play (or there is none)."""
+        if self.move < 2:
+            return None
+        event = self.replay.game_events(self.game)[self.move - 2]
+        if event.action != "move" or event.play is None:
+            return None
+        return event.player, event.play
 
     def _repr_svg_(self) -> str:
         """The SVG board, for Jupyter (the IPython display protocol)."""

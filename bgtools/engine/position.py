@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from bgtools.dataclass_methods import FrozenFieldMethods
 from bgtools.engine import ids
@@ -182,11 +183,30 @@ class Position(FrozenFieldMethods):
 
         return ascii_diagram(BoardInfo(self))
 
-    def _repr_svg_(self) -> str:
-        """The SVG board, for Jupyter (the IPython display protocol)."""
+    def svg(self, *, size: int = 400, last_play: Play | None = None,
+            home: Literal["right", "left"] = "right") -> str:
+        """The board as a standalone SVG picture ``size`` pixels wide, the player to act at
+        the bottom (``X``), as ``bgtools show --svg`` draws it.
+
+        ``last_play`` is the play that led to this position, the opponent's (in his
+        numbering, as :meth:`legal_plays` gave it to him): each of its steps is drawn as an
+        arrow. ``home`` is the side of the bottom player's home board: ``right`` (GNU
+        Backgammon's orientation) or ``left`` (mirrored).
+
+        >>> start = Position.initial()
+        >>> play = start.legal_plays(3, 1)[0]
+        >>> start.play(play).svg(last_play=play).count('class="last-play"')
+        2
+        """
         from bgtools.engine.diagram import BoardInfo, svg_diagram
 
-        return svg_diagram(BoardInfo(self))
+        steps = last_play.steps if last_play is not None else ()
+        return svg_diagram(BoardInfo(self, last_play=steps, last_player="o", home=home),
+                           size=size)
+
+    def _repr_svg_(self) -> str:
+        """The SVG board, for Jupyter (the IPython display protocol)."""
+        return self.svg()
 
     def to_gnubg(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """gnubg's ``(side not on roll, side on roll)`` layout (25 slots, 24 = bar)."""
