@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from bgtools.reports.board import BoardInfo
 
 __all__ = ["Cube", "Moment", "Replay", "ReplayedAction", "ReplayedGame", "RulesName", "Verdict",
+           "check_rules",
            "verdict_of"]
 
 RulesName = Literal["auto", "standard", "nocube", "cube3", "match-resign", "nocrawford",

@@ -10,8 +10,9 @@ import os
 from pathlib import Path
 from typing import IO
 
-from bgtools.api.replaying import Replay, RulesName
+from bgtools.api.replaying import RulesName, check_rules
 from bgtools.record import MatchRecord, Severity
+from bgtools.replay import Event, profile_for, replay_match
 from bgtools.reports.convert import (
     TARGET_FORMATS,
     ConversionError,
@@ -34,13 +35,15 @@ def match_text(record: MatchRecord, format: WriteFormat,  # noqa: A002
     ``rules`` has errors, and UnwritableRecordError when ``format`` cannot hold it (SGF
     set-up nodes in a ``.mat``)."""
     _checked_format(format)
-    replay = Replay(record, rules)
-    errors = [p for p in replay.problems if p.severity is Severity.ERROR]
+    check_rules(rules)
+    events: list[Event] = []  # the writers need them: one replay that records them
+    summary = replay_match(record, profile_for(record, rules), on_event=events.append)
+    errors = [p for p in summary.problems if p.severity is Severity.ERROR]
     if errors:
         raise InvalidRecordError(
             f"the match has {len(errors)} error{'s' if len(errors) != 1 else ''}; not written",
             errors)
-    return render(replay.summary, replay.events, format)
+    return render(summary, events, format)
 
 
 def write_match(record: MatchRecord, target: str | os.PathLike[str] | IO[str] | IO[bytes],

@@ -312,7 +312,7 @@ def game_moments(replay: MatchReplay, summary: GameSummary,
         moments.append(Moment(summary.number, k + 1, event.position_before,
                               event.state_before, event.action, event.dice, play,
                               event.player, event.line, row=row,
-                              label=play_label(event, following)))
+                              label=play_label(event, following, play)))
     final = _final_moment(summary, game_events, len(moments) + 1, length, jacoby)
     if not game_events and final.over is None:
         final = _with_position_dice(replay, final)
