@@ -112,6 +112,11 @@ class Replay:
     Forgiving like the reader: every problem is collected in :attr:`problems` (with a
     stable rule id and a location) and the replay goes on, so a replay always has games.
     :attr:`summary` is the underlying :class:`~bgtools.replay.MatchReplay`.
+
+    Making one costs what ``bgtools validate`` costs: the verdict (:attr:`valid`,
+    :attr:`problems`, :attr:`final_score` ...) and each game's result come from the
+    validator's replay, and the actions (:attr:`events`) and a game's moments are made
+    when first asked for.
     """
 
     def __init__(self, record: MatchRecord, rules: RulesName = "auto") -> None:
