@@ -17,7 +17,14 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Literal, overload
 
-from bgtools.api.replaying import Replay, RulesName, Verdict, check_rules, verdict_of
+from bgtools.api.replaying import (
+    Replay,
+    RulesName,
+    Verdict,
+    check_rules,
+    collector_paused,
+    verdict_of,
+)
 from bgtools.api.writing import WriteFormat, write_match
 from bgtools.errors import (
     InvalidArgumentError,
@@ -122,7 +129,8 @@ class Match:
         from bgtools.replay import profile_for, replay_match
 
         check_rules(rules)
-        return verdict_of(replay_match(self.record, profile_for(self.record, rules)))
+        with collector_paused():
+            return verdict_of(replay_match(self.record, profile_for(self.record, rules)))
 
     def write(self, target: str | os.PathLike[str] | IO[str] | IO[bytes],
               format: WriteFormat | None = None, *, overwrite: bool = False,  # noqa: A002
@@ -232,9 +240,15 @@ def read(source: Source, *, format: ReadFormat | None = None) -> MatchFile:  # n
     >>> bgtools.read(" 1 point match\\n\\n Game 1\\n A : 0   B : 0\\n")[0].match_length
     1
     """
+    check_read_format(format)
+    with collector_paused():
+        return _read(source, format)
+
+
+def _read(source: Source, format: ReadFormat | None) -> MatchFile:  # noqa: A002
+    """:func:`read`'s work, with the collector paused."""
     from bgtools.readers.detect import load_file, read_records
 
-    check_read_format(format)
     path: Path | None = None
     try:
         if isinstance(source, os.PathLike) or (isinstance(source, str)

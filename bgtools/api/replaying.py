@@ -15,7 +15,9 @@ every pair is ``(player 0, player 1)``, as in the contract.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal, NamedTuple
@@ -41,7 +43,7 @@ if TYPE_CHECKING:
     from bgtools.reports.board import BoardInfo
 
 __all__ = ["Cube", "Moment", "Replay", "ReplayedAction", "ReplayedGame", "RulesName", "Verdict",
-           "check_rules",
+           "check_rules", "collector_paused",
            "verdict_of"]
 
 RulesName = Literal["auto", "standard", "nocube", "cube3", "match-resign", "nocrawford",
@@ -97,6 +99,21 @@ def verdict_of(summary: MatchReplay) -> Verdict:
                    len(summary.games), summary.complete, summary.final_score, summary.winner)
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for a read or a replay, as ``bgtools
+    validate`` does (:func:`bgtools.reports.files.analyse_file`): they allocate many small
+    objects and no reference cycles, which the collector would only rescan again and again.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
 def check_rules(rules: str) -> None:
     """Refuse a rule profile name that ``bgtools rules`` does not list
     (:class:`~bgtools.errors.InvalidArgumentError`, a ``ValueError``)."""
@@ -123,7 +140,8 @@ class Replay:
         check_rules(rules)
         self.record = record
         """The match record replayed."""
-        self.summary: MatchReplay = replay_match(record, profile_for(record, rules))
+        with collector_paused():
+            self.summary: MatchReplay = replay_match(record, profile_for(record, rules))
         """The replayer's own result (:class:`~bgtools.replay.MatchReplay`)."""
 
     # The verdict (valid, problems, score) comes from the replay without a listener, the
@@ -136,7 +154,8 @@ class Replay:
         """Every replayed action as the replayer gives it, in order (recorded on first
         use)."""
         events: list[Event] = []
-        replay_match(self.record, self.summary.profile, on_event=events.append)
+        with collector_paused():
+            replay_match(self.record, self.summary.profile, on_event=events.append)
         return events
 
     @cached_property
