@@ -349,21 +349,21 @@ def test_position_svg_marks_the_last_play_and_takes_size_and_home() -> None:
 
 
 def test_moment_svg_marks_the_play_just_made() -> None:
-    """A moment after a move draws that move's steps; before the first action, or with
-    ``last_play=False``, nothing is marked."""
+    """With ``last_play=True`` a moment after a move draws that move's steps; before the
+    first action, or by default (as ``show --svg``), nothing is marked."""
     replay = bgtools.read(SAMPLE)[0].replay()
     marked = 0
     for game in replay.games:
         moments = game.moments()
-        assert "last-play" not in moments[0].svg()
+        assert "last-play" not in moments[0].svg(last_play=True)
         for action, after in zip(game.actions, moments[1:], strict=True):
-            root = _svg(after.svg())
+            root = _svg(after.svg(last_play=True))
             arrows = [(int(el.get("data-from", "")), int(el.get("data-to", "")))
                       for el in root.iter(f"{SVG}line") if el.get("class") == "last-play"]
             expected = list(action.steps or ()) if action.action == "move" else []
             assert arrows == expected, action
             marked += bool(arrows)
-            assert "last-play" not in after.svg(last_play=False)
+            assert "last-play" not in after.svg()
     assert marked > 20
 
 

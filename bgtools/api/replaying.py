@@ -141,7 +141,8 @@ class Replay:
         self.record = record
         """The match record replayed."""
         with collector_paused():
-            self.summary: MatchReplay = replay_match(record, profile_for(record, rules))
+            summary = replay_match(record, profile_for(record, rules))
+        self.summary: MatchReplay = summary
         """The replayer's own result (:class:`~bgtools.replay.MatchReplay`)."""
 
     # The verdict (valid, problems, score) comes from the replay without a listener, the
@@ -685,13 +686,13 @@ class Moment:
         """What is drawn around the board: names, score, cube, dice, IDs and notes."""
         return self.replay.board(self)
 
-    def svg(self, *, size: int = 400, last_play: bool = True,
+    def svg(self, *, size: int = 400, last_play: bool = False,
             home: HomeSide = "right") -> str:
         """The board as a standalone SVG picture ``size`` pixels wide, with the cube, the
         dice and the players' names and scores (as ``bgtools show --svg`` draws it).
 
-        With ``last_play`` the play just made (when the action before this moment is a
-        move) is drawn as arrows; ``home`` is the side of the bottom player's home board:
+        With ``last_play=True`` the play just made (when the action before this moment is
+        a move) is drawn as arrows (``bgtools show --svg`` draws none); ``home`` is the side of the bottom player's home board:
         ``right`` (GNU Backgammon's orientation) or ``left`` (mirrored)."""
         from dataclasses import replace
 
