@@ -692,8 +692,9 @@ class Moment:
         dice and the players' names and scores (as ``bgtools show --svg`` draws it).
 
         With ``last_play=True`` the play just made (when the action before this moment is
-        a move) is drawn as arrows (``bgtools show --svg`` draws none); ``home`` is the side of the bottom player's home board:
-        ``right`` (GNU Backgammon's orientation) or ``left`` (mirrored)."""
+        a move) is drawn as arrows (``bgtools show --svg`` draws none); ``home`` is the
+        side of the bottom player's home board: ``right`` (GNU Backgammon's orientation)
+        or ``left`` (mirrored)."""
         from dataclasses import replace
 
         from bgtools.engine.diagram import svg_diagram
