@@ -30,8 +30,16 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
     from bgtools.api.reading import READ_FORMATS, Match, MatchFile, read
-    from bgtools.api.replaying import Cube, Moment, Replay, ReplayedAction, ReplayedGame
+    from bgtools.api.replaying import (
+        Cube,
+        Moment,
+        Replay,
+        ReplayedAction,
+        ReplayedGame,
+        Verdict,
+    )
     from bgtools.batch.reading import ReadFailure, read_many
+    from bgtools.data.frames import to_arrow, to_pandas, to_polars
     from bgtools.engine.ids import MatchState
     from bgtools.engine.plays import parse_play, play_text
     from bgtools.engine.position import (
@@ -47,6 +55,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from bgtools.errors import (
         BgtoolsError,
         IllegalPlayError,
+        InvalidArgumentError,
         InvalidPathError,
         LimitExceededError,
         NotationError,
@@ -73,8 +82,13 @@ __all__ = [
     "ReplayedAction",
     "Moment",
     "Cube",
+    "Verdict",
     "Problem",
     "Severity",
+    # data frames
+    "to_arrow",
+    "to_pandas",
+    "to_polars",
     # positions and plays
     "BAR",
     "OFF",
@@ -91,6 +105,7 @@ __all__ = [
     "BgtoolsError",
     "ConversionError",
     "IllegalPlayError",
+    "InvalidArgumentError",
     "InvalidPathError",
     "InvalidRecordError",
     "LimitExceededError",
@@ -114,6 +129,10 @@ _HOMES = {
     "ReplayedAction": "bgtools.api.replaying",
     "Moment": "bgtools.api.replaying",
     "Cube": "bgtools.api.replaying",
+    "Verdict": "bgtools.api.replaying",
+    "to_arrow": "bgtools.data.frames",
+    "to_pandas": "bgtools.data.frames",
+    "to_polars": "bgtools.data.frames",
     "Problem": "bgtools.record",
     "Severity": "bgtools.record",
     "MatchState": "bgtools.engine.ids",
@@ -132,6 +151,7 @@ _HOMES = {
     "InvalidRecordError": "bgtools.reports.convert",
     "UnwritableRecordError": "bgtools.write.mat",
     "IllegalPlayError": "bgtools.errors",
+    "InvalidArgumentError": "bgtools.errors",
     "LimitExceededError": "bgtools.errors",
     "NotationError": "bgtools.errors",
     "OutputRefusedError": "bgtools.errors",

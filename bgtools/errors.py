@@ -40,6 +40,7 @@ __all__ = [
     "EXIT_UNUSABLE",
     "BgtoolsError",
     "IllegalPlayError",
+    "InvalidArgumentError",
     "InvalidPathError",
     "LimitExceededError",
     "NotationError",
@@ -92,6 +93,13 @@ class UnwritableOutputError(BgtoolsError, OSError):
 
     def __str__(self) -> str:
         return f"cannot write {self.filename}: {self.strerror}"
+
+
+class InvalidArgumentError(BgtoolsError, ValueError):
+    """A value a function of the library does not take: a rule profile, a format or dice
+    that do not exist (``replay(rules="fibs")``, ``read(format="pgn")``,
+    ``legal_plays(7, 1)``). Also a ``ValueError``, as Python's own error for a bad value
+    is, so that ``except ValueError`` still catches it."""
 
 
 class InvalidPathError(BgtoolsError, ValueError):

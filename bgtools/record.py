@@ -44,7 +44,9 @@ class Severity(str, Enum):
     """How bad a problem is: errors make a record invalid, warnings do not."""
 
     ERROR = "error"
+    """The match breaks a rule: it is invalid."""
     WARNING = "warning"
+    """Worth knowing, not a broken rule: the match stays valid."""
 
 
 @dataclass(slots=True, init=False, repr=False, eq=False)
@@ -57,12 +59,23 @@ class Problem(FrozenFieldMethods):
     """
 
     rule: str
+    """The stable rule id (``bgtools rules`` lists them; ``unreadable`` for a file that cannot
+    be read)."""
     message: str
+    """What is wrong, in words."""
     line: int | None = None
+    """The 1-based line of the file (None in binary formats, or when no line applies)."""
     column: int | None = None
+    """The 1-based column on that line (None when the problem is the whole line or has no
+    line)."""
     game: int | None = None
+    """The 1-based number of the game the problem is in (None for the match's header or the
+    file)."""
     severity: Severity = Severity.ERROR
+    """:class:`Severity`: an error makes the match invalid, a warning does not."""
     move: int | None = None
+    """In binary formats (``.xg``, ``.bgf``): the 1-based number of the action in its game; else
+    None."""
 
     def __init__(self, rule: str, message: str, line: int | None = None,
                  column: int | None = None, game: int | None = None,
@@ -117,25 +130,44 @@ class Action(FieldMethods):
     """
 
     kind: ActionKind
+    """What the cell is: ``roll``, ``double``, ``take``, ``drop``, ``beaver``, ``raccoon``,
+    ``resign``, ``win`` or ``loss``."""
     player: int
+    """Who acts: 0 (the left column of a ``.mat``) or 1."""
     line: int | None = None
+    """The 1-based line of the cell (None in binary formats)."""
     column: int | None = None
+    """The 1-based column where the cell starts (None in binary formats)."""
     dice: tuple[int, int] | None = None
+    """The roll as written (either order), for a ``roll``; else None."""
     play_text: str = ""
+    """The play exactly as written (``""`` for nothing), for a ``roll``."""
     play_column: int | None = None
+    """The 1-based column where :attr:`play_text` starts."""
     steps: tuple[tuple[int, int], ...] | None = None
+    """Exact steps ``(from, to)`` in the mover's numbering (SGF, ``.xg``, ``.bgf``), instead of
+    :attr:`play_text`; else None."""
     cube: int | None = None
+    """The cube value a ``double`` offers, as written (None when the file gives none)."""
     points: int | None = None
+    """The points a ``win``, ``loss`` or ``resign`` says were scored."""
     and_the_match: bool = False
+    """True when a ``win`` cell says ``and the match``."""
     cannot_move: bool = False
+    """True for a roll written ``Cannot Move``."""
     resign_marker: bool = False
+    """True for a roll marked as resigned after (``???``/``????``)."""
     illegal: bool = False
+    """True for Snowie's ``Illegal play (...)`` cell."""
     move: int | None = None
     """For records without lines (``.xg``, ``.bgf``): the 1-based number of the action in
     its game, which locates its problems."""
     illegal_text: str | None = None
+    """The text of Snowie's ``Illegal play (...)`` cell (with :attr:`illegal`)."""
     dice_only: bool = False
+    """True for a roll shown without a play (an SGF ``DI`` node)."""
     forfeit: bool = False
+    """True for a ``resign`` that was a forfeit (BGBlitz's ``lostOnTime``, ``wasForfeit``)."""
     extra: dict[str, object] = field(default_factory=dict)
     """What a reader passes through untouched (SGF properties, .mat markers and rows)."""
 
@@ -192,17 +224,31 @@ class SetUp(FrozenFieldMethods):
     """
 
     before: int
+    """The 0-based number of the game's action the set-up comes before (the number of actions:
+    after the last)."""
     emptied: tuple[int, ...] = ()
+    """The points emptied, both colours (absolute letter indexes: ``a`` = 0 .. ``x`` = 23, ``y``
+    = 24 the bar)."""
     white: tuple[int, ...] = ()
+    """One White checker added per entry (letter indexes, as :attr:`emptied`)."""
     black: tuple[int, ...] = ()
+    """One Black checker added per entry (letter indexes, as :attr:`emptied`)."""
     turn: int | None = None
+    """The player to move (0 = White, 1 = Black), or None when the node does not set it."""
     cube: int | None = None
+    """The cube value, or None when the node does not set it."""
     cube_position: CubePosition | None = None
+    """Where the cube is (0, 1 or ``centred``), or None when the node does not set it."""
     errors: tuple[str, ...] = ()
+    """The values of the node that cannot be read, in words."""
     line: int | None = None
+    """The 1-based line of the node (None: unknown, the game's line is used)."""
     column: int | None = None
+    """The 1-based column of the node (None: unknown)."""
     node: int = 0
+    """The node's number in the game tree (0: the root), kept for loss-free JSON."""
     properties: SgfProperties = ()
+    """The node's properties as written, kept for loss-free JSON."""
 
     def __init__(self, before: int, emptied: tuple[int, ...] = (), white: tuple[int, ...] = (),
                  black: tuple[int, ...] = (), turn: int | None = None,
@@ -301,17 +347,27 @@ class GameRecord(FieldMethods):
     """
 
     number: int | None
+    """The game's number as the file writes it (None when it writes none)."""
     line: int | None = None
+    """The 1-based line of the game's header (None in binary formats)."""
     names: tuple[str, str] | None = None
+    """The players' names on the game's score line, ``(player 0, player 1)``, or None."""
     score: tuple[int, int] | None = None
+    """The score before the game as the file writes it, ``(player 0, player 1)``, or None."""
     score_line: int | None = None
+    """The 1-based line of the score line (None when there is none)."""
     score_columns: tuple[int | None, int | None] = (None, None)
+    """The 1-based columns of the two scores on the score line (None where unknown)."""
     actions: list[Action] = field(default_factory=list)
+    """The game's cells in order (:class:`Action`)."""
     setups: tuple[SetUp, ...] = ()
+    """The boards, turns or cubes set by hand inside the game, in order."""
     comments: list[tuple[int, str]] = field(default_factory=list)
+    """The free comment lines written inside the game, ``(line, text)``."""
     extra: dict[str, object] = field(default_factory=dict)
     """What a reader passes through untouched (SGF properties, ratings)."""
     crawford: bool | None = None
+    """Whether the file states that this is the Crawford game (None: it states nothing)."""
 
     def __init__(self, number: int | None, line: int | None = None,
                  names: tuple[str, str] | None = None, score: tuple[int, int] | None = None,
@@ -377,13 +433,21 @@ class MatchRecord(FieldMethods):
     """
 
     format: str
+    """The format read: ``mat``, ``sgf``, ``json``, ``xg`` or ``bgf``."""
     match_length: int | None = None
+    """The match length in points: 0 for money play, None when the file gives none."""
     length_line: int | None = None
+    """The 1-based line that gives the length (None when there is none)."""
     tags: list[tuple[str, str]] = field(default_factory=list)
+    """The header tags in file order, ``(name, value)``."""
     comments: list[str] = field(default_factory=list)
+    """The free comment lines of the file, in order."""
     games: list[GameRecord] = field(default_factory=list)
+    """The games in file order (:class:`GameRecord`)."""
     problems: list[Problem] = field(default_factory=list)
+    """What the reader could not read (the reader records a problem and carries on)."""
     extra: dict[str, object] = field(default_factory=dict)
+    """What a reader passes through untouched (SGF properties, ratings)."""
 
     def __init__(self, format: str, match_length: int | None = None,  # noqa: A002
                  length_line: int | None = None, tags: list[tuple[str, str]] = FACTORY,

@@ -62,6 +62,7 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
     for name in ("bgtools.api.reading.read", "Replay.final_score", "Moment.xgid",
                  "ReplayedAction.position_after", "Match.write", "Position.xgid"):
         assert name in api, name
+    assert undocumented(api) == []
     # Every page of docs/ is in the site (in a toctree), so none is left unlinked.
     for page in [*PAGES, *DOCS.glob("*.md")]:
         assert (html / f"{page.stem}.html").is_file(), page.name
@@ -72,6 +73,74 @@ def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:
         assert cell in rules, row["rule"]
         after = rules[rules.index(cell):]
         assert f"<p>{row['severity']}</p>" in after[:after.index("</tr>")], row["rule"]
+
+
+REACHED = ("bgtools.record.MatchRecord", "bgtools.record.GameRecord", "bgtools.record.Action",
+           "bgtools.record.SetUp")
+"""Public classes outside ``bgtools.__all__`` that the API hands out (``match.record``,
+``match.games``, an action's ``source``): documented as the names of ``__all__`` are."""
+
+
+def public_members(cls: object) -> list[str]:
+    """The public names a class defines: its fields (NamedTuple, dataclass), enum members,
+    slots, annotated attributes and everything in its own namespace."""
+    import dataclasses
+    import enum
+    import inspect
+
+    if not isinstance(cls, type):
+        return []
+    names: list[str] = list(getattr(cls, "_fields", ()))
+    if dataclasses.is_dataclass(cls):
+        names += [f.name for f in dataclasses.fields(cls)]
+    if issubclass(cls, enum.Enum):
+        names += list(cls.__members__)
+    slots = cls.__dict__.get("__slots__", ())
+    names += [slots] if isinstance(slots, str) else list(slots)
+    names += list(inspect.get_annotations(cls))
+    names += list(cls.__dict__)
+    return [name for name in dict.fromkeys(names) if not name.startswith("_")]
+
+
+def undocumented(api_html: str) -> list[str]:
+    """Every public name of the API that the built reference (``api.html``) lacks or shows
+    without a description: each name of ``bgtools.__all__`` (and of :data:`REACHED`) and
+    each public member of each such class (a field, a property, a method, an enum member),
+    also a namedtuple field that only says "Alias for field number N"."""
+    import bgtools
+
+    homes = bgtools.__getattr__.__globals__["_HOMES"]
+    targets = [(f"{homes[name]}.{name}", getattr(bgtools, name)) for name in bgtools.__all__]
+    for dotted in REACHED:
+        module, _, name = dotted.rpartition(".")
+        targets.append((dotted, getattr(importlib.import_module(module), name)))
+    missing: list[str] = []
+    for dotted, obj in targets:
+        if f'id="{dotted}"' not in api_html:
+            missing.append(dotted)
+            continue
+        for member in public_members(obj):
+            anchor = f'id="{dotted}.{member}"'
+            if anchor not in api_html:
+                missing.append(f"{dotted}.{member}")
+                continue
+            entry = api_html[api_html.index(anchor):]
+            entry = entry[:entry.find("</dd>")]
+            described = re.sub(r"<[^>]+>", "", entry[entry.find("<dd>"):]).strip()
+            if not described or "Alias for field number" in described:
+                missing.append(f"{dotted}.{member} (no description)")
+    return missing
+
+
+def test_the_undocumented_check_finds_an_undocumented_name() -> None:
+    """:func:`undocumented` is not blind: a reference without a member's entry, or with
+    only the namedtuple's own words for a field, is caught."""
+    anchor = 'id="bgtools.api.replaying.Cube.value"'
+    page = f'<dt id="bgtools.api.replaying.Cube"></dt><dd>x</dd><dt {anchor}></dt><dd></dd>'
+    found = undocumented(page)
+    assert "bgtools.api.replaying.Cube.value (no description)" in found
+    assert "bgtools.api.replaying.Cube.owner" in found
+    assert "bgtools.api.reading.Match" in found
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)

@@ -8,7 +8,7 @@ the writers and the reports, and nothing below imports it. The names are re-expo
 from __future__ import annotations
 
 from bgtools.api.reading import READ_FORMATS, Match, MatchFile, ReadFormat, Source, read
-from bgtools.api.replaying import Cube, Moment, Replay, ReplayedAction, ReplayedGame
+from bgtools.api.replaying import Cube, Moment, Replay, ReplayedAction, ReplayedGame, Verdict
 from bgtools.api.writing import WriteFormat, match_text, write_match
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "ReplayedAction",
     "ReplayedGame",
     "Source",
+    "Verdict",
     "WriteFormat",
     "match_text",
     "read",

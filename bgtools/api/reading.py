@@ -17,9 +17,21 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, overload
 
-from bgtools.api.replaying import Replay, RulesName
+from bgtools.api.replaying import (
+    Replay,
+    RulesName,
+    Verdict,
+    check_rules,
+    collector_paused,
+    verdict_of,
+)
 from bgtools.api.writing import WriteFormat, write_match
-from bgtools.errors import UnreadableInputError, UnsupportedFormatError, check_path_name
+from bgtools.errors import (
+    InvalidArgumentError,
+    UnreadableInputError,
+    UnsupportedFormatError,
+    check_path_name,
+)
 from bgtools.readers import formats
 from bgtools.record import GameRecord, MatchRecord, Problem
 
@@ -49,6 +61,8 @@ class Match:
 
     def __init__(self, record: MatchRecord, file: MatchFile | None = None) -> None:
         self.record = record
+        """What the file says of the match (:class:`~bgtools.record.MatchRecord`), before any
+        rule is checked."""
         self._file = file
 
     @property
@@ -56,6 +70,12 @@ class Match:
         """The format the match was read from (one of :data:`READ_FORMATS`: ``mat``, ``sgf``,
         ``json``, ``xg``, ``bgf``, ``ogxm``)."""
         return self._file.format if self._file is not None else self.record.format
+
+    @property
+    def file(self) -> MatchFile | None:
+        """The :class:`MatchFile` the match was read with (None for a match made from a
+        bare record)."""
+        return self._file
 
     @property
     def path(self) -> Path | None:
@@ -101,8 +121,19 @@ class Match:
     def replay(self, rules: RulesName = "auto") -> Replay:
         """Replay the match strictly under the house rules ``rules`` (``auto``: chosen from
         the file's ``Site`` tag, as ``bgtools validate`` does; see ``bgtools rules`` and
-        docs/house-rules.md for the profiles). Raises ValueError for an unknown profile name."""
+        docs/house-rules.md for the profiles). An unknown profile name raises
+        :class:`~bgtools.errors.InvalidArgumentError` (a ``ValueError``)."""
         return Replay(self.record, rules)
+
+    def validate(self, rules: RulesName = "auto") -> Verdict:
+        """Check the match under the house rules ``rules`` as ``bgtools validate`` does and
+        give only the verdict (valid, problems, final score): the quickest check, for a
+        script that needs no action or moment. ``match.replay(rules).verdict`` is equal."""
+        from bgtools.replay import profile_for, replay_match
+
+        check_rules(rules)
+        with collector_paused():
+            return verdict_of(replay_match(self.record, profile_for(self.record, rules)))
 
     def write(self, target: str | os.PathLike[str] | IO[str] | IO[bytes],
               format: WriteFormat | None = None, *, overwrite: bool = False,  # noqa: A002
@@ -145,8 +176,12 @@ class MatchFile(Sequence[Match]):
     def __init__(self, records: list[MatchRecord], format: str,  # noqa: A002
                  encoding: str, path: Path | None = None) -> None:
         self.format = format
+        """The format read: ``mat``, ``sgf``, ``json``, ``xg`` or ``bgf``."""
         self.encoding = encoding
+        """The text encoding assumed (``utf-8``, ``cp1252`` ...; ``binary`` for ``.xg`` and
+        ``.bgf``)."""
         self.path = path
+        """The file read, or None for text, bytes or a file object."""
         self._matches = [Match(record, self) for record in records]
 
     @overload
@@ -209,9 +244,15 @@ def read(source: Source, *, format: ReadFormat | None = None) -> MatchFile:  # n
     >>> bgtools.read(" 1 point match\\n\\n Game 1\\n A : 0   B : 0\\n")[0].match_length
     1
     """
+    check_read_format(format)
+    with collector_paused():
+        return _read(source, format)
+
+
+def _read(source: Source, format: ReadFormat | None) -> MatchFile:  # noqa: A002
+    """:func:`read`'s work, with the collector paused."""
     from bgtools.readers.detect import load_file, read_records
 
-    check_read_format(format)
     path: Path | None = None
     try:
         if isinstance(source, os.PathLike) or (isinstance(source, str)
@@ -236,9 +277,10 @@ def read(source: Source, *, format: ReadFormat | None = None) -> MatchFile:  # n
 
 def check_read_format(format: str | None) -> None:  # noqa: A002
     """Refuse a ``format`` that is not one of :data:`READ_FORMATS` (None: any) with
-    ValueError."""
+    :class:`~bgtools.errors.InvalidArgumentError` (a ``ValueError``)."""
     if format is not None and format not in READ_FORMATS:
-        raise ValueError(f"unknown format {format!r}; choose one of {', '.join(READ_FORMATS)}")
+        raise InvalidArgumentError(
+            f"unknown format {format!r}; choose one of {', '.join(READ_FORMATS)}")
 
 
 def _source_bytes(source: str | bytes | bytearray | IO[bytes] | IO[str]) -> bytes:

@@ -15,12 +15,16 @@ every pair is ``(player 0, player 1)``, as in the contract.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from bgtools.engine.position import Play, Position, Step
 from bgtools.engine.results import ResultName
+from bgtools.errors import InvalidArgumentError
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
 from bgtools.replay import (
     PROFILE_NAMES,
@@ -35,9 +39,12 @@ from bgtools.replay import (
 from bgtools.reports import moments as answers
 
 if TYPE_CHECKING:
+    from bgtools.engine.diagram import HomeSide
     from bgtools.reports.board import BoardInfo
 
-__all__ = ["Cube", "Moment", "Replay", "ReplayedAction", "ReplayedGame", "RulesName"]
+__all__ = ["Cube", "Moment", "Replay", "ReplayedAction", "ReplayedGame", "RulesName", "Verdict",
+           "check_rules", "collector_paused",
+           "verdict_of"]
 
 RulesName = Literal["auto", "standard", "nocube", "cube3", "match-resign", "nocrawford",
                     "galaxy", "xg", "studio", "megammon", "pieceofcake"]
@@ -51,7 +58,68 @@ class Cube(NamedTuple):
     as the ``cube`` object of ``status --json``."""
 
     value: int
+    """The cube's value (1, 2, 4 ...)."""
     owner: int | None
+    """The player who owns the cube (0 or 1), or None when it is centred."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What ``bgtools validate`` says of one match, and no more: whether it is valid under
+    which rules, its problems and where the match ended, as :meth:`Match.validate
+    <bgtools.api.reading.Match.validate>` gives it (a replay that records no action)."""
+
+    rules: str
+    """The name of the rule profile used (``standard``, ``galaxy`` ...)."""
+    valid: bool
+    """True when no problem is an error (warnings allowed)."""
+    problems: tuple[Problem, ...]
+    """Every problem, the reader's and the replay's, in file order."""
+    games: int
+    """The number of games replayed."""
+    complete: bool
+    """True when the match was played to its end (money play: the last game ended)."""
+    final_score: tuple[int, int]
+    """The score after the last game, ``(player 0, player 1)``."""
+    winner: int | None
+    """The player who won the match (0 or 1), or None (unfinished, or money play)."""
+
+    def errors(self) -> list[Problem]:
+        """The problems of severity ``error`` (those that make the match invalid)."""
+        return [p for p in self.problems if p.severity is Severity.ERROR]
+
+    def warnings(self) -> list[Problem]:
+        """The problems of severity ``warning``."""
+        return [p for p in self.problems if p.severity is Severity.WARNING]
+
+
+def verdict_of(summary: MatchReplay) -> Verdict:
+    """The :class:`Verdict` of a replayer's result."""
+    return Verdict(summary.profile.name, summary.valid, tuple(summary.problems),
+                   len(summary.games), summary.complete, summary.final_score, summary.winner)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for a read or a replay, as ``bgtools
+    validate`` does (:func:`bgtools.reports.files.analyse_file`): they allocate many small
+    objects and no reference cycles, which the collector would only rescan again and again.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def check_rules(rules: str) -> None:
+    """Refuse a rule profile name that ``bgtools rules`` does not list
+    (:class:`~bgtools.errors.InvalidArgumentError`, a ``ValueError``)."""
+    if rules not in PROFILE_NAMES:
+        raise InvalidArgumentError(
+            f"unknown rules {rules!r}; choose one of {', '.join(PROFILE_NAMES)}")
 
 
 class Replay:
@@ -61,21 +129,47 @@ class Replay:
     Forgiving like the reader: every problem is collected in :attr:`problems` (with a
     stable rule id and a location) and the replay goes on, so a replay always has games.
     :attr:`summary` is the underlying :class:`~bgtools.replay.MatchReplay`.
+
+    Making one costs what ``bgtools validate`` costs: the verdict (:attr:`valid`,
+    :attr:`problems`, :attr:`final_score` ...) and each game's result come from the
+    validator's replay, and the actions (:attr:`events`) and a game's moments are made
+    when first asked for.
     """
 
     def __init__(self, record: MatchRecord, rules: RulesName = "auto") -> None:
-        if rules not in PROFILE_NAMES:
-            raise ValueError(f"unknown rules {rules!r}; choose one of {', '.join(PROFILE_NAMES)}")
+        check_rules(rules)
         self.record = record
         """The match record replayed."""
-        events: list[Event] = []
-        self.summary: MatchReplay = replay_match(record, profile_for(record, rules),
-                                                 on_event=events.append)
+        with collector_paused():
+            summary = replay_match(record, profile_for(record, rules))
+        self.summary: MatchReplay = summary
         """The replayer's own result (:class:`~bgtools.replay.MatchReplay`)."""
-        self.events: list[Event] = events
-        """Every replayed action as the replayer gives it, in order."""
-        self._answers = answers.MatchAnswers(self.summary,
-                                             answers.build_moments(self.summary, events))
+
+    # The verdict (valid, problems, score) comes from the replay without a listener, the
+    # one ``bgtools validate`` runs; the events, and the moments built from them, are made
+    # when first asked for, by replaying again with a listener (the replay is
+    # deterministic, and a listener changes none of its results: a test checks it).
+
+    @cached_property
+    def events(self) -> list[Event]:
+        """Every replayed action as the replayer gives it, in order (recorded on first
+        use)."""
+        events: list[Event] = []
+        with collector_paused():
+            replay_match(self.record, self.summary.profile, on_event=events.append)
+        return events
+
+    @cached_property
+    def _events_by_game(self) -> dict[int, list[Event]]:
+        by_game: dict[int, list[Event]] = {}
+        for event in self.events:
+            by_game.setdefault(event.game, []).append(event)
+        return by_game
+
+    @cached_property
+    def _answers(self) -> answers.MatchAnswers:
+        # The moments of a game are added by game_moments when first asked for.
+        return answers.MatchAnswers(self.summary, {})
 
     @property
     def rules(self) -> str:
@@ -87,6 +181,11 @@ class Replay:
     def valid(self) -> bool:
         """True when no problem is an error (warnings allowed)."""
         return self.summary.valid
+
+    @property
+    def verdict(self) -> Verdict:
+        """What ``bgtools validate`` says of the match (:class:`Verdict`)."""
+        return verdict_of(self.summary)
 
     @property
     def problems(self) -> list[Problem]:
@@ -121,11 +220,11 @@ class Replay:
     @cached_property
     def games(self) -> list[ReplayedGame]:
         """Each game as replayed, in order."""
-        by_game: dict[int, list[Event]] = {}
-        for event in self.events:
-            by_game.setdefault(event.game, []).append(event)
-        return [ReplayedGame(self, summary, by_game.get(summary.number, []))
-                for summary in self.summary.games]
+        return [ReplayedGame(self, summary) for summary in self.summary.games]
+
+    def game_events(self, number: int) -> list[Event]:
+        """The replayer's events of game ``number`` (1-based), in order."""
+        return self._events_by_game.get(number, [])
 
     def __repr__(self) -> str:
         state = "valid" if self.valid else f"{len(self.errors())} error(s)"
@@ -155,21 +254,47 @@ class Replay:
         dice to play, a pending double and a game's result."""
         return answers.status_details(self._answers, moment.state_moment)
 
+    def html(self, title: str = "") -> str:
+        """The match as one HTML page that steps through every moment of every game (the
+        page of ``bgtools show --html``; ``title``: what to call the match, by default its
+        players)."""
+        from bgtools.reports.html import match_html
+
+        for number in range(1, len(self.summary.games) + 1):
+            self.game_moments(number)
+        names = self.players
+        return match_html(self._answers, title or (" - ".join(names) if names else "match"))
+
+    def _repr_html_(self) -> str:
+        """The match stepper of :meth:`html`, for Jupyter (the IPython display protocol): the
+        page inside an ``<iframe>``, so that its script and styles stay its own."""
+        from html import escape
+
+        return (f'<iframe srcdoc="{escape(self.html(), quote=True)}" '
+                'style="width:100%;height:760px;border:0" title="bgtools match"></iframe>')
+
     def game_moments(self, number: int) -> list[answers.Moment]:
-        """The replayer's moments of game ``number`` (1-based)."""
-        return self._answers.moments.get(number, [])
+        """The replayer's moments of game ``number`` (1-based), built on first use."""
+        made = self._answers.moments
+        if number not in made and 1 <= number <= len(self.summary.games):
+            made[number] = answers.game_moments(self.summary, self.summary.games[number - 1],
+                                                self.game_events(number))
+        return made.get(number, [])
 
 
 class ReplayedGame:
     """One game as replayed: its result (the ``score`` object's game fields), its actions
     and its moments."""
 
-    def __init__(self, replay: Replay, summary: GameSummary, events: list[Event]) -> None:
+    def __init__(self, replay: Replay, summary: GameSummary) -> None:
         self.replay = replay
         """The match replay this game belongs to."""
         self.summary = summary
         """The replayer's summary of the game (:class:`~bgtools.replay.GameSummary`)."""
-        self._events = events
+
+    @property
+    def _events(self) -> list[Event]:
+        return self.replay.game_events(self.summary.number)
 
     @property
     def number(self) -> int:
@@ -357,14 +482,16 @@ class ReplayedAction:
 
     @property
     def position_after(self) -> Position | None:
-        """The position after the action; after a move, seen from the opponent, who acts
+        """The position after the action. After a move, seen from the opponent, who acts
         next (as :meth:`Position.play <bgtools.engine.position.Position.play>` gives it);
         None for a roll that was not played (the roller resigned instead) or could not be
-        replayed, as the contract's null ``position_id_after``."""
+        replayed, as the contract's null ``position_id_after``. Any other action (a cube
+        action, a resignation or its answer) leaves the board as it was:
+        :attr:`position_before`, seen as it is seen."""
         if self.event.action == "move":
             after = self.event.position_after
             return after.swapped() if after is not None and self.play is not None else None
-        return self.after.position
+        return self.position_before
 
     @property
     def position_id_before(self) -> str:
@@ -373,7 +500,9 @@ class ReplayedAction:
 
     @property
     def position_id_after(self) -> str | None:
-        """The Position ID of :attr:`position_after` (for a move: encoded for the opponent)."""
+        """The Position ID of :attr:`position_after` (for a move: encoded for the opponent;
+        for any other action: :attr:`position_id_before`), as ``replay --jsonl`` and
+        ``export`` give it."""
         after = self.position_after
         return after.position_id if after is not None else None
 
@@ -557,12 +686,36 @@ class Moment:
         """What is drawn around the board: names, score, cube, dice, IDs and notes."""
         return self.replay.board(self)
 
-    def svg(self, *, size: int = 400) -> str:
+    def svg(self, *, size: int = 400, last_play: bool = False,
+            home: HomeSide = "right") -> str:
         """The board as a standalone SVG picture ``size`` pixels wide, with the cube, the
-        dice and the players' names and scores (as ``bgtools show --svg`` draws it)."""
-        from bgtools.engine.diagram import svg_diagram
+        dice and the players' names and scores (as ``bgtools show --svg`` draws it).
 
-        return svg_diagram(self.board(), size=size)
+        With ``last_play=True`` the play just made (when the action before this moment is
+        a move) is drawn as arrows (``bgtools show --svg`` draws none); ``home`` is the
+        side of the bottom player's home board: ``right`` (GNU Backgammon's orientation)
+        or ``left`` (mirrored)."""
+        from dataclasses import replace
+
+        from bgtools.engine.diagram import svg_diagram
+        from bgtools.reports.board import letter_of
+
+        info = replace(self.board(), home=home)
+        previous = self.previous_play() if last_play else None
+        if previous is not None:
+            player, play = previous
+            info = replace(info, last_play=play.steps, last_player=letter_of(player))
+        return svg_diagram(info, size=size)
+
+    def previous_play(self) -> tuple[int, Play] | None:
+        """``(player, play)`` of the move just before this moment, or None when the action
+        before it is not a move with a play (or there is none)."""
+        if self.move < 2:
+            return None
+        event = self.replay.game_events(self.game)[self.move - 2]
+        if event.action != "move" or event.play is None:
+            return None
+        return event.player, event.play
 
     def _repr_svg_(self) -> str:
         """The SVG board, for Jupyter (the IPython display protocol)."""

@@ -10,8 +10,9 @@ import os
 from pathlib import Path
 from typing import IO
 
-from bgtools.api.replaying import Replay, RulesName
+from bgtools.api.replaying import RulesName, check_rules
 from bgtools.record import MatchRecord, Severity
+from bgtools.replay import Event, profile_for, replay_match
 from bgtools.reports.convert import (
     TARGET_FORMATS,
     ConversionError,
@@ -45,16 +46,16 @@ def match_text(record: MatchRecord, format: WriteFormat,  # noqa: A002
 def _rendered(record: MatchRecord, format: WriteFormat,  # noqa: A002
               rules: RulesName) -> str | bytes:
     """``record`` in ``format`` (text, or bytes for a binary format), by convert's rules."""
-    if format not in TARGET_FORMATS:
-        raise ConversionError(
-            f"unknown target format {format!r}; choose one of {', '.join(TARGET_FORMATS)}")
-    replay = Replay(record, rules)
-    errors = [p for p in replay.problems if p.severity is Severity.ERROR]
+    _checked_format(format)
+    check_rules(rules)
+    events: list[Event] = []  # the writers need them: one replay that records them
+    summary = replay_match(record, profile_for(record, rules), on_event=events.append)
+    errors = [p for p in summary.problems if p.severity is Severity.ERROR]
     if errors:
         raise InvalidRecordError(
             f"the match has {len(errors)} error{'s' if len(errors) != 1 else ''}; not written",
             errors)
-    return render(replay.summary, replay.events, format)
+    return render(summary, events, format)
 
 
 def write_match(record: MatchRecord, target: str | os.PathLike[str] | IO[str] | IO[bytes],
@@ -64,16 +65,14 @@ def write_match(record: MatchRecord, target: str | os.PathLike[str] | IO[str] | 
     file it was read from): see :meth:`Match.write <bgtools.api.reading.Match.write>`."""
     if isinstance(target, str | os.PathLike):
         path = Path(target)
-        fmt = target_format(str(path), format)
+        fmt = _path_format(path, format)
         check_output(path, overwrite=overwrite, protect=source)  # before the work
         write_atomically(path, _rendered(record, fmt, rules), overwrite=overwrite,
                          protect=source)
         return
     if format is None:
-        *others, last = (repr(name) for name in TARGET_FORMATS)
-        raise ConversionError(
-            f"writing to a file object needs format={', '.join(others)} or {last}")
-    written = _rendered(record, target_format("", format), rules)
+        raise ConversionError(f"writing to a file object needs format={_FORMAT_WORDS}")
+    written = _rendered(record, _checked_format(format), rules)
     if isinstance(target, io.TextIOBase):
         if isinstance(written, bytes):
             raise ConversionError(f"{format} is a binary format: open the file in binary mode")
@@ -81,3 +80,28 @@ def write_match(record: MatchRecord, target: str | os.PathLike[str] | IO[str] | 
     else:
         target.write(written if isinstance(written, bytes)  # type: ignore[arg-type]
                      else written.encode("utf-8"))
+
+
+_FORMAT_WORDS = (", ".join(repr(name) for name in TARGET_FORMATS[:-1])
+                 + f" or {TARGET_FORMATS[-1]!r}")
+
+
+def _checked_format(format: str) -> WriteFormat:  # noqa: A002
+    """``format`` when bgtools writes it, else ConversionError in the library's words."""
+    for name in TARGET_FORMATS:
+        if format == name:
+            return name
+    raise ConversionError(f"unknown format {format!r} to write; pass format={_FORMAT_WORDS}")
+
+
+def _path_format(path: Path, format: WriteFormat | None) -> WriteFormat:  # noqa: A002
+    """The format to write ``path`` in: ``format``, else the one its extension names (as
+    ``bgtools convert`` tells it)."""
+    if format is not None:
+        return _checked_format(format)
+    try:
+        return target_format(str(path), None)
+    except ConversionError:
+        raise ConversionError(
+            f"cannot tell the format to write from the name {path.name!r}: pass "
+            f"format={_FORMAT_WORDS}, or name the file with its extension") from None

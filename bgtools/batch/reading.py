@@ -32,7 +32,9 @@ class ReadFailure(FrozenFieldMethods):
     others; :func:`bgtools.read` raises the typed error for the same input."""
 
     path: str
+    """The input as the command line shows it."""
     message: str
+    """The one-line error the command line prints for it."""
 
     def __init__(self, path: str, message: str) -> None:
         object.__setattr__(self, "path", path)  # frozen

@@ -214,6 +214,8 @@ def match_rows(display: str, match: int, replay: MatchReplay, events: list[Event
                     after_id = befores[i + 1][0]
                 else:
                     after_id = after.swapped().position_id
+        else:  # a cube action, a resignation or its answer leaves the board as it was
+            after_id = pid
         state = event.state_before
         match_id, suffix = _state_cells(state)
         dice: Any = event.dice

@@ -21,6 +21,7 @@ __all__ = [
     "BoardInfo",
     "BoardPosition",
     "CubeSide",
+    "HomeSide",
     "Letter",
     "ascii_diagram",
     "board_lines",
@@ -56,6 +57,11 @@ class BoardPosition(Protocol):
     @property
     def opponent(self) -> tuple[int, ...]:
         """The counts of the other player."""
+
+
+HomeSide = Literal["right", "left"]
+"""Where ``X``'s home board is drawn on the SVG board: bottom right (GNU Backgammon's
+orientation) or bottom left (mirrored)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +100,9 @@ class BoardInfo:
     to_act: Letter | None = None
     action: str = ""
     cube_offered: CubeSide | None = None
+    last_play: tuple[tuple[int, int], ...] = ()
+    last_player: Letter | None = None
+    home: HomeSide = "right"
 
 
 def _marked(info: BoardInfo) -> Letter | None:
@@ -289,16 +298,52 @@ _STYLE = (
 )
 
 
-def _column(point: int) -> float:
-    """The left edge of ``X``'s point ``point`` on the picture."""
+def _column(point: int, home: HomeSide = "right") -> float:
+    """The left edge of ``X``'s point ``point`` on the picture (``home``: the side of
+    ``X``'s home board)."""
     right_half = _LEFT + _HALF + _BAR
     if point <= 6:
-        return right_half + (6 - point) * _POINT
-    if point <= 12:
-        return _LEFT + (12 - point) * _POINT
-    if point <= 18:
-        return _LEFT + (point - 13) * _POINT
-    return right_half + (point - 19) * _POINT
+        left = right_half + (6 - point) * _POINT
+    elif point <= 12:
+        left = _LEFT + (12 - point) * _POINT
+    elif point <= 18:
+        left = _LEFT + (point - 13) * _POINT
+    else:
+        left = right_half + (point - 19) * _POINT
+    return left if home == "right" else _LEFT + _RIGHT - _POINT - left
+
+
+def _spot(point: int, letter: Letter, home: HomeSide) -> tuple[float, float]:
+    """Where an arrow of a play starts or ends: ``point`` in ``letter``'s numbering (25
+    his bar, 0 his tray)."""
+    if point == 25:
+        below = letter == "x"
+        return (_LEFT + _HALF + _BAR / 2,
+                _MIDDLE + (_GAP / 2 + _RADIUS if below else -_GAP / 2 - _RADIUS))
+    if point == 0:
+        return (_RIGHT + _FRAME + _TRAY / 2 - 2,
+                _BOTTOM - 2 * _RADIUS if letter == "x" else _TOP + 2 * _RADIUS)
+    x_point = point if letter == "x" else 25 - point
+    centre = _column(x_point, home) + _POINT / 2
+    depth = 0.45 * _DEPTH
+    return centre, (_BOTTOM - depth if x_point <= 12 else _TOP + depth)
+
+
+def _last_play_svg(info: BoardInfo) -> list[str]:
+    """An arrow per step of the play that led to the position (``info.last_play``)."""
+    letter = info.last_player
+    if letter is None or not info.last_play:
+        return []
+    out = ['<defs><marker id="last-play-arrow" viewBox="0 0 10 10" refX="8" refY="5" '
+           'markerWidth="5" markerHeight="5" orient="auto-start-reverse">'
+           '<path d="M0,0 L10,5 L0,10 z" fill="#e8b920"/></marker></defs>']
+    for src, dst in info.last_play:
+        (x1, y1), (x2, y2) = _spot(src, letter, info.home), _spot(dst, letter, info.home)
+        out.append(f'<line class="last-play" data-player="{letter}" data-from="{src}" '
+                   f'data-to="{dst}" x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" '
+                   'stroke="#e8b920" stroke-width="4" stroke-opacity="0.85" '
+                   'marker-end="url(#last-play-arrow)"/>')
+    return out
 
 
 def _checker(cx: float, cy: float, letter: str) -> str:
@@ -320,7 +365,7 @@ def _points_svg(info: BoardInfo) -> list[str]:
     x, o = player_sides(info)
     out: list[str] = []
     for point in range(1, 25):
-        left = _column(point)
+        left = _column(point, info.home)
         bottom = point <= 12
         base, apex = (_BOTTOM, _BOTTOM - _DEPTH) if bottom else (_TOP, _TOP + _DEPTH)
         shade = "dark" if point % 2 else "light"
@@ -443,7 +488,9 @@ def svg_diagram(info: BoardInfo, *, size: int = 400) -> str:
     """A standalone ``<svg>`` of the board, ``size`` pixels wide, in GNU Backgammon's
     orientation: ``X`` at the bottom, home board bottom right, the borne-off trays on the
     right, the cube on the left (at its owner's side, in the middle when centred), the dice
-    in the right-hand half of the player to act, and his point numbers along the edges."""
+    in the right-hand half of the player to act, and his point numbers along the edges.
+    With ``info.home == "left"`` the points are mirrored (``X``'s home board bottom left;
+    the trays stay on the right); ``info.last_play`` is drawn as arrows."""
     height = round(size * _VIEW_HEIGHT / _VIEW_WIDTH)
     body = [
         f'<rect class="background" width="{_VIEW_WIDTH}" height="{_VIEW_HEIGHT}" '
@@ -459,7 +506,7 @@ def svg_diagram(info: BoardInfo, *, size: int = 400) -> str:
         f'height="{_BOTTOM - _TOP}"/>',
     ]
     body += _points_svg(info) + _trays_svg(info) + _dice_svg(info) + _cube_svg(info)
-    body += _labels_svg(info)
+    body += _labels_svg(info) + _last_play_svg(info)
     title = escape(f"{info.x_name} (X) vs {info.o_name} (O)")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{size}" '
             f'height="{height}" viewBox="0 0 {_VIEW_WIDTH} {_VIEW_HEIGHT}">'

@@ -148,17 +148,29 @@ class MatchState(FrozenFieldMethods):
     """
 
     match_length: int = 0
+    """The match length in points (0: money play)."""
     score: tuple[int, int] = (0, 0)
+    """The score ``(player 0, player 1)``."""
     cube_value: int = 1
+    """The cube's value (1, 2, 4 ...)."""
     cube_owner: int | None = None
+    """The cube's owner (0 or 1), None when centred."""
     on_roll: int = 0
+    """The player on roll (0 or 1)."""
     crawford: bool = False
+    """True in the Crawford game."""
     game_state: GameState = GameState.PLAYING
+    """Whether the game is being played, over, dropped or resigned (:class:`GameState`)."""
     turn: int = 0
+    """The player to act now (differs from :attr:`on_roll` while a double awaits its answer)."""
     doubled: bool = False
+    """True while a double awaits its answer."""
     resignation: int = 0
+    """The resignation offered: 0 none, 1 single, 2 gammon, 3 backgammon."""
     dice: tuple[int, int] | None = None
+    """The dice rolled and still to play, or None before the roll."""
     jacoby: bool = False
+    """True when the Jacoby rule is on (money play)."""
 
     def __init__(self, match_length: int = 0, score: tuple[int, int] = (0, 0),
                  cube_value: int = 1, cube_owner: int | None = None, on_roll: int = 0,

@@ -9,7 +9,7 @@ and signatures, and these are part of the library's documented API.
 from __future__ import annotations
 
 from bgtools.engine import notation
-from bgtools.engine.position import Play, Position
+from bgtools.engine.position import Play, Position, check_dice
 from bgtools.engine.resolve import resolve_play
 from bgtools.errors import IllegalPlayError, NotationError
 
@@ -71,8 +71,7 @@ def play_text(position: Position, die1: int, die2: int, text: str) -> Position:
 
 def _resolve_text(position: Position, die1: int, die2: int, text: str) -> tuple[Play, Position]:
     """The play ``text`` writes and the position after it (mover's view), or a typed error."""
-    if not (1 <= die1 <= 6 and 1 <= die2 <= 6):
-        raise ValueError(f"dice must be 1..6, got {die1} and {die2}")
+    check_dice(die1, die2)
     lead = len(text) - len(text.lstrip())
     try:
         written = notation.parse_play(text)

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from bgtools.dataclass_methods import FrozenFieldMethods
 from bgtools.engine import board, ids
 from bgtools.engine.board import BAR, CHECKERS, OFF, Step
-from bgtools.errors import BgtoolsError
+from bgtools.errors import BgtoolsError, InvalidArgumentError
 
 __all__ = [
     "BAR",
@@ -30,6 +31,7 @@ __all__ = [
     "ParsedId",
     "parse_id",
     "unchecked_position",
+    "check_dice",
 ]
 
 
@@ -51,7 +53,10 @@ class Play(FrozenFieldMethods):
     """
 
     steps: tuple[Step, ...] = ()
+    """The steps ``(from, to)`` in the order played, in the mover's numbering (bar 25, off 0);
+    empty when no legal play."""
     hits: tuple[bool, ...] = ()
+    """For each step, True when it hits a blot."""
 
     def __init__(self, steps: tuple[Step, ...] = (), hits: tuple[bool, ...] = ()) -> None:
         setter = object.__setattr__  # frozen
@@ -100,7 +105,10 @@ class Position(FrozenFieldMethods):
     """
 
     mover: tuple[int, ...]
+    """The checkers of the player to act: 26 counts, index 1-24 his points (24: his back point),
+    25 the bar, 0 borne off."""
     opponent: tuple[int, ...]
+    """The other player's checkers in his own numbering, as :attr:`mover`."""
 
     def __init__(self, mover: tuple[int, ...], opponent: tuple[int, ...]) -> None:
         checked_mover = _side(mover, "the player on roll")
@@ -166,11 +174,30 @@ class Position(FrozenFieldMethods):
 
         return ascii_diagram(BoardInfo(self))
 
-    def _repr_svg_(self) -> str:
-        """The SVG board, for Jupyter (the IPython display protocol)."""
+    def svg(self, *, size: int = 400, last_play: Play | None = None,
+            home: Literal["right", "left"] = "right") -> str:
+        """The board as a standalone SVG picture ``size`` pixels wide, the player to act at
+        the bottom (``X``), as ``bgtools show --svg`` draws it.
+
+        ``last_play`` is the play that led to this position, the opponent's (in his
+        numbering, as :meth:`legal_plays` gave it to him): each of its steps is drawn as an
+        arrow. ``home`` is the side of the bottom player's home board: ``right`` (GNU
+        Backgammon's orientation) or ``left`` (mirrored).
+
+        >>> start = Position.initial()
+        >>> play = start.legal_plays(3, 1)[0]
+        >>> start.play(play).svg(last_play=play).count('class="last-play"')
+        2
+        """
         from bgtools.engine.diagram import BoardInfo, svg_diagram
 
-        return svg_diagram(BoardInfo(self))
+        steps = last_play.steps if last_play is not None else ()
+        return svg_diagram(BoardInfo(self, last_play=steps, last_player="o", home=home),
+                           size=size)
+
+    def _repr_svg_(self) -> str:
+        """The SVG board, for Jupyter (the IPython display protocol)."""
+        return self.svg()
 
     def to_gnubg(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """gnubg's ``(side not on roll, side on roll)`` layout (25 slots, 24 = bar)."""
@@ -235,14 +262,14 @@ class Position(FrozenFieldMethods):
 
         With no legal play the list holds one empty Play (the turn passes).
         """
-        _check_dice(die1, die2)
+        check_dice(die1, die2)
         return [Play(steps, hits)
                 for steps, hits, _, _ in board.generate_plays(self.mover, self.opponent, die1,
                                                               die2)]
 
     def legal_results(self, die1: int, die2: int) -> dict[Position, Play]:
         """Map every position reachable by a legal play (mover's view, before swapping)."""
-        _check_dice(die1, die2)
+        check_dice(die1, die2)
         return {unchecked_position(mover, opponent): Play(steps, hits)
                 for steps, hits, mover, opponent in board.generate_plays(
                     self.mover, self.opponent, die1, die2)}
@@ -283,9 +310,11 @@ def unchecked_position(mover: tuple[int, ...], opponent: tuple[int, ...]) -> Pos
     return pos
 
 
-def _check_dice(die1: int, die2: int) -> None:
+def check_dice(die1: int, die2: int) -> None:
+    """Refuse a roll that is not two dice 1-6 (:class:`~bgtools.errors.InvalidArgumentError`,
+    a ``ValueError``)."""
     if not (1 <= die1 <= 6 and 1 <= die2 <= 6):
-        raise ValueError(f"dice must be 1..6, got {die1} and {die2}")
+        raise InvalidArgumentError(f"dice must be 1..6, got {die1} and {die2}")
 
 
 def format_play(steps: Sequence[Step], hits: Sequence[bool] = ()) -> str:

@@ -414,6 +414,8 @@ def event_json(display: str, event: Event) -> dict[str, Any]:
     if event.action == "move":
         after = event.position_after
         obj["position_id_after"] = after.swapped().position_id if after is not None else None
+    else:  # a cube action, a resignation or its answer leaves the board as it was
+        obj["position_id_after"] = obj["position_id_before"]
     mover, opponent = before.pips
     actor = event.state_before.on_roll
     obj["pips_before"] = [mover, opponent] if actor == 0 else [opponent, mover]
@@ -422,14 +424,16 @@ def event_json(display: str, event: Event) -> dict[str, Any]:
     return obj
 
 
-def play_label(event: Event, following: Event | None = None) -> str:
+def play_label(event: Event, following: Event | None = None,
+               text: str | None = None) -> str:
     """How a table shows the play of a ``move`` event (``""`` for other actions), so that
     no two cases look alike: the play; ``(no legal play)`` for a roll that cannot be played
     (a dance); a play the file does not write but the rules force, followed by
     ``(assumed)``; ``(rolled, then resigned)``; ``(not played)`` when the record stops after
     the roll; and the text as written followed by ``(not replayed)`` (``(empty; not
     replayed)`` when nothing is written) for a play the replay could not apply, whose
-    problem is reported. ``following`` is the next event of the game, if any."""
+    problem is reported. ``following`` is the next event of the game, if any; ``text`` is
+    ``str(event.play)`` when the caller has it already."""
     if event.action != "move":
         return ""
     source = event.source
@@ -439,7 +443,8 @@ def play_label(event: Event, following: Event | None = None) -> str:
                    else source.play_text).strip()
     play = event.play
     if play is not None:
-        text = str(play)
+        if text is None:
+            text = str(play)
         if source is not None and source.illegal:
             return f"{text or written} (marked illegal)".strip()
         if not text:

@@ -38,6 +38,8 @@ __all__ = [
     "parse_move",
     "pick_match",
     "analyse_answers",
+    "build_moments",
+    "game_moments",
     "crawford_status",
     "score_json",
     "pips_json",
@@ -291,30 +293,34 @@ def build_moments(replay: MatchReplay, events: list[Event]) -> dict[int, list[Mo
     by_game: dict[int, list[Event]] = {}
     for event in events:
         by_game.setdefault(event.game, []).append(event)
-    out: dict[int, list[Moment]] = {}
+    return {summary.number: game_moments(replay, summary, by_game.get(summary.number, []))
+            for summary in replay.games}
+
+
+def game_moments(replay: MatchReplay, summary: GameSummary,
+                 game_events: list[Event]) -> list[Moment]:
+    """The moments of one game of ``replay`` (``summary``) from its events, in order:
+    before each action, then after the last one."""
     length = replay.match_length
     jacoby = bool(replay.profile.jacoby) if length == 0 else False
-    for summary in replay.games:
-        moments: list[Moment] = []
-        game_events = by_game.get(summary.number, [])
-        for k, (event, row) in enumerate(zip(game_events, row_labels(game_events))):
-            play = None
-            if event.action == "move":
-                play = str(event.play) if event.play is not None else None
-            following = game_events[k + 1] if k + 1 < len(game_events) else None
-            moments.append(Moment(summary.number, k + 1, event.position_before,
-                                  event.state_before, event.action, event.dice, play,
-                                  event.player, event.line, row=row,
-                                  label=play_label(event, following)))
-        final = _final_moment(summary, game_events, len(moments) + 1, length, jacoby)
-        if not game_events and final.over is None:
-            final = _with_position_dice(replay, final)
-        elif final.over is None and _ends_with_unplayed_roll(
-                replay.record.games[summary.number - 1], game_events[-1]):
-            final = _with_unplayed_roll(final, game_events[-1])
-        moments.append(final)
-        out[summary.number] = moments
-    return out
+    moments: list[Moment] = []
+    for k, (event, row) in enumerate(zip(game_events, row_labels(game_events))):
+        play = None
+        if event.action == "move":
+            play = str(event.play) if event.play is not None else None
+        following = game_events[k + 1] if k + 1 < len(game_events) else None
+        moments.append(Moment(summary.number, k + 1, event.position_before,
+                              event.state_before, event.action, event.dice, play,
+                              event.player, event.line, row=row,
+                              label=play_label(event, following, play)))
+    final = _final_moment(summary, game_events, len(moments) + 1, length, jacoby)
+    if not game_events and final.over is None:
+        final = _with_position_dice(replay, final)
+    elif final.over is None and _ends_with_unplayed_roll(
+            replay.record.games[summary.number - 1], game_events[-1]):
+        final = _with_unplayed_roll(final, game_events[-1])
+    moments.append(final)
+    return moments
 
 
 def _with_position_dice(replay: MatchReplay, moment: Moment) -> Moment:
