@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 from bgtools.cli import app
 from bgtools.cli.data import ExportFormat
 from bgtools.data.context import match_context
-from bgtools.data.spreadsheet import text_cell
 from bgtools.data.export import COLUMNS, ParquetSink, match_rows
+from bgtools.data.spreadsheet import text_cell
 from bgtools.engine import ids
 from bgtools.reports.files import analyse_file, expand_paths
 from bgtools.write import atomic as atomicio

@@ -711,11 +711,11 @@ class DatasetSink:
     interrupted run adds nothing; new file names never replace old ones (``--append``)."""
 
     def __init__(self, directory: Path, rules: str = "auto",
-                 file_rows: int = FILE_ROWS) -> None:
+                 file_rows: int | None = None) -> None:
         check_format("parquet")
         self.directory = directory
         self.rules = rules
-        self.file_rows = file_rows
+        self.file_rows = FILE_ROWS if file_rows is None else file_rows
         self.staging = Path(tempfile.mkdtemp(prefix=".bgtools-export-", dir=directory))
         self.run = self.staging.name.rsplit("-", 1)[-1]
         self.open: dict[tuple[str, str], tuple[ParquetSink, BinaryIO, int]] = {}
@@ -788,7 +788,7 @@ def dataset_inputs(directory: Path) -> tuple[set[str], dict[str, tuple[str, int]
     firsts: dict[str, tuple[str, int]] = {}
     if not folder.is_dir():
         return files, firsts
-    table = ds.dataset(folder, format="parquet", partitioning="hive").to_table(
+    table = ds.dataset(folder, format="parquet").to_table(
         columns=["file", "match", "fingerprint", "duplicate"])
     for file, match, print_, duplicate in zip(*(table.column(n).to_pylist() for n in
                                                  ("file", "match", "fingerprint",
