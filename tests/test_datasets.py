@@ -84,6 +84,8 @@ def test_standings_and_stats_count_a_match_read_twice_once(tmp_path: Path) -> No
     obj, single = json.loads(out), json.loads(once)
     assert obj["duplicate_matches"] == 2 and obj["files_read"] == 3
     assert obj["players"] == single["players"] and obj["matches"] == single["matches"] == 1
+    assert "duplicate" not in err  # --json says it in the object
+    err = run("standings", "--csv", str(TWIN_MAT), str(TWIN_SGF), str(copy))[2]
     assert "2 duplicate match(es) counted once" in err
     code, out, err = run("stats", "--json", str(TWIN_MAT), str(TWIN_SGF), str(copy))
     code, alone, _ = run("stats", "--json", str(TWIN_MAT))

@@ -146,11 +146,13 @@ def _match_filter(players: list[str] | None, event: str | None, site: str | None
     return MatchFilter(tuple(players or ()), event, site, dates[0], dates[1], names)
 
 
-def _note_duplicates(count: int) -> None:
-    """Say how many matches were left out as copies of one counted already."""
+def _note_duplicates(count: int, marked: bool = False) -> None:
+    """Say how many matches were copies of one read already: counted once, or (``export``)
+    marked."""
     if count:
-        note(f"{count} duplicate match(es) counted once (the same played content as a "
-             "match read before)")
+        done = "marked duplicate" if marked else "counted once"
+        note(f"{count} duplicate match(es) {done} (the same played content as a match "
+             "read before)")
 
 
 class _Abort(Exception):
@@ -282,7 +284,8 @@ def stats(
                         include_invalid=include_invalid, filters=filters)
     except _Abort as exc:
         fail(exc.message, exc.code)
-    _note_duplicates(seen.duplicates)
+    if not as_json:  # the object says it: duplicate_matches
+        _note_duplicates(seen.duplicates)
     obj = stats_json(tallies, by.value, run.used, run.skipped, matches, seen.duplicates)
     if plot is not None and plot_format is not None:
         _write_plot(plot, plot_format, obj, force)
@@ -429,7 +432,8 @@ def standings(
                         include_invalid=include_invalid, filters=filters)
     except _Abort as exc:
         fail(exc.message, exc.code)
-    _note_duplicates(seen.duplicates)
+    if not as_json:  # the object says it: duplicate_matches
+        _note_duplicates(seen.duplicates)
     if as_json:
         emit_json(table.to_json(run.used, run.skipped, seen.duplicates))
     elif as_csv:
@@ -605,7 +609,7 @@ def _export_file(paths: list[str], output: Path | None, fmt: ExportFormat, table
         fail(str(exc))
     except OSError as exc:
         fail(f"cannot write {output or 'standard output'}: {exc.strerror or exc}")
-    _note_duplicates(seen.duplicates)
+    _note_duplicates(seen.duplicates, marked=True)
     if output is not None:
         note(f"wrote {output} ({fmt.value}, {rows:,} row(s) from {run.used} file(s))")
     raise typer.Exit(run.code)
@@ -679,7 +683,7 @@ def _export_dataset(paths: list[str], directory: Path, append: bool, force: bool
     except BaseException:
         sink.discard()
         raise
-    _note_duplicates(seen.duplicates)
+    _note_duplicates(seen.duplicates, marked=True)
     counts = ", ".join(f"{sink.table_rows[name]:,} {name}" for name in TABLES)
     note(f"wrote {directory} (parquet dataset: {counts}; from {run.used} file(s))")
     raise typer.Exit(run.code)
