@@ -397,3 +397,20 @@ def test_duckdb_answers_from_the_dataset_alone(tmp_path: Path, archive: Any) -> 
         assert {name: (p["matches"], p["wins"], p["losses"], p["unfinished"],
                        p["points_for"], p["points_against"])
                 for name, p in standings.items() if p["matches"]} == players, event
+
+
+def test_a_hostile_site_makes_a_short_folder(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    duckdb = pytest.importorskip("duckdb")
+    text = GALAXY.read_text(encoding="utf-8")
+    site = "../" + "x/" * 200 + "\u00e9"
+    hostile = tmp_path / "in" / "hostile.txt"
+    hostile.parent.mkdir()
+    hostile.write_text(text.replace('"BackgammonGalaxy"', f'"{site}"'), encoding="utf-8")
+    target = tmp_path / "ds"
+    _export_dataset(target, [str(hostile)])
+    (folder,) = {p.parent.parent for p in (target / "matches").rglob("*.parquet")}
+    assert folder.parent == target / "matches" and len(folder.name) < 140
+    (got,) = duckdb.sql(f"SELECT site FROM read_parquet('{target}/matches/**/*.parquet', "
+                        "hive_partitioning=true)").fetchall()
+    assert got[0].startswith("../x/x/")

@@ -19,6 +19,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import gc
+import hashlib
 import io
 import json
 import os
@@ -694,6 +695,11 @@ FILE_ROWS = 1 << 20
 """Rows after which a dataset's file is closed and the next one begun (bounds each file)."""
 
 
+MAX_PARTITION_CHARS = 120
+"""The longest partition value in a folder name; a longer site is cut, with a hash of the
+whole added (so two long sites stay apart)."""
+
+
 def _partition_value(value: object) -> str:
     """A Hive partition folder's value: URL-quoted; ``__HIVE_DEFAULT_PARTITION__`` for
     none (read back as null by DuckDB, Arrow and Spark)."""
@@ -701,7 +707,11 @@ def _partition_value(value: object) -> str:
 
     if value is None or value == "":
         return "__HIVE_DEFAULT_PARTITION__"
-    return quote(str(value), safe=" ")
+    text = quote(str(value), safe=" ")
+    if len(text) > MAX_PARTITION_CHARS:  # a folder name has at most 255 bytes
+        digest = hashlib.sha256(str(value).encode()).hexdigest()[:12]
+        text = text[:MAX_PARTITION_CHARS - 13].rstrip("%0123456789ABCDEF") + "~" + digest
+    return text
 
 
 class DatasetSink:
