@@ -57,14 +57,14 @@ SiteFilter = Annotated[str | None, typer.Option(
     "--site", metavar="PATTERN", show_default=False,
     help="Only matches whose Site or Place tag matches PATTERN (shell pattern, any case).")]
 SinceFilter = Annotated[str | None, typer.Option(
-    "--since", metavar="YYYY-MM-DD", show_default=False,
-    help="Only matches played on or after this date (a match without a date is left out).")]
+    "--since", metavar="DATE", show_default=False,
+    help="Only matches played on or after DATE (YYYY-MM-DD; a match without a date is left out).")]
 UntilFilter = Annotated[str | None, typer.Option(
-    "--until", metavar="YYYY-MM-DD", show_default=False,
-    help="Only matches played on or before this date (a match without a date is left out).")]
+    "--until", metavar="DATE", show_default=False,
+    help="Only matches played on or before DATE (YYYY-MM-DD; a match without a date is left out).")]
 AliasesOption = Annotated[Path | None, typer.Option(
     "--aliases", metavar="FILE", show_default=False,
-    help="Count aliases as one player: lines 'NAME = ALIAS, ALIAS ...'.")]
+    help="Count several names as one player (FILE: lines NAME = ALIAS, ...).")]
 
 
 class Grouping(str, Enum):
@@ -496,16 +496,16 @@ def _is_dataset(output: str) -> bool:
 def export(
     paths: Paths,
     output: Annotated[str, typer.Option(
-        "--output", "-o", metavar="FILE|DIR/|-", show_default=False,
-        help="The file to write (format from its extension); DIR/ (or an existing "
-        "folder): a Parquet dataset of every table; -: CSV to standard output.")],
+        "--output", "-o", metavar="TARGET", show_default=False,
+        help="A file to write (format from its extension); DIR/ (or an existing "
+        "folder): a Parquet dataset of every table; - for CSV on standard output.")],
     to: Annotated[ExportFormat | None, typer.Option(
         "--to", help="csv, or parquet (needs bgtools[parquet]); default: the extension of "
         "the output (.csv or .parquet).", metavar="csv|parquet", show_default=False)] = None,
     table: Annotated[ExportTable, typer.Option(
-        "--table", metavar="actions|cubes|games|matches",
-        help="The table a file (or -) holds: one row per action, cube decision, game or "
-        "match.")] = ExportTable.actions,
+        "--table", metavar="TABLE",
+        help="The table a file (or -) holds: actions, cubes, games or matches (one row "
+        "per action, cube decision, game or match).")] = ExportTable.actions,
     append: Annotated[bool, typer.Option(
         "--append", help="Add to an existing dataset (DIR/) only the inputs it does not "
         "hold yet.")] = False,
@@ -520,7 +520,7 @@ def export(
     until: UntilFilter = None,
     aliases: AliasesOption = None,
 ) -> None:
-    """The actions, cube decisions, games and matches of an archive, as tables.
+    """Actions, cube decisions, games and matches as tables.
 
     A file (CSV or Parquet) holds one table (--table, default actions: one row per
     replayed action, with its match's context); DIR/ is a Parquet dataset of all four, one
