@@ -7,6 +7,8 @@ the rules of backgammon beyond the vocabulary, nor about terminals.
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
@@ -499,6 +501,53 @@ class MatchRecord(FieldMethods):
         if p1 is not None and p2 is not None:
             return (p1, p2)
         return None
+
+    @property
+    def ratings(self) -> tuple[float | None, float | None]:
+        """Each player's rating where the file states one, else None: the header's rating
+        tags (SGF ``WR``/``BR`` as ``Rating 1``/``Rating 2``; GNU Backgammon's ``Player 1
+        Elo`` ``rating/experience``), the ``Name, rating`` of a score line (FIBS, Galaxy),
+        or eXtreme Gammon's Elo fields, in that order for each side."""
+        found: list[float | None] = [None, None]
+        stated: list[list[object]] = [[], []]
+        for side in (0, 1):
+            stated[side] += [self.tag(f"Rating {side + 1}"), self.tag(f"Player {side + 1} Elo")]
+        for game in self.games:
+            pair = game.extra.get("ratings")
+            if isinstance(pair, tuple) and len(pair) == 2:
+                stated[0].append(pair[0])
+                stated[1].append(pair[1])
+                break
+        xg = self.extra.get("xg")
+        if isinstance(xg, dict):
+            elo = xg.get("elo")
+            if isinstance(elo, (list, tuple)) and len(elo) == 2:
+                stated[0].append(elo[0])
+                stated[1].append(elo[1])
+        for side in (0, 1):
+            for value in stated[side]:
+                rating = _rating(value)
+                if rating is not None:
+                    found[side] = rating
+                    break
+        return found[0], found[1]
+
+
+_RATING_TEXT = re.compile(r"\s*(-?[0-9]{1,9}(?:[.,][0-9]{1,9})?)")
+
+
+def _rating(value: object) -> float | None:
+    """A rating as a number: a float or int as it is; text by its leading number (``1500.00/0``
+    and ``3,00/0`` as GNU Backgammon writes the Elo tag, ``1702``); None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, str):
+        match = _RATING_TEXT.match(value)
+        if match is not None:
+            return float(match.group(1).replace(",", "."))
+    return None
 
 
 for _record in (Problem, Action, SetUp, GameRecord, MatchRecord):

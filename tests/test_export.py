@@ -5,6 +5,7 @@ columns agree with ``status`` and ``score``, Parquet equals CSV, the manual's Du
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Annotated, Any
@@ -15,7 +16,9 @@ from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.cli.data import ExportFormat
+from bgtools.data.context import match_context
 from bgtools.data.export import COLUMNS, ParquetSink, match_rows
+from bgtools.data.spreadsheet import text_cell
 from bgtools.engine import ids
 from bgtools.reports.files import analyse_file, expand_paths
 from bgtools.write import atomic as atomicio
@@ -31,7 +34,10 @@ CASES = load_cases()
 runner = CliRunner()
 
 LISTS = ("dice", "steps", "pips", "score")
-INTS = ("match", "game", "index", "player", "cube_value", "cube_owner", "winner", "points")
+INTS = ("match", "game", "index", "player", "cube_value", "cube_owner", "winner", "points",
+        "line", "move", "match_length", "player_away", "opponent_away")
+FLOATS = ("player_rating", "opponent_rating")
+BOOLS = ("crawford", "duplicate")
 
 # replay --jsonl key -> export column
 SAME = {"file": "file", "game": "game", "index": "index", "player": "player",
@@ -61,8 +67,14 @@ def read_csv(path: Path) -> list[dict[str, Any]]:
                     row[name] = json.loads(cell)
                 elif name in INTS:
                     row[name] = int(cell)
-                elif name == "crawford":
+                elif name in FLOATS:
+                    row[name] = float(cell)
+                elif name in BOOLS:
                     row[name] = {"true": True, "false": False}[cell]
+                elif name == "date":
+                    row[name] = dt.date.fromisoformat(cell)
+                elif name == "time":
+                    row[name] = dt.time.fromisoformat(cell)
                 else:
                     row[name] = cell
             rows.append(row)
@@ -121,8 +133,9 @@ def test_match_rows_equal_action_fields_for_every_action(as_text: bool) -> None:
     checked = 0
     for display, path, error in expand_paths(paths):
         result = analyse_file(display, path, error, keep_events=True)
-        for match, (replay, events) in enumerate(zip(result.replays, result.events)):
-            rows = list(match_rows(display, match, replay, events, as_text))
+        for match, (replay, events) in enumerate(zip(result.replays, result.events), 1):
+            context = match_context(replay, events, display, match)
+            rows = list(match_rows(context, replay, events, as_text))
             assert len(rows) == len(events)
             for row, want in zip(rows, _reference_rows(replay, events)):
                 got = dict(zip(COLUMNS, row))
@@ -158,7 +171,7 @@ def test_results_scores_and_xgids(tmp_path: Path) -> None:
     by_game = _games(rows)
     assert len(by_game) == len(games)
     for game in games:
-        game_rows = by_game[(str(mat), 0, game["number"])]
+        game_rows = by_game[(str(mat), 1, game["number"])]
         assert [r["index"] for r in game_rows] == list(range(len(game_rows)))
         last = game_rows[-1]
         assert (last["winner"], last["points"], last["result"], last["ended_by"]) == (
@@ -191,6 +204,10 @@ def test_parquet_equals_csv(tmp_path: Path) -> None:
     for a, b in zip(from_parquet, from_csv):
         if a["action"] == "move" and a["play"] == "":
             a["play"] = None
+        for name in ("file", "player_name", "opponent_name", "event", "site", "round",
+                     "match_id"):  # CSV writes text from a file as spreadsheet text
+            if a[name] is not None:
+                a[name] = text_cell(a[name])
         assert a == b
 
 

@@ -118,16 +118,25 @@ def test_standings_bad_input(args: tuple[str, ...]) -> None:
 def test_an_empty_name_is_a_player_of_its_own_file(tmp_path: Path) -> None:
     first = nameless_copy(tmp_path / "a.txt", "lasse")
     second = nameless_copy(tmp_path / "b.txt", "bob")
+    for one in (first, second):
+        code, out, err = run("standings", "--json", str(one))
+        assert code == 0, err
+        players = json.loads(out)["players"]
+        assert set(players) - {"lasse", "bob"} == {f"player 1 ({one})"}
+        assert players[f"player 1 ({one})"]["matches"] == 1
+    # Both files hold one played match (the names differ, the play does not): it counts
+    # once, under the names of the file read first, and the run says so.
     code, out, err = run("standings", "--json", str(first), str(second))
     assert code == 0, err
-    players = json.loads(out)["players"]
-    unnamed = {f"player 1 ({first})", f"player 1 ({second})"}
-    assert set(players) == {"lasse", "bob"} | unnamed
-    for name in unnamed:
-        assert players[name]["matches"] == 1 and players[name]["losses"] == 1
+    obj = json.loads(out)
+    assert set(obj["players"]) == {"lasse", f"player 1 ({first})"}
+    assert obj["matches"] == 1 and obj["duplicate_matches"] == 1
+    assert "duplicate" not in err  # --json says it in the object
+    assert "1 duplicate match(es) counted once" in run("standings", str(first), str(second))[2]
     code, out, _ = run("standings", "--csv", str(first), str(second))
     rows = list(csv.reader(io.StringIO(out)))
     assert len(rows) == len({tuple(row) for row in rows}), "no two rows alike"
     assert ["lasse", f"player 1 ({first})", "1", "1", "0", "0", "3", "0"] in rows
     code, out, _ = run("stats", "--json", str(first), str(second))
-    assert set(json.loads(out)["players"]) == {"lasse", "bob"} | unnamed
+    assert set(json.loads(out)["players"]) == {"lasse", f"player 1 ({first})"}
+    assert json.loads(out)["duplicate_matches"] == 1

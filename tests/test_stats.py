@@ -17,9 +17,11 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from bgtools.cli import app
+from bgtools.data.context import Seen
 from bgtools.data.stats import (
     KINDS,
     Tally,
+    add_file,
     file_tallies,
     group_json,
     keeps_dice_order,
@@ -97,14 +99,13 @@ def truth_board_counts(truth: dict[str, Any]) -> dict[str, dict[str, float]]:
 def stats_of(paths: list[Path], by: str = "player") -> dict[str, Any]:
     tallies: dict[str, Tally] = {}
     matches = used = 0
+    seen = Seen()
     for item in expand_paths([str(p) for p in paths]):
         report = stats_report(item, by=by)
         assert report.error is None and report.extra, report
         used += 1
-        matches += report.extra[0]["matches"]
-        for name, tally in report.extra[0]["tallies"].items():
-            tallies.setdefault(name, Tally(sided=by == "player")).merge(tally)
-    return stats_json(tallies, by, used, 0, matches)
+        matches += add_file(report.extra[0], report.display, seen, tallies)
+    return stats_json(tallies, by, used, 0, matches, seen.duplicates)
 
 
 @pytest.mark.slow
@@ -340,7 +341,7 @@ def test_an_invalid_raccoon_counts_once(tmp_path: Path) -> None:
     (item,) = expand_paths([str(path)])
     report = stats_report(item, include_invalid=True)
     assert report.valid is False and report.extra
-    tallies = report.extra[0]["tallies"]
+    ((_print, _number, tallies),) = report.extra[0]["matches"]
     assert tallies["Bob"].raccoons == raccoons_written(text)["Bob"] == 1
     assert tallies["Alice"].raccoons == 0
 

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -36,7 +36,8 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
 
-    from bgtools.batch import FileReport
+    from bgtools.batch import FileReport, Input
+    from bgtools.data.context import MatchFilter
     from bgtools.data.standings import Standings
 
 __all__ = ["export", "standings", "stats"]
@@ -46,6 +47,24 @@ IncludeInvalid = Annotated[
                        help="Use files with errors too (by default each is left out, "
                             "with a note).")]
 Force = Annotated[bool, typer.Option("--force", help="Replace the output file if it exists.")]
+PlayerFilter = Annotated[list[str] | None, typer.Option(
+    "--player", metavar="NAME", show_default=False,
+    help="Only matches NAME plays in (repeat for any of several; after --aliases).")]
+EventFilter = Annotated[str | None, typer.Option(
+    "--event", metavar="PATTERN", show_default=False,
+    help="Only matches whose Event tag matches PATTERN (shell pattern, any case).")]
+SiteFilter = Annotated[str | None, typer.Option(
+    "--site", metavar="PATTERN", show_default=False,
+    help="Only matches whose Site or Place tag matches PATTERN (shell pattern, any case).")]
+SinceFilter = Annotated[str | None, typer.Option(
+    "--since", metavar="DATE", show_default=False,
+    help="Only matches played on or after DATE (YYYY-MM-DD; a match without a date is left out).")]
+UntilFilter = Annotated[str | None, typer.Option(
+    "--until", metavar="DATE", show_default=False,
+    help="Only matches played on or before DATE (YYYY-MM-DD; a match without a date is left out).")]
+AliasesOption = Annotated[Path | None, typer.Option(
+    "--aliases", metavar="FILE", show_default=False,
+    help="Count several names as one player (FILE: lines NAME = ALIAS, ...).")]
 
 
 class Grouping(str, Enum):
@@ -98,6 +117,44 @@ def _export_format_of(output: Path) -> ExportFormat:
     return ExportFormat(suffix)
 
 
+def _match_filter(players: list[str] | None, event: str | None, site: str | None,
+                  since: str | None, until: str | None,
+                  aliases: Path | None) -> MatchFilter:
+    """The filters of the options; a usage error (exit 2) for a date or an aliases file
+    that cannot be read."""
+    import datetime as dt
+
+    from bgtools.data.context import MatchFilter, read_aliases
+
+    dates: list[dt.date | None] = []
+    for name, text in (("--since", since), ("--until", until)):
+        if text is None:
+            dates.append(None)
+            continue
+        try:
+            dates.append(dt.date.fromisoformat(text.strip()))
+        except ValueError:
+            fail(f"{name} {text!r} is not a date YYYY-MM-DD")
+    names: dict[str, str] = {}
+    if aliases is not None:
+        try:
+            names = read_aliases(aliases)
+        except OSError as exc:
+            fail(f"cannot read --aliases {aliases}: {exc.strerror or exc}")
+        except (ValueError, UnicodeDecodeError) as exc:
+            fail(f"--aliases: {exc}")
+    return MatchFilter(tuple(players or ()), event, site, dates[0], dates[1], names)
+
+
+def _note_duplicates(count: int, marked: bool = False) -> None:
+    """Say how many matches were copies of one read already: counted once, or (``export``)
+    marked."""
+    if count:
+        done = "marked duplicate" if marked else "counted once"
+        note(f"{count} duplicate match(es) {done} (the same played content as a match "
+             "read before)")
+
+
 class _Abort(Exception):
     """Stop a run whose output must not be written: a message and an exit code."""
 
@@ -122,10 +179,11 @@ class DataRun:
 
 
 def _run_data(job: Callable[..., FileReport], paths: list[str], jobs: int | None,
-              quiet: bool, on_payload: Callable[[dict[str, Any]], None],
-              **options: Any) -> DataRun:
-    """Run a data job over ``paths``; give each used file's payload to ``on_payload`` in
-    input order. Unreadable files are one error line, invalid files left out one note.
+              quiet: bool, on_payload: Callable[[dict[str, Any], str], None],
+              expanded: list[Input] | None = None, **options: Any) -> DataRun:
+    """Run a data job over ``paths`` (or the inputs ``expanded``); give each used file's
+    payload and name to ``on_payload`` in input order. Unreadable files are one error line,
+    invalid files left out one note.
     Raise :class:`_Abort` after Ctrl-C, without input, or without a file to use."""
     from bgtools.cli.progress import print_summary, run_batch, stderr_is_terminal
     from bgtools.data.jobs import payload_of, skip_note
@@ -147,9 +205,10 @@ def _run_data(job: Callable[..., FileReport], paths: list[str], jobs: int | None
         run.used += 1
         if not result.valid:  # kept by --include-invalid
             run.code = max(run.code, 1)
-        on_payload(payload)
+        on_payload(payload, result.display)
 
-    summary = run_batch(job, paths, resolve_jobs(jobs), quiet, report, **options)
+    summary = run_batch(job, paths, resolve_jobs(jobs), quiet, report, expanded=expanded,
+                        **options)
     if (summary.interrupted or summary.done > 1) and stderr_is_terminal() and not quiet:
         print_summary(summary, make_console(stderr=True))
     if summary.interrupted:
@@ -184,6 +243,12 @@ def stats(
     include_invalid: IncludeInvalid = False,
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
+    player: PlayerFilter = None,
+    event: EventFilter = None,
+    site: SiteFilter = None,
+    since: SinceFilter = None,
+    until: UntilFilter = None,
+    aliases: AliasesOption = None,
 ) -> None:
     """Dice, hits, cube and game statistics by player, site or file.
 
@@ -192,9 +257,11 @@ def stats(
     the bar against the number expected from the open points; hits; doubles, takes, drops
     and beavers; games by result. Opening rolls are counted but left out of the tests.
     """
-    from bgtools.data.stats import Tally, stats_json, stats_report
+    from bgtools.data.context import Seen
+    from bgtools.data.stats import Tally, add_file, stats_json, stats_report
 
     check_rules(rules)
+    filters = _match_filter(player, event, site, since, until, aliases)
     plot_format = None
     if plot is not None:
         from bgtools.data.plot import PlotUnavailableError, check_plot
@@ -206,23 +273,20 @@ def stats(
         _check_output(plot, force, paths, "--plot")
     tallies: dict[str, Tally] = {}
     matches = 0
+    seen = Seen()
 
-    def add(payload: dict[str, Any]) -> None:
+    def add(payload: dict[str, Any], display: str) -> None:
         nonlocal matches
-        for name, tally in payload["tallies"].items():
-            mine = tallies.get(name)
-            if mine is None:
-                tallies[name] = tally
-            else:
-                mine.merge(tally)
-        matches += int(payload["matches"])
+        matches += add_file(payload, display, seen, tallies)
 
     try:
         run = _run_data(stats_report, paths, jobs, as_json, add, rules=rules, by=by.value,
-                        include_invalid=include_invalid)
+                        include_invalid=include_invalid, filters=filters)
     except _Abort as exc:
         fail(exc.message, exc.code)
-    obj = stats_json(tallies, by.value, run.used, run.skipped, matches)
+    if not as_json:  # the object says it: duplicate_matches
+        _note_duplicates(seen.duplicates)
+    obj = stats_json(tallies, by.value, run.used, run.skipped, matches, seen.duplicates)
     if plot is not None and plot_format is not None:
         _write_plot(plot, plot_format, obj, force)
     if as_json:
@@ -336,30 +400,42 @@ def standings(
     include_invalid: IncludeInvalid = False,
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
+    player: PlayerFilter = None,
+    event: EventFilter = None,
+    site: SiteFilter = None,
+    since: SinceFilter = None,
+    until: UntilFilter = None,
+    aliases: AliasesOption = None,
 ) -> None:
     """Matches played and won, and points, per player and pair.
 
     Per player across matches: matches played, won, lost and unfinished, points for and
     against, and the same for every pair of players. Money sessions are counted but score
     nothing."""
+    from bgtools.data.context import Seen
     from bgtools.data.standings import Standings, standings_report
 
     check_rules(rules)
     if as_json and as_csv:
         fail("choose one of --json and --csv")
+    filters = _match_filter(player, event, site, since, until, aliases)
     table = Standings()
+    seen = Seen()
 
-    def add(payload: dict[str, Any]) -> None:
-        for outcome in payload["outcomes"]:
-            table.add(outcome)
+    def add(payload: dict[str, Any], display: str) -> None:
+        for print_, number, outcome in payload["outcomes"]:
+            if seen.first(print_, display, number) is None:
+                table.add(outcome)
 
     try:
         run = _run_data(standings_report, paths, jobs, as_json or as_csv, add, rules=rules,
-                        include_invalid=include_invalid)
+                        include_invalid=include_invalid, filters=filters)
     except _Abort as exc:
         fail(exc.message, exc.code)
+    if not as_json:  # the object says it: duplicate_matches
+        _note_duplicates(seen.duplicates)
     if as_json:
-        emit_json(table.to_json(run.used, run.skipped))
+        emit_json(table.to_json(run.used, run.skipped, seen.duplicates))
     elif as_csv:
         sys.stdout.write(table.to_csv())
     else:
@@ -402,50 +478,212 @@ def _print_standings(console: Console, table: Standings) -> None:
 # --- export ---------------------------------------------------------------------------------
 
 
+class ExportTable(str, Enum):
+    """The tables of ``export --table``."""
+
+    actions = "actions"
+    cubes = "cubes"
+    games = "games"
+    matches = "matches"
+
+
+def _is_dataset(output: str) -> bool:
+    """True when ``-o`` names a dataset folder: it ends with a slash or is a directory."""
+    return output.endswith(("/", "\\")) or Path(output).is_dir()
+
+
 @app.command()
 def export(
     paths: Paths,
-    output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE",
-                                         help="The file to write.", show_default=False)],
+    output: Annotated[str, typer.Option(
+        "--output", "-o", metavar="TARGET", show_default=False,
+        help="A file to write (format from its extension); DIR/ (or an existing "
+        "folder): a Parquet dataset of every table; - for CSV on standard output.")],
     to: Annotated[ExportFormat | None, typer.Option(
         "--to", help="csv, or parquet (needs bgtools[parquet]); default: the extension of "
         "the output (.csv or .parquet).", metavar="csv|parquet", show_default=False)] = None,
+    table: Annotated[ExportTable, typer.Option(
+        "--table", metavar="TABLE",
+        help="The table a file (or -) holds: actions, cubes, games or matches (one row "
+        "per action, cube decision, game or match).")] = ExportTable.actions,
+    append: Annotated[bool, typer.Option(
+        "--append", help="Add to an existing dataset (DIR/) only the inputs it does not "
+        "hold yet.")] = False,
     force: Force = False,
     include_invalid: IncludeInvalid = False,
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
+    player: PlayerFilter = None,
+    event: EventFilter = None,
+    site: SiteFilter = None,
+    since: SinceFilter = None,
+    until: UntilFilter = None,
+    aliases: AliasesOption = None,
 ) -> None:
-    """One row per replayed action, to a CSV or Parquet file.
+    """Actions, cube decisions, games and matches as tables.
 
-    The columns are those of replay --jsonl plus the match's index in the file, the XGID,
-    the score and Crawford flag, and the game's result on its last row; a header row comes
-    first in CSV. The file is written to a temporary file and renamed when complete, so it
-    is whole or absent; nothing is written after an error that stops the run or Ctrl-C.
+    A file (CSV or Parquet) holds one table (--table, default actions: one row per
+    replayed action, with its match's context); DIR/ is a Parquet dataset of all four, one
+    folder per table, partitioned by site and year. A match met twice (the same played
+    content) is marked duplicate. A file is written to a temporary file and renamed when
+    complete, a dataset's new files moved in at the end: nothing is written after an error
+    that stops the run or Ctrl-C.
     """
-    from bgtools.data.export import ExportUnavailableError, check_format, export_report, open_sink
-    from bgtools.write.atomic import OutputRefusedError, open_atomically
+    from bgtools.data.export import TABLES
 
     check_rules(rules)
-    if to is None:
-        to = _export_format_of(output)
+    filters = _match_filter(player, event, site, since, until, aliases)
+    if output == "-":
+        if to is not None and to is not ExportFormat.csv:
+            fail("export -o - writes CSV only")
+        if append:
+            fail("--append adds to a dataset (-o DIR/)")
+        _export_file(paths, None, ExportFormat.csv, table.value, force, include_invalid,
+                     rules, jobs, filters)
+    if _is_dataset(output):
+        if to is ExportFormat.csv:
+            fail("export to a folder writes a Parquet dataset: --to csv needs a file name")
+        _export_dataset(paths, Path(output), append, force, include_invalid, rules, jobs,
+                        filters)
+    if append:
+        fail("--append adds to a dataset: name a folder, -o DIR/")
+    target = Path(output)
+    fmt = to if to is not None else _export_format_of(target)
+    assert table.value in TABLES
+    _export_file(paths, target, fmt, table.value, force, include_invalid, rules, jobs,
+                 filters)
+
+
+def _export_file(paths: list[str], output: Path | None, fmt: ExportFormat, table: str,
+                 force: bool, include_invalid: bool, rules: str, jobs: int | None,
+                 filters: MatchFilter) -> NoReturn:
+    """``export`` into one file (``output``; None: CSV to standard output): one table."""
+    from bgtools.data.context import Seen
+    from bgtools.data.export import (
+        ExportUnavailableError,
+        check_format,
+        export_report,
+        mark_duplicate,
+        open_sink,
+    )
+    from bgtools.write.atomic import OutputRefusedError, open_atomically
+
     try:
-        check_format(to.value)
+        check_format(fmt.value)
     except ExportUnavailableError as exc:
         fail(str(exc))
-    _check_output(output, force, paths, "-o")
+    if output is not None:
+        _check_output(output, force, paths, "-o")
+    seen = Seen()
+    as_text = fmt is ExportFormat.csv
     rows = 0
+
+    def run_into(handle: Any) -> DataRun:
+        nonlocal rows
+        sink = open_sink(fmt.value, handle, table, rules)
+
+        def write(payload: dict[str, Any], display: str) -> None:
+            for chunk in payload["matches"]:
+                first = seen.first(chunk["fingerprint"], chunk["file"], chunk["match"])
+                if first is not None:
+                    mark_duplicate(chunk, first, as_text)
+                sink.write(chunk)
+
+        run = _run_data(export_report, paths, jobs, output is None, write, rules=rules,
+                        include_invalid=include_invalid, to=fmt.value, tables=(table,),
+                        filters=filters)
+        sink.close()
+        rows = sink.rows
+        return run
+
     try:
-        with open_atomically(output, overwrite=force) as handle:
-            sink = open_sink(to.value, handle)
-            run = _run_data(export_report, paths, jobs, False, sink.write, rules=rules,
-                            include_invalid=include_invalid, to=to.value)
-            sink.close()
-            rows = sink.rows
+        if output is None:
+            run = run_into(sys.stdout.buffer)
+            sys.stdout.buffer.flush()
+        else:
+            with open_atomically(output, overwrite=force) as handle:
+                run = run_into(handle)
     except _Abort as exc:
         fail(exc.message, exc.code)
     except OutputRefusedError as exc:
         fail(str(exc))
     except OSError as exc:
-        fail(f"cannot write {output}: {exc.strerror or exc}")
-    note(f"wrote {output} ({to.value}, {rows:,} row(s) from {run.used} file(s))")
+        fail(f"cannot write {output or 'standard output'}: {exc.strerror or exc}")
+    _note_duplicates(seen.duplicates, marked=True)
+    if output is not None:
+        note(f"wrote {output} ({fmt.value}, {rows:,} row(s) from {run.used} file(s))")
+    raise typer.Exit(run.code)
+
+
+def _export_dataset(paths: list[str], directory: Path, append: bool, force: bool,
+                    include_invalid: bool, rules: str, jobs: int | None,
+                    filters: MatchFilter) -> NoReturn:
+    """``export -o DIR/``: every table into a Parquet dataset; ``append``: only the inputs
+    the dataset does not hold yet, duplicates marked against what it holds."""
+    from bgtools.data.context import Seen
+    from bgtools.data.export import (
+        TABLES,
+        DatasetSink,
+        ExportUnavailableError,
+        check_format,
+        dataset_inputs,
+        export_report,
+        mark_duplicate,
+    )
+    from bgtools.reports.files import expand_paths
+
+    try:
+        check_format("parquet")
+    except ExportUnavailableError as exc:
+        fail(str(exc))
+    if directory.exists() and not directory.is_dir():
+        fail(f"-o {directory} is not a folder")
+    holds = directory.is_dir() and any(directory.iterdir())
+    if holds and not append and not force:
+        fail(f"-o {directory} is not empty: --append adds to the dataset, --force adds "
+             "beside what it holds")
+    if not directory.parent.is_dir():
+        fail(f"cannot write {directory}: no such directory {directory.parent}")
+    seen = Seen()
+    known: set[str] = set()
+    if append and holds:
+        try:
+            known, firsts = dataset_inputs(directory)
+        except Exception as exc:  # noqa: BLE001 - pyarrow's errors name no common type
+            fail(f"cannot read the dataset {directory}: {exc}")
+        seen.firsts.update(firsts)
+    inputs = [item for item in expand_paths(paths) if item[0] not in known]
+    if known and not inputs:
+        note(f"{directory}: every input is in the dataset already; nothing to add")
+        raise typer.Exit(0)
+    try:
+        directory.mkdir(exist_ok=True)
+    except OSError as exc:
+        fail(f"cannot write {directory}: {exc.strerror or exc}")
+    sink = DatasetSink(directory, rules)
+
+    def write(payload: dict[str, Any], display: str) -> None:
+        for chunk in payload["matches"]:
+            first = seen.first(chunk["fingerprint"], chunk["file"], chunk["match"])
+            if first is not None:
+                mark_duplicate(chunk, first, False)
+            sink.write(chunk)
+
+    try:
+        run = _run_data(export_report, paths, jobs, False, write, expanded=inputs,
+                        rules=rules, include_invalid=include_invalid, to="parquet",
+                        tables=tuple(TABLES), filters=filters)
+        sink.close()
+    except _Abort as exc:
+        sink.discard()
+        fail(exc.message, exc.code)
+    except OSError as exc:
+        sink.discard()
+        fail(f"cannot write {directory}: {exc.strerror or exc}")
+    except BaseException:
+        sink.discard()
+        raise
+    _note_duplicates(seen.duplicates, marked=True)
+    counts = ", ".join(f"{sink.table_rows[name]:,} {name}" for name in TABLES)
+    note(f"wrote {directory} (parquet dataset: {counts}; from {run.used} file(s))")
     raise typer.Exit(run.code)

@@ -19,6 +19,7 @@ from typing import Any
 
 from bgtools.api import Match, MatchFile, Replay
 from bgtools.api.replaying import RulesName
+from bgtools.data.context import match_context
 from bgtools.data.export import COLUMNS, ExportUnavailableError, match_rows, parquet_schema
 
 __all__ = ["FrameSource", "to_arrow", "to_pandas", "to_polars"]
@@ -35,18 +36,18 @@ def _needs(module: str, extra: str) -> ExportUnavailableError:
 def _replays(source: FrameSource, rules: RulesName) -> Iterator[tuple[str, int, Replay]]:
     """``(file, match index, replay)`` for each match of ``source``, as the export names
     them: the path of the file read (``""`` for text, bytes or a file object, or a bare
-    replay) and the match's 0-based index in it."""
+    replay) and the match's number in it, from 1 (as ``score --json``)."""
     if isinstance(source, Replay):
-        yield "", 0, source
+        yield "", 1, source
     elif isinstance(source, Match):
         matches = source.file
-        index = 0 if matches is None else next(
-            (k for k, match in enumerate(matches) if match is source), 0)
+        index = 1 if matches is None else next(
+            (k for k, match in enumerate(matches, 1) if match is source), 1)
         path = source.path
         yield "" if path is None else str(path), index, source.replay(rules)
     elif isinstance(source, MatchFile):
         shown = "" if source.path is None else str(source.path)
-        for index, match in enumerate(source):
+        for index, match in enumerate(source, 1):
             yield shown, index, match.replay(rules)
     else:
         for item in source:
@@ -57,16 +58,21 @@ def to_arrow(source: FrameSource, *, rules: RulesName = "auto") -> Any:
     """A ``pyarrow.Table`` of one row per action of every match of ``source``, with the
     columns, types and values of ``bgtools export --to parquet`` (docs/contract.md, "The
     export schema"). A match is replayed under ``rules`` (a :class:`~bgtools.Replay` is
-    taken as it is); unlike the export, a match with errors is not left out. Needs pyarrow
-    (``pip install 'bgtools[parquet]'``): else
+    taken as it is); unlike the export, a match with errors is not left out. A match read
+    twice in ``source`` (one fingerprint) is marked ``duplicate`` on its later readings.
+    Needs pyarrow (``pip install 'bgtools[parquet]'``): else
     :class:`~bgtools.data.export.ExportUnavailableError`."""
     try:
         import pyarrow as pa
     except ImportError as exc:
         raise _needs("pyarrow", "'bgtools[parquet]'") from exc
     rows: list[tuple[Any, ...]] = []
+    seen: set[str] = set()  # fingerprints: a later reading of a match is marked, as export does
     for display, index, replay in _replays(source, rules):
-        rows.extend(match_rows(display, index, replay.summary, replay.events))
+        context = match_context(replay.summary, replay.events, display, index)
+        rows.extend(match_rows(context, replay.summary, replay.events,
+                               duplicate=context.fingerprint in seen))
+        seen.add(context.fingerprint)
     columns = ({name: list(values) for name, values in zip(COLUMNS, zip(*rows), strict=True)}
                if rows else {name: [] for name in COLUMNS})
     return pa.Table.from_pydict(columns, schema=parquet_schema())

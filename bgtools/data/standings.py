@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bgtools.batch import FileReport, Input
+from bgtools.data.context import MatchFilter
 from bgtools.data.spreadsheet import text_cell
 from bgtools.record_json import SCHEMA
 from bgtools.replay import MatchReplay
@@ -40,13 +41,14 @@ class MatchOutcome:
     winner: int | None
 
 
-def outcome_of(replay: MatchReplay, display: str) -> MatchOutcome:
+def outcome_of(replay: MatchReplay, display: str,
+               aliases: dict[str, str] | None = None) -> MatchOutcome:
     """The outcome of one replayed match of the file ``display`` (players as
     :func:`bgtools.data.stats.player_keys` names them)."""
     from bgtools.data.stats import player_keys
 
     winner = replay.winner if replay.complete and replay.match_length else None
-    return MatchOutcome(player_keys(replay, display), replay.match_length,
+    return MatchOutcome(player_keys(replay, display, aliases), replay.match_length,
                         replay.final_score, winner)
 
 
@@ -127,7 +129,8 @@ class Standings:
 
         return sorted(self.players, key=key)
 
-    def to_json(self, files_read: int, files_skipped: int) -> dict[str, Any]:
+    def to_json(self, files_read: int, files_skipped: int,
+                duplicates: int = 0) -> dict[str, Any]:
         """The contract's ``"kind": "standings"`` object (players in :meth:`order`)."""
         players: dict[str, Any] = {}
         for name in self.order():
@@ -138,7 +141,8 @@ class Standings:
                                 for other in sorted(standing.opponents)}
             players[name] = obj
         return {"schema": SCHEMA, "kind": "standings", "files_read": files_read,
-                "files_skipped": files_skipped, "matches": self.matches,
+                "files_skipped": files_skipped, "duplicate_matches": duplicates,
+                "matches": self.matches,
                 "money_sessions": self.money_sessions, "players": players}
 
     def to_csv(self) -> str:
@@ -159,14 +163,24 @@ class Standings:
         return out.getvalue()
 
 
-def standings_report(item: Input, rules: str = "auto",
-                     include_invalid: bool = False) -> FileReport:
-    """The ``standings`` job: read one file; for a used file, its matches' outcomes as the
-    payload (``{"outcomes": [MatchOutcome]}``)."""
+def standings_report(item: Input, rules: str = "auto", include_invalid: bool = False,
+                     filters: MatchFilter | None = None) -> FileReport:
+    """The ``standings`` job: read one file; for a used file, the outcomes of its matches
+    that ``filters`` keep, each with its fingerprint and number, as the payload
+    (``{"outcomes": [(fingerprint, match, MatchOutcome)]}``): the parent counts each played
+    match once."""
+    from bgtools.data.context import match_context
     from bgtools.data.jobs import read_usable, with_payload
 
-    report, result = read_usable(item, rules, include_invalid, keep_events=False)
+    report, result = read_usable(item, rules, include_invalid)
     if result is None:
         return report
-    return with_payload(report, {"outcomes": [outcome_of(r, report.display)
-                                              for r in result.replays]})
+    aliases = filters.aliases if filters is not None else None
+    outcomes: list[tuple[str, int, MatchOutcome]] = []
+    for number, (replay, events) in enumerate(zip(result.replays, result.events), 1):
+        context = match_context(replay, events, report.display, number, aliases)
+        if filters is not None and not filters.keeps(context):
+            continue
+        outcomes.append((context.fingerprint, number,
+                         outcome_of(replay, report.display, aliases)))
+    return with_payload(report, {"outcomes": outcomes})

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bgtools.batch import FileReport, Input
+from bgtools.data.context import MatchFilter, Seen
 from bgtools.data.probability import chi_square_test, poisson_binomial_test
 from bgtools.engine.results import RESULT_NAMES, result_level
 from bgtools.record import is_unnamed, shown_names
@@ -52,6 +53,7 @@ __all__ = [
     "KINDS",
     "ORDER_P_MIN",
     "Tally",
+    "add_file",
     "keeps_dice_order",
     "file_tallies",
     "match_tallies",
@@ -225,10 +227,13 @@ def player_names(replay: MatchReplay) -> tuple[str, str]:
     return shown_names(replay.names)
 
 
-def player_keys(replay: MatchReplay, display: str) -> tuple[str, str]:
-    """The players as the data commands add them up across files: by name; a player the
-    file does not name as ``player 1 (FILE)``, never pooled with another file's."""
-    first, second = (f"{name} ({display})" if is_unnamed(replay.names, side) else name
+def player_keys(replay: MatchReplay, display: str,
+                aliases: dict[str, str] | None = None) -> tuple[str, str]:
+    """The players as the data commands add them up across files: by name (an alias as the
+    name it stands for); a player the file does not name as ``player 1 (FILE)``, never
+    pooled with another file's."""
+    first, second = (f"{name} ({display})" if is_unnamed(replay.names, side)
+                     else (aliases or {}).get(name, name)
                      for side, name in enumerate(player_names(replay)))
     return first, second
 
@@ -241,13 +246,13 @@ def site_of(replay: MatchReplay) -> str:
 
 
 def match_tallies(replay: MatchReplay, events: list[Event], by: str, display: str,
-                  into: dict[str, Tally]) -> None:
+                  into: dict[str, Tally], aliases: dict[str, str] | None = None) -> None:
     """Add one replayed match (and all its ``events``) to the tallies ``into``, grouped
-    ``by`` player, site or file."""
+    ``by`` player (``aliases`` applied), site or file."""
     if by not in GROUPINGS:
         raise ValueError(f"unknown grouping {by!r}")
     if by == "player":
-        keys = player_keys(replay, display)
+        keys = player_keys(replay, display, aliases)
     else:
         key = site_of(replay) if by == "site" else display
         keys = (key, key)
@@ -393,10 +398,10 @@ GROUP_KEYS = {"player": "players", "site": "sites", "file": "files"}
 
 
 def stats_json(tallies: dict[str, Tally], by: str, files_read: int, files_skipped: int,
-               matches: int) -> dict[str, Any]:
+               matches: int, duplicates: int = 0) -> dict[str, Any]:
     """The contract's ``"kind": "stats"`` object: one statistics object per group (sorted
     by name) and ``all``, everything together (``matches`` matches in ``files_read``
-    files)."""
+    files; ``duplicates`` more left out as copies of a match counted already)."""
     total = Tally(sided=False)
     for tally in tallies.values():
         total.merge(tally)
@@ -412,6 +417,7 @@ def stats_json(tallies: dict[str, Tally], by: str, files_read: int, files_skippe
         "by": by,
         "files_read": files_read,
         "files_skipped": files_skipped,
+        "duplicate_matches": duplicates,
         GROUP_KEYS[by]: {name: group_json(tallies[name]) for name in sorted(tallies)},
         "all": overall,
     }
@@ -433,13 +439,52 @@ def _games_once(tallies: dict[str, Tally]) -> dict[str, Any]:
 
 
 def stats_report(item: Input, rules: str = "auto", by: str = "player",
-                 include_invalid: bool = False) -> FileReport:
-    """The ``stats`` job: read one file; for a used file, its tallies as the payload
-    (``{"tallies": {group: Tally}, "matches": n}``)."""
+                 include_invalid: bool = False,
+                 filters: MatchFilter | None = None) -> FileReport:
+    """The ``stats`` job: read one file; for a used file, the tallies of each of its matches
+    that ``filters`` keep, with its fingerprint, as the payload (``{"matches":
+    [(fingerprint, match number, {group: Tally})]}``): the parent counts each played match
+    once (:func:`add_file`)."""
+    from bgtools.data.context import match_context
     from bgtools.data.jobs import read_usable, with_payload
 
     report, result = read_usable(item, rules, include_invalid)
     if result is None:
         return report
-    tallies = file_tallies(result.replays, result.events, by, report.display)
-    return with_payload(report, {"tallies": tallies, "matches": len(result.replays)})
+    aliases = filters.aliases if filters is not None else None
+    matches: list[tuple[str, int, dict[str, Tally]]] = []
+    for number, (replay, events) in enumerate(zip(result.replays, result.events), 1):
+        context = match_context(replay, events, report.display, number, aliases)
+        if filters is not None and not filters.keeps(context):
+            continue
+        tallies: dict[str, Tally] = {}
+        match_tallies(replay, events, by, report.display, tallies, aliases)
+        matches.append((context.fingerprint, number, tallies))
+    return with_payload(report, {"matches": matches})
+
+
+def add_file(payload: dict[str, Any], display: str, seen: Seen,
+             into: dict[str, Tally]) -> int:
+    """Add a file's payload of :func:`stats_report` to ``into``, leaving out each match
+    ``seen`` already (a duplicate); each group the file's counted matches touch gets one
+    file. Return the number of matches counted."""
+    mine: dict[str, Tally] = {}
+    counted = 0
+    for print_, number, tallies in payload["matches"]:
+        if seen.first(print_, display, number) is not None:
+            continue
+        counted += 1
+        for name, tally in tallies.items():
+            known = mine.get(name)
+            if known is None:
+                mine[name] = tally
+            else:
+                known.merge(tally)
+    for name, tally in mine.items():
+        tally.files = 1
+        known = into.get(name)
+        if known is None:
+            into[name] = tally
+        else:
+            known.merge(tally)
+    return counted
