@@ -23,8 +23,10 @@ from bgtools.cli.application import (
     JobsOption,
     Paths,
     RulesOption,
+    SchedulerOption,
     app,
     check_rules,
+    check_scheduler,
     emit_json,
     fit_table,
     make_console,
@@ -184,6 +186,7 @@ def stats(
     include_invalid: IncludeInvalid = False,
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Dice, hits, cube and game statistics by player, site or file.
 
@@ -195,6 +198,7 @@ def stats(
     from bgtools.data.stats import Tally, stats_json, stats_report
 
     check_rules(rules)
+    check_scheduler(scheduler, jobs)
     plot_format = None
     if plot is not None:
         from bgtools.data.plot import PlotUnavailableError, check_plot
@@ -219,7 +223,7 @@ def stats(
 
     try:
         run = _run_data(stats_report, paths, jobs, as_json, add, rules=rules, by=by.value,
-                        include_invalid=include_invalid)
+                        include_invalid=include_invalid, scheduler=scheduler)
     except _Abort as exc:
         fail(exc.message, exc.code)
     obj = stats_json(tallies, by.value, run.used, run.skipped, matches)
@@ -336,6 +340,7 @@ def standings(
     include_invalid: IncludeInvalid = False,
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Matches played and won, and points, per player and pair.
 
@@ -345,6 +350,7 @@ def standings(
     from bgtools.data.standings import Standings, standings_report
 
     check_rules(rules)
+    check_scheduler(scheduler, jobs)
     if as_json and as_csv:
         fail("choose one of --json and --csv")
     table = Standings()
@@ -355,7 +361,7 @@ def standings(
 
     try:
         run = _run_data(standings_report, paths, jobs, as_json or as_csv, add, rules=rules,
-                        include_invalid=include_invalid)
+                        include_invalid=include_invalid, scheduler=scheduler)
     except _Abort as exc:
         fail(exc.message, exc.code)
     if as_json:
@@ -414,6 +420,7 @@ def export(
     include_invalid: IncludeInvalid = False,
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """One row per replayed action, to a CSV or Parquet file.
 
@@ -426,6 +433,7 @@ def export(
     from bgtools.write.atomic import OutputRefusedError, open_atomically
 
     check_rules(rules)
+    check_scheduler(scheduler, jobs)
     if to is None:
         to = _export_format_of(output)
     try:
@@ -438,7 +446,7 @@ def export(
         with open_atomically(output, overwrite=force) as handle:
             sink = open_sink(to.value, handle)
             run = _run_data(export_report, paths, jobs, False, sink.write, rules=rules,
-                            include_invalid=include_invalid, to=to.value)
+                            include_invalid=include_invalid, scheduler=scheduler, to=to.value)
             sink.close()
             rows = sink.rows
     except _Abort as exc:
