@@ -35,6 +35,7 @@ __all__ = [
     "CONNECT_SECONDS",
     "DASK_EXTRA",
     "LOCAL",
+    "QUIET_LOCAL_CLUSTER",
     "ClusterBatch",
     "ClusterError",
     "ClusterUnavailableError",
@@ -59,6 +60,11 @@ CHUNK = 8
 """Inputs per task by default: a task costs the scheduler about a millisecond, a small file
 about as much, so a chunk of a few keeps the workers busy; a lost worker costs a chunk's
 inputs run again."""
+
+QUIET_LOCAL_CLUSTER: dict[str, Any] = {
+    "dashboard_address": ":0", "scheduler_kwargs": {"dashboard": False}}
+"""What keeps a ``LocalCluster`` from serving a dashboard and from taking (or warning that
+another cluster took) the dashboard's port 8787: its HTTP routes go to a free port."""
 
 _ADDRESS = re.compile(
     r"(?:(?P<scheme>tcp|tls|ws|wss)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)"
@@ -200,7 +206,7 @@ class ClusterBatch(Generic[T, R]):
             try:
                 self._cluster = distributed.LocalCluster(
                     n_workers=workers, threads_per_worker=1, processes=True,
-                    dashboard_address=None, scheduler_port=0, silence_logs=logging.ERROR)
+                    scheduler_port=0, silence_logs=logging.ERROR, **QUIET_LOCAL_CLUSTER)
             except Exception as exc:  # noqa: BLE001 - whatever stops Dask is one error line
                 raise ClusterError(f"cannot start a local Dask cluster: "
                                    f"{describe_failure(exc)}") from None
