@@ -56,10 +56,11 @@ CONNECT_SECONDS = 10.0
 DASK_EXTRA = "pip install 'bgtools[dask]'"
 """How to install what ``--scheduler`` needs."""
 
-CHUNK = 8
-"""Inputs per task by default: a task costs the scheduler about a millisecond, a small file
-about as much, so a chunk of a few keeps the workers busy; a lost worker costs a chunk's
-inputs run again."""
+CHUNK = 32
+"""Inputs per task at most: a task costs the scheduler (in this process, for ``local``) about
+as much as a small file, so a chunk of many keeps that cost small; a lost worker costs a
+chunk's inputs run again. When the number of inputs is known, a chunk is smaller where that
+gives each worker thread at least four tasks."""
 
 QUIET_LOCAL_CLUSTER: dict[str, Any] = {
     "dashboard_address": ":0", "scheduler_kwargs": {"dashboard": False}}
@@ -162,7 +163,8 @@ class ClusterBatch(Generic[T, R]):
     come in input order, as :class:`bgtools.batch.pool.Batch` gives them.
 
     ``scheduler``: ``local`` (a ``LocalCluster`` of ``jobs`` worker processes, default one
-    per core, one thread each) or ``[SCHEME://]HOST:PORT``. ``chunk`` inputs make a task;
+    per core, one thread each) or ``[SCHEME://]HOST:PORT``. ``chunk`` inputs (at most) make
+a task;
     at most ``window`` tasks are in flight (default: four per worker thread, at least
     eight). ``job`` and the inputs are pickled to the workers: a module-level function or
     a ``functools.partial`` of one, whose module the workers can import.
@@ -181,6 +183,7 @@ class ClusterBatch(Generic[T, R]):
         self._client: Any = None
         self._cluster: Any = None
         self._in_flight: deque[tuple[list[T], Any]] = deque()
+        self._count: int | None = None
 
     def __enter__(self) -> ClusterBatch[T, R]:
         return self
@@ -192,6 +195,8 @@ class ClusterBatch(Generic[T, R]):
     def start(self, count: int | None = None) -> None:
         """Connect to the scheduler now (for ``local``: start at most ``count`` workers,
         when the number of inputs is known); :meth:`map` connects itself otherwise."""
+        if count is not None:
+            self._count = count
         if self._client is not None:
             return
         import distributed
@@ -268,24 +273,28 @@ class ClusterBatch(Generic[T, R]):
     def map(self, items: Iterable[T]) -> Iterator[Outcome[T, R]]:
         """The outcome of the job on every item, in the order of ``items``."""
         self.start()
-        window = self.window if self.window is not None else max(8, 4 * self._threads())
+        threads = self._threads()
+        window = self.window if self.window is not None else max(8, 4 * threads)
+        chunk = self.chunk
+        if self._count is not None:  # at least four tasks a thread
+            chunk = max(1, min(chunk, -(-self._count // (4 * threads))))
         source = iter(items)
         index = 0
         exhausted = False
         while True:
             while not exhausted and len(self._in_flight) < window:
-                chunk = list(islice(source, self.chunk))
-                if not chunk:
+                inputs = list(islice(source, chunk))
+                if not inputs:
                     exhausted = True
                     break
-                self._in_flight.append((chunk, self._submit(chunk)))
+                self._in_flight.append((inputs, self._submit(inputs)))
             if not self._in_flight:
                 return
-            chunk, future = self._in_flight[0]
-            results = self._gather(chunk, future)
+            inputs, future = self._in_flight[0]
+            results = self._gather(inputs, future)
             self._in_flight.popleft()
             del future
-            for item, (value, failure, seconds) in zip(chunk, results, strict=True):
+            for item, (value, failure, seconds) in zip(inputs, results, strict=True):
                 yield Outcome(index, item, value, failure, seconds)
                 index += 1
 
