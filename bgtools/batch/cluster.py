@@ -73,14 +73,14 @@ _ADDRESS = re.compile(
 """A scheduler's address: ``[SCHEME://]HOST:PORT`` (an IPv6 host in brackets)."""
 
 
-class ClusterUnavailableError(BgtoolsError):
-    """``--scheduler`` without Dask installed (the extra ``bgtools[dask]``)."""
-
-
 class ClusterError(BgtoolsError):
     """A scheduler address that is not one, a scheduler that cannot be reached in
     :data:`CONNECT_SECONDS`, workers that cannot run this bgtools, or a scheduler lost
     mid-run."""
+
+
+class ClusterUnavailableError(ClusterError):
+    """``--scheduler`` without Dask installed (the extra ``bgtools[dask]``)."""
 
 
 def _parse_address(address: str) -> tuple[str, str, int]:

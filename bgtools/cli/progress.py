@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bgtools.batch import Batch, BatchSummary, FileReport, Input, failed_report, warm_up
+from bgtools.batch.cluster import ClusterError
+from bgtools.cli.errors import fail
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -250,6 +252,8 @@ def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_js
                     progress.update(summary)
     except KeyboardInterrupt:
         interrupted = True
+    except ClusterError as exc:  # no Dask, no scheduler, or the scheduler lost: a usage error
+        fail(str(exc))
     summary.finish(interrupted)
     return summary
 
