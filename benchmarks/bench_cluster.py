@@ -78,6 +78,7 @@ def remote_workers(address: str) -> int:
 
 
 def main() -> None:
+    """Build the archive, run each configuration, print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=100_000)
     parser.add_argument("--workers", default="1,2", help="worker counts, comma-separated")
