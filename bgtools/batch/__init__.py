@@ -4,6 +4,8 @@
   order, constant memory, ``jobs=1`` without a pool);
 - :mod:`bgtools.batch.jobs`: the per-file jobs of ``validate``, ``score``, ``pips`` and
   ``status``, each sending back a small :class:`FileReport`;
+- :mod:`bgtools.batch.cluster`: :class:`~bgtools.batch.cluster.ClusterBatch`, the same jobs
+  on the workers of a Dask scheduler (``bgtools[dask]``; imported only by who runs one);
 - :mod:`bgtools.batch.summary`: :class:`BatchSummary`, the counts of a run (files valid,
   invalid, unreadable; problems by rule; the slowest files).
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 from bgtools.batch.jobs import (
     FileReport,
     Input,
+    absolute_input,
     convert_report,
     failed_report,
     pips_report,
@@ -28,6 +31,7 @@ from bgtools.batch.summary import BatchSummary
 
 __all__ = [
     "Input",
+    "absolute_input",
     "Outcome",
     "Batch",
     "FileReport",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bgtools.dataclass_methods import FrozenFieldMethods
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FileReport",
     "Input",
+    "absolute_input",
     "convert_report",
     "failed_report",
     "pips_report",
@@ -35,6 +37,17 @@ __all__ = [
 Input = tuple[str, InputSource | None, str | None]
 """One input as :func:`bgtools.reports.files.expand_paths` yields it: ``(display, path, error)``
 (``path``: a file, or standard input already read)."""
+
+
+def absolute_input(item: Input) -> Input:
+    """``item`` with its path made absolute, for a worker whose working directory is not
+    this process's (on a cluster); its display, as messages show it, stays as given."""
+    display, path, error = item
+    if isinstance(path, Path):
+        path = path.absolute()
+    elif isinstance(path, str):
+        path = str(Path(path).absolute())
+    return display, path, error
 
 
 _WARM_UP_RECORD = b"""

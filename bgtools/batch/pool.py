@@ -27,7 +27,7 @@ from bgtools.errors import interrupt
 if TYPE_CHECKING:  # pragma: no cover
     from multiprocessing.connection import Connection
 
-__all__ = ["Batch", "Outcome", "default_jobs"]
+__all__ = ["Batch", "Outcome", "default_jobs", "describe_failure", "run_job"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -71,12 +71,13 @@ def _frozen_start_up() -> Iterator[None]:
         gc.unfreeze()
 
 
-def _describe(exc: BaseException) -> str:
+def describe_failure(exc: BaseException) -> str:
+    """The one line of a job's exception: its type and, when it has one, its message."""
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def _run_one(job: Callable[[T], R], item: T) -> tuple[R | None, str | None, float]:
+def run_job(job: Callable[[T], R], item: T) -> tuple[R | None, str | None, float]:
     """Run ``job`` on ``item`` with the cyclic collector off: what one job makes (a record
     and its replay: many small objects, nearly no reference cycles) is freed by reference
     counting when it ends, whereas a collection during the job walks all of it, and one
@@ -88,7 +89,7 @@ def _run_one(job: Callable[[T], R], item: T) -> tuple[R | None, str | None, floa
         value: R | None = job(item)
         failure = None
     except Exception as exc:  # noqa: BLE001 - a bug in a job must not stop the batch
-        value, failure = None, _describe(exc)
+        value, failure = None, describe_failure(exc)
     finally:
         if collecting:
             gc.enable()
@@ -153,13 +154,13 @@ def _worker_main(conn: Connection, job: Callable[[Any], Any], parent: int = 0,
             if message is None:
                 break
             index, item = message
-            value, failure, seconds = _run_one(job, item)
+            value, failure, seconds = run_job(job, item)
             try:
                 conn.send((index, value, failure, seconds))
             except (BrokenPipeError, EOFError):
                 break
             except Exception as exc:  # noqa: BLE001 - an unpicklable result
-                conn.send((index, None, f"result cannot be sent back: {_describe(exc)}",
+                conn.send((index, None, f"result cannot be sent back: {describe_failure(exc)}",
                            seconds))
     except KeyboardInterrupt:
         # SIGTERM, the job's files cleaned up: end as killed by it, as the parent reports.
@@ -288,7 +289,7 @@ class Batch(Generic[T, R]):
         if self.jobs == 1:
             with _frozen_start_up():
                 for index, item in enumerate(items):
-                    value, failure, seconds = _run_one(self.job, item)
+                    value, failure, seconds = run_job(self.job, item)
                     yield Outcome(index, item, value, failure, seconds)
             return
         yield from self._map_parallel(iter(items))

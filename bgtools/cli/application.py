@@ -31,9 +31,11 @@ __all__ = [
     "JsonOption",
     "Paths",
     "RulesOption",
+    "SchedulerOption",
     "app",
     "app_for",
     "check_rules",
+    "check_scheduler",
     "command_name",
     "emit_json",
     "fit_table",
@@ -184,6 +186,15 @@ JobsOption = Annotated[
 ]
 """``--jobs N``; :func:`resolve_jobs` gives the default."""
 
+SchedulerOption = Annotated[
+    str | None,
+    typer.Option("--scheduler", metavar="ADDRESS", show_default=False,
+                 help="Run on a Dask cluster: its scheduler's tcp://HOST:PORT, or local for "
+                 "--jobs worker processes on this machine (needs bgtools[dask]). Same "
+                 "output as --jobs."),
+]
+"""``--scheduler ADDRESS``; check it with :func:`check_scheduler`."""
+
 JsonOption = Annotated[bool, typer.Option("--json", help="One JSON object per file.")]
 """``--json``: one JSON object per input file on stdout."""
 
@@ -200,6 +211,25 @@ def check_rules(rules: str) -> None:
 
     if rules not in PROFILE_NAMES:
         fail(f"unknown rule profile {rules!r}; choose one of {', '.join(PROFILE_NAMES)}")
+
+
+def check_scheduler(scheduler: str | None, jobs: int | None) -> None:
+    """Exit with a one-line error unless ``--scheduler`` (when given) is ``local`` or a
+    scheduler's address and Dask is installed; ``--jobs`` goes with ``local`` only (a
+    cluster elsewhere has the workers it has)."""
+    if scheduler is None:
+        return
+    from bgtools.batch.cluster import LOCAL
+    from bgtools.batch.cluster import check_scheduler as check_address
+    from bgtools.errors import BgtoolsError
+
+    try:
+        check_address(scheduler)
+    except BgtoolsError as exc:
+        fail(str(exc))
+    if jobs is not None and scheduler != LOCAL:
+        fail(f"--jobs sets the workers of --scheduler {LOCAL} only; the cluster at "
+             f"{scheduler} has its own")
 
 
 def resolve_jobs(jobs: int | None) -> int:

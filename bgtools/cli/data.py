@@ -23,8 +23,10 @@ from bgtools.cli.application import (
     JobsOption,
     Paths,
     RulesOption,
+    SchedulerOption,
     app,
     check_rules,
+    check_scheduler,
     emit_json,
     fit_table,
     make_console,
@@ -249,6 +251,7 @@ def stats(
     since: SinceFilter = None,
     until: UntilFilter = None,
     aliases: AliasesOption = None,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Dice, hits, cube and game statistics by player, site or file.
 
@@ -261,6 +264,7 @@ def stats(
     from bgtools.data.stats import Tally, add_file, stats_json, stats_report
 
     check_rules(rules)
+    check_scheduler(scheduler, jobs)
     filters = _match_filter(player, event, site, since, until, aliases)
     plot_format = None
     if plot is not None:
@@ -281,7 +285,8 @@ def stats(
 
     try:
         run = _run_data(stats_report, paths, jobs, as_json, add, rules=rules, by=by.value,
-                        include_invalid=include_invalid, filters=filters)
+                        include_invalid=include_invalid, filters=filters,
+                        scheduler=scheduler)
     except _Abort as exc:
         fail(exc.message, exc.code)
     if not as_json:  # the object says it: duplicate_matches
@@ -406,6 +411,7 @@ def standings(
     since: SinceFilter = None,
     until: UntilFilter = None,
     aliases: AliasesOption = None,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Matches played and won, and points, per player and pair.
 
@@ -416,6 +422,7 @@ def standings(
     from bgtools.data.standings import Standings, standings_report
 
     check_rules(rules)
+    check_scheduler(scheduler, jobs)
     if as_json and as_csv:
         fail("choose one of --json and --csv")
     filters = _match_filter(player, event, site, since, until, aliases)
@@ -429,7 +436,8 @@ def standings(
 
     try:
         run = _run_data(standings_report, paths, jobs, as_json or as_csv, add, rules=rules,
-                        include_invalid=include_invalid, filters=filters)
+                        include_invalid=include_invalid, filters=filters,
+                        scheduler=scheduler)
     except _Abort as exc:
         fail(exc.message, exc.code)
     if not as_json:  # the object says it: duplicate_matches
@@ -519,6 +527,7 @@ def export(
     since: SinceFilter = None,
     until: UntilFilter = None,
     aliases: AliasesOption = None,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Actions, cube decisions, games and matches as tables.
 
@@ -532,6 +541,7 @@ def export(
     from bgtools.data.export import TABLES
 
     check_rules(rules)
+    check_scheduler(scheduler, jobs)
     filters = _match_filter(player, event, site, since, until, aliases)
     if output == "-":
         if to is not None and to is not ExportFormat.csv:
@@ -539,24 +549,24 @@ def export(
         if append:
             fail("--append adds to a dataset (-o DIR/)")
         _export_file(paths, None, ExportFormat.csv, table.value, force, include_invalid,
-                     rules, jobs, filters)
+                     rules, jobs, filters, scheduler)
     if _is_dataset(output):
         if to is ExportFormat.csv:
             fail("export to a folder writes a Parquet dataset: --to csv needs a file name")
         _export_dataset(paths, Path(output), append, force, include_invalid, rules, jobs,
-                        filters)
+                        filters, scheduler)
     if append:
         fail("--append adds to a dataset: name a folder, -o DIR/")
     target = Path(output)
     fmt = to if to is not None else _export_format_of(target)
     assert table.value in TABLES
     _export_file(paths, target, fmt, table.value, force, include_invalid, rules, jobs,
-                 filters)
+                 filters, scheduler)
 
 
 def _export_file(paths: list[str], output: Path | None, fmt: ExportFormat, table: str,
                  force: bool, include_invalid: bool, rules: str, jobs: int | None,
-                 filters: MatchFilter) -> NoReturn:
+                 filters: MatchFilter, scheduler: str | None) -> NoReturn:
     """``export`` into one file (``output``; None: CSV to standard output): one table."""
     from bgtools.data.context import Seen
     from bgtools.data.export import (
@@ -591,7 +601,7 @@ def _export_file(paths: list[str], output: Path | None, fmt: ExportFormat, table
 
         run = _run_data(export_report, paths, jobs, output is None, write, rules=rules,
                         include_invalid=include_invalid, to=fmt.value, tables=(table,),
-                        filters=filters)
+                        filters=filters, scheduler=scheduler)
         sink.close()
         rows = sink.rows
         return run
@@ -617,7 +627,7 @@ def _export_file(paths: list[str], output: Path | None, fmt: ExportFormat, table
 
 def _export_dataset(paths: list[str], directory: Path, append: bool, force: bool,
                     include_invalid: bool, rules: str, jobs: int | None,
-                    filters: MatchFilter) -> NoReturn:
+                    filters: MatchFilter, scheduler: str | None) -> NoReturn:
     """``export -o DIR/``: every table into a Parquet dataset; ``append``: only the inputs
     the dataset does not hold yet, duplicates marked against what it holds."""
     from bgtools.data.context import Seen
@@ -672,7 +682,7 @@ def _export_dataset(paths: list[str], directory: Path, append: bool, force: bool
     try:
         run = _run_data(export_report, paths, jobs, False, write, expanded=inputs,
                         rules=rules, include_invalid=include_invalid, to="parquet",
-                        tables=tuple(TABLES), filters=filters)
+                        tables=tuple(TABLES), filters=filters, scheduler=scheduler)
         sink.close()
     except _Abort as exc:
         sink.discard()

@@ -23,9 +23,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bgtools.batch import Batch, BatchSummary, FileReport, Input, failed_report, warm_up
+from bgtools.batch.cluster import ClusterError
+from bgtools.cli.errors import fail
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from bgtools.batch.cluster import ClusterBatch
 
 __all__ = [
     "print_interrupted",
@@ -193,10 +197,13 @@ def _single_file(paths: list[str]) -> bool:
 
 def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_json: bool,
               on_report: Callable[[FileReport], None], expanded: list[Input] | None = None,
-              **options: Any) -> BatchSummary:
+              scheduler: str | None = None, **options: Any) -> BatchSummary:
     """Run ``job(item, **options)`` on every input of ``paths`` with ``jobs`` processes and
     give each report to ``on_report``, in input order; return the summary of the run.
     ``expanded``: the inputs of ``paths`` already expanded (not walked again).
+    ``scheduler`` (``--scheduler``): run the jobs on the workers of that Dask scheduler
+    instead (``local``: a cluster of ``jobs`` worker processes on this machine), with the
+    same reports in the same order; see :mod:`bgtools.batch.cluster`.
 
     A progress bar is drawn on stderr when it is a terminal and not ``as_json``. Ctrl-C
     stops the workers and returns the summary of what was done, marked ``interrupted``.
@@ -216,11 +223,20 @@ def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_js
             summary.total = count_inputs(paths)
         if summary.total is not None:
             show_progress = show_progress and summary.total > 1  # one file: a bar says nothing
-        if _single_file(paths) or (summary.total is not None and summary.total <= 1):
-            jobs = 1
-        elif jobs > 1:
-            warm_up()  # for the forked workers to inherit; one process loads as it goes
-        with Batch(partial(job, **options), jobs) as batch:
+        executor: Batch[Input, FileReport] | ClusterBatch[Input, FileReport]
+        if scheduler is not None:
+            from bgtools.batch import absolute_input
+            from bgtools.batch.cluster import ClusterBatch
+
+            executor = ClusterBatch(partial(job, **options), scheduler, jobs)
+            inputs = map(absolute_input, inputs)  # the workers' directory is not ours
+        else:
+            if _single_file(paths) or (summary.total is not None and summary.total <= 1):
+                jobs = 1
+            elif jobs > 1:
+                warm_up()  # for the forked workers to inherit; one process loads as it goes
+            executor = Batch(partial(job, **options), jobs)
+        with executor as batch:
             if summary.total is not None:
                 batch.start(summary.total)  # fork before the progress thread exists
             with _Progress(show_progress, summary.total) as progress:
@@ -236,6 +252,8 @@ def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_js
                     progress.update(summary)
     except KeyboardInterrupt:
         interrupted = True
+    except ClusterError as exc:  # no Dask, no scheduler, or the scheduler lost: a usage error
+        fail(str(exc))
     summary.finish(interrupted)
     return summary
 

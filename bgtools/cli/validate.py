@@ -18,8 +18,10 @@ from bgtools.cli.application import (
     JsonOption,
     Paths,
     RulesOption,
+    SchedulerOption,
     app,
     check_rules,
+    check_scheduler,
     emit_json,
     fit_table,
     make_console,
@@ -74,6 +76,7 @@ def validate(
     as_json: JsonOption = False,
     rules: RulesOption = "auto",
     jobs: JobsOption = None,
+    scheduler: SchedulerOption = None,
     verbose: Annotated[bool, typer.Option(
         "--verbose", "-v", help="Add the slowest files to the summary.")] = False,
     expect: Annotated[str | None, typer.Option(
@@ -103,6 +106,7 @@ def validate(
     )
 
     check_rules(rules)
+    check_scheduler(scheduler, jobs)
     if expect is not None:
         from bgtools.reports.expect import parse_claim
 
@@ -125,7 +129,7 @@ def validate(
             _print_file_problems(console, result.display, result.problems)
 
     summary = run_batch(validate_report, paths, resolve_jobs(jobs), as_json, report, rules=rules,
-                        expect=expect)
+                        expect=expect, scheduler=scheduler)
     if summary.interrupted:
         if console is None and stderr_is_terminal():
             print_summary(summary, make_console(stderr=True), verbose)
