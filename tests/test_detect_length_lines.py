@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from bgtools.errors import LimitExceededError
 from bgtools.limits import MAX_LINE_CHARS, MAX_MATCH_LENGTH, format_count
-from bgtools.readers.detect import _check_length_lines, read_records
+from bgtools.readers.detect import read_records
+from bgtools.readers.formats import _check_length_lines
 from bgtools.readers.mat import read_mat
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"

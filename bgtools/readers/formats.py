@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import importlib
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, get_args
 
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
@@ -65,9 +64,10 @@ class TextReading(NamedTuple):
     stated_encoding: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Reader:
+class Reader(NamedTuple):
     """One format bgtools reads (see the module doc for the signatures of the functions).
+    A named tuple, not a dataclass: dataclasses compile their methods at import, which every
+    command's start-up would pay.
 
     ``title``: how the message for an unrecognised file names it; ``starts``: for a binary
     format, how every file of it begins (tested before its module is imported).
