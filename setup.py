@@ -15,11 +15,13 @@ from typing import Any
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 # The per-roll path: reading a .mat (or an .xg, or a .bgf with its Smile body), parsing and
 # resolving plays, replaying them, and the board kernel under all of them (engine/board: the
 # rules of a step, the maximal-play rules, move generation, as plain functions that
-# engine/position's documented Position delegates to). Modules that define the documented library API
+# engine/position's documented Position delegates to). Modules that define the documented
+# library API
 # (engine/position, engine/ids, engine/plays, record, api/) stay pure Python: compiled
 # functions and classes lose their docstrings and signatures, which help(), IDEs and the
 # Sphinx reference read. So do the modules that build Lark Transformer classes on first use
@@ -76,6 +78,26 @@ class OptionalBuildExt(build_ext):
                     os.utime(built)
 
 
+GRAMMARS = "grammars"
+"""The Lark grammars' folder at the top of the repository, installed as ``bgtools.grammars``'
+data (where ``bgtools/grammars/__init__.py`` reads them)."""
+
+
+class BuildPyWithGrammars(build_py):
+    """``build_py`` that also copies the top-level ``grammars/*.lark`` into the built
+    ``bgtools/grammars`` package, so that a wheel carries them as package data."""
+
+    def run(self) -> None:
+        """Build the Python modules, then copy the grammars beside their loader."""
+        super().run()
+        target = os.path.join(self.build_lib, "bgtools", "grammars")
+        self.mkpath(target)
+        source = os.path.join(os.path.dirname(os.path.abspath(__file__)), GRAMMARS)
+        for name in sorted(os.listdir(source)):
+            if name.endswith(".lark"):
+                self.copy_file(os.path.join(source, name), os.path.join(target, name))
+
+
 def _compiled_modules() -> list[Any]:
     if os.environ.get("BGTOOLS_PURE", "") not in ("", "0"):
         _say("BGTOOLS_PURE is set; installing the pure-Python build")
@@ -97,4 +119,5 @@ def _compiled_modules() -> list[Any]:
         return []
 
 
-setup(ext_modules=_compiled_modules(), cmdclass={"build_ext": OptionalBuildExt})
+setup(ext_modules=_compiled_modules(),
+      cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPyWithGrammars})

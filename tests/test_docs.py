@@ -327,7 +327,7 @@ LINK = re.compile(r"\]\(([^)\s]+)\)|`[^`<]*<([^>`]+)>`_")
 SHIPPED_TEXT = [REPO / "README.md", REPO / "ARCHITECTURE.md", *sorted(DOCS.rglob("*.md")),
                 *sorted(DOCS.rglob("*.rst")), *sorted(DOCS.rglob("*.py")),
                 *sorted((REPO / "bgtools").rglob("*.py")),
-                *sorted((REPO / "bgtools").rglob("*.lark")),
+                *sorted((REPO / "grammars").glob("*.lark")),
                 *sorted((REPO / "bgtools").rglob("*.json"))]
 """The files a reader of a clone or a user of the package reads: README, ARCHITECTURE.md, the
 manual, and bgtools' code (its messages and docstrings), grammars and schemas."""

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from importlib import resources
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +20,7 @@ from bgtools.grammars import (
     parser,
     terminals,
 )
+from tests.helpers.paths import REPO
 
 
 @pytest.mark.parametrize("name", [NOTATION, MAT_LINE])
@@ -32,10 +38,43 @@ def test_terminals_are_those_lark_compiles(name: str) -> None:
         list(lexicon.ignored)
 
 
-def test_grammars_come_from_the_package_resources() -> None:
-    names = {entry.name for entry in resources.files("bgtools.grammars").iterdir()}
-    assert {NOTATION, MAT_LINE} <= names
+def test_the_grammars_are_read_from_the_top_level_folder_of_a_checkout() -> None:
+    for name in (NOTATION, MAT_LINE):
+        assert grammars.grammar_text(name) == (REPO / "grammars" / name).read_text("utf-8")
+    assert not list((REPO / "bgtools" / "grammars").glob("*.lark"))  # one copy, at the top
     assert "action_line" in grammars.grammar_text(MAT_LINE)
+
+
+def test_a_wheel_carries_the_grammars_as_package_data(tmp_path: Path) -> None:
+    """The wheel's bgtools.grammars holds the top-level .lark files, and an installed
+    package reads them from there (no checkout beside it)."""
+    source = tmp_path / "source"  # pip builds in the folder it is given: never in the tree
+    source.mkdir()
+    for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE"):
+        shutil.copy2(REPO / name, source / name)
+    for folder in ("bgtools", "grammars"):
+        shutil.copytree(REPO / folder, source / folder,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    env = {**os.environ, "BGTOOLS_PURE": "1"}
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
+                            "--no-build-isolation", "-q", "-w", str(tmp_path / "dist"),
+                            str(source)], env=env, capture_output=True, text=True, check=False)
+    if built.returncode != 0:
+        pytest.skip(f"no wheel could be built here: {built.stderr[-300:]}")
+    (wheel,) = (tmp_path / "dist").glob("bgtools-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(tmp_path / "site")
+    for name in (NOTATION, MAT_LINE):
+        installed = tmp_path / "site" / "bgtools" / "grammars" / name
+        assert installed.read_bytes() == (REPO / "grammars" / name).read_bytes()
+    script = ("import bgtools.grammars as g; print(g.__file__); "
+              "print(len(g.grammar_text(g.MAT_LINE)))")
+    shown = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                           text=True, check=True,
+                           env={**os.environ, "PYTHONPATH": str(tmp_path / "site")})
+    where, size = shown.stdout.split()
+    assert Path(where).is_relative_to(tmp_path / "site")
+    assert int(size) == len(grammars.grammar_text(MAT_LINE))
 
 
 def test_each_parser_is_built_once() -> None:

@@ -1,6 +1,6 @@
 """Move notation: parse a written play (``13/7 8/7*``, ``bar/22``, ``6/off(2)``) into paths.
 
-The grammar ``bgtools/grammars/notation.lark`` is the definition of what is accepted. The
+The grammar ``grammars/notation.lark`` is the definition of what is accepted. The
 common shape of a play (paths of points, blanks or commas between them) is read by a fast
 path whose expressions are assembled from the grammar's own terminals; any other text goes
 to the grammar's parser (Lark, loaded on first use), whose tree a Transformer reads. The

@@ -1,8 +1,8 @@
 """The grammars of the notations bgtools reads, and their one loader.
 
 ``notation.lark`` defines a written play (``13/7 8/7*``, ``bar/22``), ``mat_line.lark`` one line
-of a Jellyfish ``.mat`` file. They are the definition of both notations, read from the
-package's resources:
+of a Jellyfish ``.mat`` file. They are the definition of both notations: files in the
+repository's top-level ``grammars/``, installed as this package's data:
 
 * :func:`parser` builds a grammar's Lark parser (LALR) on first use, once;
 * :func:`terminals` reads a grammar's terminals (name, pattern, flags, priority) from the same
@@ -42,19 +42,35 @@ _LARK_OPTIONS: dict[str, dict[str, object]] = {
 
 def grammar_text(name: str) -> str:
     """The text of the grammar file ``name`` (for example :data:`MAT_LINE`)."""
+    data = _grammar_bytes(name)
+    # Text mode's universal newlines, as resources' read_text gives them.
+    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _grammar_bytes(name: str) -> bytes:
+    """The bytes of the grammar file ``name``: beside this module in an installed package
+    (``setup.py`` copies the repository's ``grammars/`` there), else in ``grammars/`` at the
+    top of the source tree this module runs from (a checkout, an editable install)."""
     # The package's loader reads its own files (from a directory or a zip) without
     # importlib.resources, whose import (tempfile, random, zipfile) costs more than a
     # one-file run's reading; pkgutil.get_data reads resources the same way.
+    import os
+
+    here = os.path.dirname(__file__)
     loader = __spec__.loader if __spec__ is not None else None
-    if loader is not None and hasattr(loader, "get_data") and __file__:
-        import os
-
-        data: bytes = loader.get_data(os.path.join(os.path.dirname(__file__), name))
-        # Text mode's universal newlines, as resources' read_text gives them.
-        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
-    from importlib import resources
-
-    return resources.files(__name__).joinpath(name).read_text(encoding="utf-8")
+    places = (os.path.join(here, name),
+              os.path.join(here, os.pardir, os.pardir, "grammars", name))
+    for path in places:
+        try:
+            if loader is not None and hasattr(loader, "get_data"):
+                data: bytes = loader.get_data(path)
+                return data
+            with open(path, "rb") as grammar:
+                return grammar.read()
+        except FileNotFoundError:
+            continue
+    raise FileNotFoundError(f"the grammar {name} is neither in {here} nor in the source "
+                            "tree's grammars/")
 
 
 @cache

@@ -8,7 +8,7 @@ is kept as written with its column.
 
 Design:
 
-* The syntax of one line is defined by the Lark grammar ``bgtools/grammars/mat_line.lark``
+* The syntax of one line is defined by the Lark grammar ``grammars/mat_line.lark``
   (LALR, basic lexer). It classifies a line (comment, match length, game header, action line)
   and splits an action line into an optional row number ``N)`` and its cells.
 * The hot path does not run Lark. :func:`scan_line` first tries the word scanner
