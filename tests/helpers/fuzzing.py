@@ -626,8 +626,11 @@ def _bgf_field(data: bytes, where: int, size: int, choice: int) -> bytes:
     elif action == 1:
         container[key] = "A" * LENGTHS[size % len(LENGTHS)]
     elif action == 2:
-        items = container[key] or [0]
-        container[key] = items * (limits.MAX_ELEMENTS // len(items) + 1)
+        # One element more than the limit, each a scalar: repeating a list of games or
+        # moves instead would encode millions of whole documents (minutes, gigabytes).
+        first = container[key][0] if container[key] else 0
+        item = first if isinstance(first, (int, float, str, bool)) else 0
+        container[key] = [item] * (limits.MAX_ELEMENTS + 1)
     else:
         container[key] = _MARKER
     if smile:

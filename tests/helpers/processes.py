@@ -12,13 +12,16 @@ from tests.helpers.paths import REPO
 
 INTERRUPTIBLE_MAIN = (
     "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "signal.signal(signal.SIGHUP, signal.SIG_DFL); "
+    "signal.signal(signal.SIGTERM, signal.SIG_DFL); "
     "from bgtools.cli import main; main()"
 )
 """``python -c`` code that runs the CLI as a terminal would: Ctrl-C raises KeyboardInterrupt.
 
 A test runner started in the background by a non-interactive shell (``nohup ... &``) ignores
-SIGINT, children inherit that, and Python then installs no KeyboardInterrupt handler: without
-this the Ctrl-C tests would watch a process that cannot be interrupted.
+SIGINT (and ``nohup`` SIGHUP, which bgtools then rightly leaves ignored), children inherit
+that, and Python then installs no KeyboardInterrupt handler: without this the Ctrl-C and
+signal tests would watch a process that cannot be interrupted.
 """
 
 
