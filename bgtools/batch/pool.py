@@ -130,6 +130,35 @@ def _die_with_parent(parent: int, forked_by_main_thread: bool) -> None:
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
 
 
+_WORKER_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+                        if hasattr(signal, name))
+"""The signals a worker handles itself (see :func:`_worker_main`)."""
+
+
+def _block(signals: tuple[int, ...]) -> tuple[int, ...]:
+    """Block ``signals`` in this thread where the system can; the ones it blocked."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - Windows
+        return ()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+    return tuple(number for number in signals if number not in before)
+
+
+def _unblock(signals: tuple[int, ...]) -> None:
+    """Unblock ``signals`` (a signal that came meanwhile is delivered now)."""
+    if signals and hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, signals)
+
+
+def _end_on_ignored_interrupt(unraisable: Any) -> None:
+    """A worker's hook for exceptions Python cannot raise (in a callback, a destructor): a
+    SIGTERM's KeyboardInterrupt there ends the worker as killed by SIGTERM, quietly, as the
+    interrupt would have; anything else is reported as Python reports it."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt):
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+    sys.__unraisablehook__(unraisable)
+
+
 def _worker_main(conn: Connection, job: Callable[[Any], Any], parent: int = 0,
                  forked_by_main_thread: bool = True) -> None:
     """Loop of a worker process: receive ``(index, item)``, send back the outcome.
@@ -142,10 +171,12 @@ def _worker_main(conn: Connection, job: Callable[[Any], Any], parent: int = 0,
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, interrupt)
-    if parent:
-        _die_with_parent(parent, forked_by_main_thread)
-    gc.freeze()  # the parent's objects: see _frozen_start_up
+    sys.unraisablehook = _end_on_ignored_interrupt
     try:
+        if parent:
+            _die_with_parent(parent, forked_by_main_thread)
+        gc.freeze()  # the parent's objects: see _frozen_start_up
+        _unblock(_WORKER_SIGNALS)  # blocked by the parent for the start (see _Worker)
         while True:
             try:
                 message = conn.recv()
@@ -182,7 +213,14 @@ class _Worker:
         self.process = context.Process(
             target=_worker_main, args=(child, job, os.getpid(), forked_by_main_thread),
             daemon=True)
-        self.process.start()
+        # The new process inherits these signals blocked, until _worker_main has its own
+        # handlers: a SIGTERM that stops it while it starts would otherwise reach the
+        # parent's handler there, and multiprocessing would print the traceback.
+        blocked = _block(_WORKER_SIGNALS)
+        try:
+            self.process.start()
+        finally:
+            _unblock(blocked)
         child.close()
         self.busy: int | None = None
 
