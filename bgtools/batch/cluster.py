@@ -298,7 +298,7 @@ a task;
                 yield Outcome(index, item, value, failure, seconds)
                 index += 1
 
-    def _gather(self, chunk: list[T], future: Any
+    def _gather(self, chunk: list[T], future: Any, again: bool = False
                 ) -> list[tuple[R | None, str | None, float]]:
         """The results of a chunk's task. A chunk that killed its workers each time it ran
         is run again one input a task: the input that kills a worker alone is failed."""
@@ -309,6 +309,11 @@ a task;
             return results
         except KilledWorker:
             if len(chunk) == 1:
+                if not again:
+                    # A worker runs several tasks at once: an input may have died beside the
+                    # one that kills. Once more, submitted only now that those before it
+                    # are done.
+                    return self._gather(chunk, self._submit(chunk), again=True)
                 return [(None, "worker process died (killed every worker that ran it)", 0.0)]
         except Exception as exc:  # noqa: BLE001 - a lost scheduler, for one
             raise ClusterError(f"the Dask scheduler at {self.scheduler} failed the run: "
