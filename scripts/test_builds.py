@@ -10,7 +10,9 @@ where no ``../shared`` is beside it, as on a bare clone:
 
 * the pure-Python build runs ``pytest -m "not slow"`` in its copy;
 * meanwhile the compiled build is made in its own copy (``setup.py build_ext --inplace``
-  there) and runs the whole suite, spread over ``--workers`` processes (pytest-xdist).
+  there; or, where the installed bgtools is compiled from sources equal to the tree's, as
+  after CI's ``pip install .``, that install's modules copied in) and runs the whole suite,
+  spread over ``--workers`` processes (pytest-xdist).
 
 Where the shared folder of real files is present (``../shared`` beside the repository, or the
 folder ``BGTOOLS_TEST_SHARED`` names), the compiled build's whole-suite run reads it, and the
@@ -62,6 +64,33 @@ def build_in_place(tree: Path) -> bool:
     return done.returncode == 0 and bool(built)
 
 
+def installed_modules_for(tree: Path) -> list[tuple[Path, Path]] | None:
+    """The compiled modules of the installed bgtools, each with its place in ``tree``, when
+    that install is compiled and its sources are those of ``tree`` byte for byte (so that its
+    modules are what building ``tree`` would make); else None.
+
+    CI's ``pip install .`` has just compiled this very tree into a wheel: testing that wheel's
+    modules saves compiling it a second time, and tests what a user installs."""
+    from importlib import metadata
+
+    try:
+        files = list(metadata.distribution("bgtools").files or [])
+    except metadata.PackageNotFoundError:
+        return None
+    where = metadata.distribution("bgtools")
+    compiled = [file for file in files
+                if any(str(file).endswith(suffix) for suffix in EXTENSION_SUFFIXES)]
+    sources = {file.as_posix() for file in files
+               if file.suffix == ".py" and file.parts[0] == "bgtools"}
+    wanted = {path.relative_to(tree).as_posix() for path in (tree / "bgtools").rglob("*.py")}
+    if not compiled or sources != wanted:
+        return None
+    for name in sorted(wanted):
+        if Path(where.locate_file(name)).read_bytes() != (tree / name).read_bytes():
+            return None
+    return [(Path(where.locate_file(file)), tree / file.as_posix()) for file in compiled]
+
+
 def pytest_command(build: str, tree: Path, arguments: list[str],
                    shared: Path) -> tuple[list[str], dict[str, str]]:
     """The pytest command line and environment for one run in ``tree``, reading ``shared``."""
@@ -87,7 +116,14 @@ def run_compiled(scratch: Path, arguments: list[str], workers: int) -> int:
     """Build in a copy, run the whole suite on it (with the shared folder where there is one),
     then, where there was one, the slow tests that read it without it."""
     tree = scratch_copy(scratch, "compiled")
-    if not build_in_place(tree):
+    installed = installed_modules_for(tree)
+    if installed is not None:
+        print(f"== the compiled build: the installed bgtools' {len(installed)} modules, "
+              "compiled from these very sources", flush=True)
+        for module, place in installed:
+            place.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(module, place)  # a new time: newer than the copied sources
+    elif not build_in_place(tree):
         print("== the compiled build could not be made (see setup.py's message)",
               file=sys.stderr)
         return 1
