@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast
 import os
-import shutil
 import subprocess
 import sys
 from importlib import import_module
@@ -18,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from bgtools.build import is_compiled
-from tests.helpers.paths import REPO
+from tests.helpers.paths import REPO, buildable_copy
 
 
 def compiled_sources() -> list[str]:
@@ -62,17 +61,6 @@ def test_the_documented_api_stays_pure_python() -> None:
         assert not module_is_extension(name), name
 
 
-def _setup_copy(tmp_path: Path) -> Path:
-    """The files ``setup.py build_ext`` needs, copied to a scratch tree."""
-    tree = tmp_path / "tree"
-    shutil.copytree(REPO / "bgtools", tree / "bgtools",
-                    ignore=shutil.ignore_patterns("__pycache__", *(f"*{s}" for s in
-                                                                  EXTENSION_SUFFIXES)))
-    for name in ("setup.py", "pyproject.toml", "README.md"):
-        shutil.copy(REPO / name, tree / name)
-    return tree
-
-
 def _build_in_place(tree: Path, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tree,
                           env={**os.environ, **env}, capture_output=True, text=True,
@@ -84,7 +72,7 @@ def _extensions(tree: Path) -> list[Path]:
 
 
 def test_bgtools_pure_builds_no_extension_and_says_so(tmp_path: Path) -> None:
-    tree = _setup_copy(tmp_path)
+    tree = buildable_copy(tmp_path)
     done = _build_in_place(tree, BGTOOLS_PURE="1")
     assert done.returncode == 0, done.stderr[-2000:]
     assert "installing the pure-Python build" in done.stderr
@@ -94,7 +82,7 @@ def test_bgtools_pure_builds_no_extension_and_says_so(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_without_a_compiler_the_build_falls_back_to_pure_python(tmp_path: Path) -> None:
     pytest.importorskip("mypyc")
-    tree = _setup_copy(tmp_path)
+    tree = buildable_copy(tmp_path)
     done = _build_in_place(tree, CC="false", LDSHARED="false")
     assert done.returncode == 0, done.stderr[-2000:]
     assert "compiling failed" in done.stderr and "pure-Python build" in done.stderr

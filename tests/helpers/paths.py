@@ -59,3 +59,19 @@ def nameless_copy(target: Path, first_name: str = "lasse") -> Path:
     text = text.replace(header, '; [Player 2 ""]').replace("jonnyb1169 :", " " * 11 + ":")
     target.write_text(text.replace("lasse", first_name), "utf-8")
     return target
+
+
+def buildable_copy(parent: Path) -> Path:
+    """The files that build bgtools (``setup.py``, ``pyproject.toml``, the package, the
+    grammars ...) copied to ``parent / "tree"``, with no compiled module or cache: a build
+    there never writes into the repository."""
+    import shutil
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    tree = parent / "tree"
+    ignored = shutil.ignore_patterns("__pycache__", *(f"*{s}" for s in EXTENSION_SUFFIXES))
+    for folder in ("bgtools", "grammars"):
+        shutil.copytree(REPO / folder, tree / folder, ignore=ignored)
+    for name in ("setup.py", "pyproject.toml", "MANIFEST.in", "README.md", "LICENSE"):
+        shutil.copy(REPO / name, tree / name)
+    return tree
