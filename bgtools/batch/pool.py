@@ -154,9 +154,15 @@ def _end_on_ignored_interrupt(unraisable: Any) -> None:
     SIGTERM's KeyboardInterrupt there ends the worker as killed by SIGTERM, quietly, as the
     interrupt would have; anything else is reported as Python reports it."""
     if isinstance(unraisable.exc_value, KeyboardInterrupt):
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        os.kill(os.getpid(), signal.SIGTERM)
-    sys.__unraisablehook__(unraisable)
+        _end_as_killed_by_sigterm()
+    else:
+        sys.__unraisablehook__(unraisable)
+
+
+def _end_as_killed_by_sigterm() -> None:
+    """End this worker as killed by SIGTERM, as the parent reports it."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def _worker_main(conn: Connection, job: Callable[[Any], Any], parent: int = 0,
@@ -194,9 +200,8 @@ def _worker_main(conn: Connection, job: Callable[[Any], Any], parent: int = 0,
                 conn.send((index, None, f"result cannot be sent back: {describe_failure(exc)}",
                            seconds))
     except KeyboardInterrupt:
-        # SIGTERM, the job's files cleaned up: end as killed by it, as the parent reports.
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        os.kill(os.getpid(), signal.SIGTERM)
+        # SIGTERM, the job's files cleaned up: end as killed by it.
+        _end_as_killed_by_sigterm()
     finally:
         # Leave at once: no flushing of stdio buffers inherited from the parent.
         os._exit(0)
