@@ -74,10 +74,10 @@ def installed_modules_for(tree: Path) -> list[tuple[Path, Path]] | None:
     from importlib import metadata
 
     try:
-        files = list(metadata.distribution("bgtools").files or [])
+        where = metadata.distribution("bgtools")
     except metadata.PackageNotFoundError:
         return None
-    where = metadata.distribution("bgtools")
+    files = list(where.files or [])
     compiled = [file for file in files
                 if any(str(file).endswith(suffix) for suffix in EXTENSION_SUFFIXES)]
     sources = {file.as_posix() for file in files
@@ -113,8 +113,10 @@ def worker_arguments(workers: int) -> list[str]:
 
 
 def run_compiled(scratch: Path, arguments: list[str], workers: int) -> int:
-    """Build in a copy, run the whole suite on it (with the shared folder where there is one),
-    then, where there was one, the slow tests that read it without it."""
+    """Make the compiled build in a copy (the installed modules where they match it, see
+    :func:`installed_modules_for`, else built there), run the whole suite on it (with the
+    shared folder where there is one), then, where there was one, the slow tests that read
+    it without it."""
     tree = scratch_copy(scratch, "compiled")
     installed = installed_modules_for(tree)
     if installed is not None:
