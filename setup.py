@@ -22,7 +22,7 @@ from setuptools.command.build_py import build_py
 # rules of a step, the maximal-play rules, move generation, as plain functions that
 # engine/position's documented Position delegates to). Modules that define the documented
 # library API
-# (engine/position, engine/ids, engine/plays, record, api/) stay pure Python: compiled
+# (engine/position, engine/ids, engine/plays, record/, api/) stay pure Python: compiled
 # functions and classes lose their docstrings and signatures, which help(), IDEs and the
 # Sphinx reference read. So do the modules that build Lark Transformer classes on first use
 # (engine/notation_grammar, readers/mat_grammar): mypyc compiles no class nested in a function.

@@ -23,7 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "bgtools.rules"),
     ("bgtools.grammars",),
     ("bgtools.engine",),
-    ("bgtools.record", "bgtools.record_json"),
+    ("bgtools.record",),
     ("bgtools.readers",),
     ("bgtools.replay",),
     ("bgtools.write",),

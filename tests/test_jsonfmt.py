@@ -25,7 +25,7 @@ from bgtools.readers.json import MAX_JSON_DEPTH, JsonMatchError, looks_like_json
 from bgtools.readers.mat import parse_mat
 from bgtools.readers.sgf import parse_sgf
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, Severity
-from bgtools.record_json import load_schema, schema_path
+from bgtools.record.json_codec import load_schema, schema_path
 from bgtools.replay import Event, MatchReplay, replay_match
 from bgtools.reports.convert import TARGET_FORMATS, render
 from bgtools.reports.files import analyse_file, event_json, validate_json

@@ -21,7 +21,8 @@ from bgtools.cli import app
 from bgtools.readers.detect import load_file
 from bgtools.readers.json import parse_json
 from bgtools.readers.xg import read_game_file
-from bgtools.record import Action, GameRecord, MatchRecord, SetUp
+from bgtools.record import Action, GameRecord, MatchRecord
+from bgtools.record.sgf import setup_from_sgf
 from bgtools.write.json import dumps_file, dumps_match, record_to_json
 from tests.helpers.fuzzing import build_xg
 from tests.helpers.paths import CORPUS, DATA, REPO
@@ -229,7 +230,7 @@ def games_with_setups(draw: st.DrawFn) -> GameRecord:
     setups = []
     for _ in range(draw(st.integers(0, 4))):
         located = draw(st.booleans())
-        setups.append(SetUp.from_sgf(
+        setups.append(setup_from_sgf(
             draw(PROPERTIES), before=draw(st.integers(0, count)),
             node=draw(st.integers(0, 3)), line=draw(st.integers(1, 99)) if located else None,
             column=draw(st.integers(1, 99)) if located else None))

@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 from bgtools.cli import app
 from bgtools.readers.json import parse_json
 from bgtools.readers.sgf import parse_sgf
-from bgtools.record import SetUp, Severity
+from bgtools.record import Severity
+from bgtools.record.sgf import setup_from_sgf
 from bgtools.replay import Event, MatchReplay, replay_match
 from bgtools.reports.files import event_json
 from bgtools.write.json import dumps_match
@@ -170,7 +171,7 @@ def test_invalid_board_leaves_later_plays_unchecked() -> None:
 
 
 def test_setup_ranges_are_inclusive() -> None:
-    setup = SetUp.from_sgf((("AE", ("a:c", "y")), ("AW", ("b",)), ("CP", ("c",)), ("CV", ("8",))),
+    setup = setup_from_sgf((("AE", ("a:c", "y")), ("AW", ("b",)), ("CP", ("c",)), ("CV", ("8",))),
                            before=0, node=1)
     assert setup.emptied == (0, 1, 2, 24) and setup.white == (1,)
     assert (setup.cube_position, setup.cube, setup.errors) == ("centred", 8, ())

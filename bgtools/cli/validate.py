@@ -229,7 +229,7 @@ def rules(
         "--json", help="One JSON object: every rule with its severity.")] = False,
 ) -> None:
     """List the rule ids the validator reports, with their severity."""
-    from bgtools.record_json import SCHEMA
+    from bgtools.record import SCHEMA
 
     table = rule_table()
     if as_json:

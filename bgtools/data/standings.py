@@ -17,7 +17,7 @@ from typing import Any
 from bgtools.batch import FileReport, Input
 from bgtools.data.context import MatchFilter
 from bgtools.data.spreadsheet import text_cell
-from bgtools.record_json import SCHEMA
+from bgtools.record import SCHEMA
 from bgtools.replay import MatchReplay
 
 __all__ = ["MatchOutcome", "Record", "Standings", "outcome_of", "standings_report",

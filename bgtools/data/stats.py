@@ -44,8 +44,7 @@ from bgtools.batch import FileReport, Input
 from bgtools.data.context import MatchFilter, Seen
 from bgtools.data.probability import chi_square_test, poisson_binomial_test
 from bgtools.engine.results import RESULT_NAMES, result_level
-from bgtools.record import is_unnamed, shown_names
-from bgtools.record_json import SCHEMA
+from bgtools.record import SCHEMA, is_unnamed, shown_names
 from bgtools.replay import Event, MatchReplay
 
 __all__ = [

@@ -1,7 +1,7 @@
 """Read bgtools' own JSON match files (``"schema": "bgtools/1"``): one or more match objects.
 
 The codec (what each member means, and the record it decodes to) is
-:mod:`bgtools.record_json`; this module finds the objects in a text, locates a bad value by
+:mod:`bgtools.record.json_codec`; this module finds the objects in a text, locates a bad value by
 line and column, and refuses other schema versions and kinds clearly.
 """
 
@@ -14,7 +14,7 @@ from bgtools.errors import RecordSyntaxError, UnsupportedFormatError
 from bgtools.readers.bounds import check_json_values, check_strings
 from bgtools.readers.sniff import looks_like_json_match
 from bgtools.record import MatchRecord
-from bgtools.record_json import (
+from bgtools.record.json_codec import (
     KIND,
     SCHEMA,
     InvalidMatchData,

@@ -41,8 +41,8 @@ from bgtools.record import (
     SetUp,
     Severity,
     SgfProperties,
-    crawford_from_sgf_rules,
 )
+from bgtools.record.sgf import crawford_from_sgf_rules, setup_from_sgf
 
 __all__ = [
     "MAX_PROBLEMS",
@@ -466,7 +466,7 @@ class _Reader:
             elif value != 1:
                 # Automatic doubles (money play): the game starts with a centred cube at CV.
                 cube = value
-                setups.append(SetUp.from_sgf((("CV", tuple(cv.values)),), before=0, node=0,
+                setups.append(setup_from_sgf((("CV", tuple(cv.values)),), before=0, node=0,
                                              line=cv.line, column=cv.column))
         pending: tuple[int, int] | None = None  # (doubler, offered value)
         beaver: int | None = None  # the original doubler after a beaver
@@ -562,7 +562,7 @@ class _Reader:
                 actions.append(action)
             if is_setup:
                 # Applied (and checked) by the replay after this node's own action, if any.
-                setups.append(SetUp.from_sgf(_frozen(props), before=len(actions), node=index,
+                setups.append(setup_from_sgf(_frozen(props), before=len(actions), node=index,
                                              line=node.line, column=node.column))
         offers.before("")
         game.setups = tuple(setups)

@@ -28,6 +28,7 @@ from bgtools.limits import MAX_DECOMPRESSED_BYTES, format_count
 from bgtools.readers.inflate import InflatedChunks, crc32, inflate_bounded, inflate_stream
 from bgtools.readers.spans import BoardTracker, moves_text
 from bgtools.record import Action, GameRecord, MatchRecord, Problem, SetUp, Severity
+from bgtools.record.sgf import setup_from_sgf
 
 __all__ = ["XG_MAGIC", "RECORD_SIZE", "Sides", "board_setup", "looks_like_xg", "parse_xg",
            "position_dice", "read_game_file", "read_position_file"]
@@ -215,7 +216,7 @@ def board_setup(before: int, board: Sides, turn: int | None = None, cube: int | 
         properties.append(("CV", (str(cube),)))
     if centred or owner is not None:
         properties.append(("CP", ("c" if owner is None else "wb"[owner],)))
-    return SetUp.from_sgf(tuple(properties), before=before, node=0)
+    return setup_from_sgf(tuple(properties), before=before, node=0)
 
 
 def _restated(before: list[int], after: list[int], moves: list[tuple[int, int]]) -> str | None:
@@ -381,7 +382,7 @@ class _Reader:
         game = self.game
         if auto_doubles and game is not None:
             game.extra["xg_auto_doubles"] = auto_doubles
-            game.setups = (*game.setups, SetUp.from_sgf(
+            game.setups = (*game.setups, setup_from_sgf(
                 (("CV", (str(self.cube),)),), before=0, node=0))
 
     def set_board(self, board: Sides, turn: int | None = None) -> None:

@@ -19,8 +19,7 @@ from bgtools.engine import ids
 from bgtools.engine.position import Position
 from bgtools.engine.results import result_level
 from bgtools.errors import BgtoolsError
-from bgtools.record import GameRecord, shown_names
-from bgtools.record_json import SCHEMA
+from bgtools.record import SCHEMA, GameRecord, shown_names
 from bgtools.replay import Event, GameSummary, MatchReplay
 from bgtools.reports.files import action_words, play_label
 

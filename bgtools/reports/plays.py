@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bgtools.engine.position import Position
-from bgtools.record_json import SCHEMA
+from bgtools.record import SCHEMA
 
 __all__ = ["parse_dice", "play_order", "plays_json", "roll_text"]
 

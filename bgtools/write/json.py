@@ -1,7 +1,7 @@
 """Write bgtools' own JSON match files (``"schema": "bgtools/1"``), optionally with what a
 replay derived (canonical plays, results, the final score: the ``derived`` member).
 
-The record's members and their layout are :mod:`bgtools.record_json`'s; this module adds
+The record's members and their layout are :mod:`bgtools.record.json_codec`'s; this module adds
 ``derived`` and prints the text: UTF-8, keys in the documented order, indented by two
 spaces, every action and event on a line of its own, short containers on one line.
 """
@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import cast
 
 from bgtools.record import MatchRecord
-from bgtools.record_json import JsonObject, JsonValue, encode_problem, encode_record
+from bgtools.record.json_codec import JsonObject, JsonValue, encode_problem, encode_record
 from bgtools.replay import Event, MatchReplay
 from bgtools.replay.rules import profile_to_state, stated_profile_name, states_no_crawford
 

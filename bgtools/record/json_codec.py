@@ -44,8 +44,8 @@ from bgtools.record import (
     Problem,
     SetUp,
     Severity,
-    crawford_from_sgf_rules,
 )
+from bgtools.record.sgf import crawford_from_sgf_rules, setup_from_sgf
 
 __all__ = [
     "FORMAT_NAME",
@@ -469,7 +469,7 @@ def _take_game_fields(game: GameRecord) -> None:
         before = befores[index] if index < len(befores) else _before_node(game, node)
         places = where.get(node)
         line, column = places.pop(0) if places else (None, None)
-        setups.append(SetUp.from_sgf(tuple((name, tuple(values)) for name, values in props),
+        setups.append(setup_from_sgf(tuple((name, tuple(values)) for name, values in props),
                                      before=before, node=node, line=line, column=column))
     game.setups = tuple(setups)
 
@@ -716,7 +716,7 @@ def decode_record(data: JsonObject) -> MatchRecord:
 
 def schema_path() -> Path:
     """The path of the JSON Schema (draft 2020-12) of the match object, in the package."""
-    return Path(__file__).resolve().parent / "schemas" / _SCHEMA_FILE
+    return Path(__file__).resolve().parents[1] / "schemas" / _SCHEMA_FILE
 
 
 def load_schema() -> JsonObject:
