@@ -69,7 +69,7 @@ def distinct_selfplay(count: int) -> list[Path]:
 def corpus_files(corpus: Path) -> list[Path]:
     """Every file of ``corpus`` that bgtools reads (an unreadable one is left out)."""
     import bgtools
-    from bgtools.reports.files import expand_paths
+    from bgtools.readers.inputs import expand_paths
 
     files: list[Path] = []
     for _, path, error in expand_paths([str(corpus)]):

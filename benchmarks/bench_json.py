@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 from bgtools.readers.detect import load_file
+from bgtools.readers.inputs import expand_paths
 from bgtools.readers.json import parse_json
 from bgtools.record import MatchRecord
-from bgtools.reports.files import expand_paths
 from bgtools.write.json import dumps_match
 
 

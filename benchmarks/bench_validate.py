@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 from bgtools.readers.detect import load_file
+from bgtools.readers.inputs import expand_paths
 from bgtools.replay import replay_match
-from bgtools.reports.files import expand_paths
 
 
 def main() -> None:

@@ -19,8 +19,8 @@ import bgtools.cli.answers  # noqa: F401  (registers the commands)
 from bgtools.cli import app
 from bgtools.cli.board import rich_board
 from bgtools.engine.position import Position
+from bgtools.readers.inputs import expand_paths
 from bgtools.reports.board import BoardInfo, ascii_board
-from bgtools.reports.files import expand_paths
 from bgtools.reports.moments import MatchAnswers, analyse_answers, crawford_status, moment_ids
 from tests.helpers.paths import at_least, nameless_copy
 

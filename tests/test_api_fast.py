@@ -21,7 +21,8 @@ from typer.testing import CliRunner
 
 import bgtools
 from bgtools.cli import app
-from bgtools.reports.files import analyse_file, expand_paths, validate_json
+from bgtools.readers.inputs import expand_paths
+from bgtools.reports.files import analyse_file, validate_json
 from bgtools.write.formats import WRITE_FORMATS
 from tests.helpers.paths import REPO
 

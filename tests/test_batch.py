@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from bgtools.batch import Batch, BatchSummary, FileReport
 from bgtools.cli import app
-from bgtools.reports.files import expand_paths
+from bgtools.readers.inputs import expand_paths
 from tests.helpers.paths import CORPUS
 from tests.helpers.processes import INTERRUPTIBLE_MAIN, alive, children
 

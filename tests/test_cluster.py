@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 from bgtools.batch import Batch, FileReport, Input, absolute_input, validate_report
 from bgtools.batch.cluster import QUIET_LOCAL_CLUSTER, ClusterBatch
 from bgtools.cli import app
-from bgtools.reports.files import expand_paths
+from bgtools.readers.inputs import expand_paths
 from tests.helpers import cluster_jobs
 from tests.helpers.paths import DATA
 from tests.helpers.processes import run_bgtools
@@ -100,7 +100,7 @@ def test_relative_paths_reach_workers_in_another_directory(scheduler: str, tmp_p
     alone = run("validate", "--json", "-j", "1", "examples", "hostile")
     assert run("validate", "--json", "--scheduler", scheduler, "examples", "hostile") == alone
     assert '"file": "examples/' in alone[1]
-    assert absolute_input(("x.mat", "x.mat", None)) == ("x.mat", str(DATA / "x.mat"), None)
+    assert absolute_input(Input("x.mat", "x.mat", None)) == ("x.mat", str(DATA / "x.mat"), None)
 
 
 def _outcomes(batch: Batch[Input, FileReport] | ClusterBatch[Input, FileReport],

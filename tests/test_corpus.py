@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from bgtools.readers.inputs import expand_paths
 from bgtools.replay import Event
-from bgtools.reports.files import analyse_file, expand_paths
+from bgtools.reports.files import analyse_file
 from tests.helpers.paths import at_least
 
 pytestmark = pytest.mark.slow  # every file of the corpus

@@ -22,7 +22,8 @@ from bgtools.data.export import (
     TABLES,
     parquet_schema,
 )
-from bgtools.reports.files import analyse_file, expand_paths
+from bgtools.readers.inputs import expand_paths
+from bgtools.reports.files import analyse_file
 from tests.helpers.paths import CORPUS
 
 REPO = Path(__file__).resolve().parents[1]

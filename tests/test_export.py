@@ -20,7 +20,8 @@ from bgtools.data.context import match_context
 from bgtools.data.export import COLUMNS, ParquetSink, match_rows
 from bgtools.data.spreadsheet import text_cell
 from bgtools.engine import ids
-from bgtools.reports.files import analyse_file, expand_paths
+from bgtools.readers.inputs import expand_paths
+from bgtools.reports.files import analyse_file
 from bgtools.write import atomic as atomicio
 from tests.helpers.paths import CORPUS
 from tests.helpers.selfplay import load_cases

@@ -455,7 +455,8 @@ def test_each_problem_is_found_in_the_action_it_points_into() -> None:
 
 @pytest.mark.slow
 def test_the_library_replays_every_corpus_file_as_validate_does(corpus: Path) -> None:
-    from bgtools.reports.files import analyse_file, expand_paths, validate_json
+    from bgtools.readers.inputs import expand_paths
+    from bgtools.reports.files import analyse_file, validate_json
 
     checked = refused = 0
     inputs = list(expand_paths([str(corpus)]))

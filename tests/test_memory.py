@@ -22,7 +22,7 @@ import rich
 
 from bgtools.batch import Batch, BatchSummary, FileReport, Input, validate_report
 from bgtools.cli.progress import run_batch
-from bgtools.reports.files import count_inputs, expand_paths
+from bgtools.readers.inputs import count_inputs, expand_paths
 
 SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "example_gnubg.mat"
 

@@ -30,8 +30,9 @@ from bgtools.data.stats import (
 )
 from bgtools.engine import ids
 from bgtools.engine.position import Position
+from bgtools.readers.inputs import expand_paths
 from bgtools.replay import Event
-from bgtools.reports.files import analyse_file, expand_paths
+from bgtools.reports.files import analyse_file
 from tests.helpers.paths import CORPUS
 from tests.helpers.selfplay import load_cases
 from tests.helpers.strategies import random_position

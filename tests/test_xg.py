@@ -27,10 +27,11 @@ from bgtools.errors import LimitExceededError, UnsupportedFormatError
 from bgtools.limits import MAX_DECOMPRESSED_BYTES
 from bgtools.readers import xg as xg_module
 from bgtools.readers.detect import RECORD_SUFFIXES, read_records
+from bgtools.readers.inputs import expand_paths
 from bgtools.readers.smile import MAX_DEPTH, SmileError, decode_smile
 from bgtools.readers.xg import RECORD_SIZE, read_game_file
 from bgtools.replay import Event
-from bgtools.reports.files import analyse_file, expand_paths
+from bgtools.reports.files import analyse_file
 from tests.helpers.fuzzing import build_bgf, build_xg
 from tests.helpers.paths import corpus_file
 

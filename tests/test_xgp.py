@@ -21,9 +21,10 @@ from typer.testing import CliRunner
 from bgtools.cli import app
 from bgtools.errors import UnsupportedFormatError
 from bgtools.readers.detect import read_records
+from bgtools.readers.inputs import expand_paths
 from bgtools.readers.xg import RECORD_SIZE, read_game_file, read_position_file
 from bgtools.replay import Event
-from bgtools.reports.files import analyse_file, expand_paths
+from bgtools.reports.files import analyse_file
 from tests.helpers.fuzzing import build_xg
 
 MATCH = Path(__file__).resolve().parent / "data" / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.xg"

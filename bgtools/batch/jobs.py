@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bgtools.dataclass_methods import FrozenFieldMethods
-from bgtools.readers.detect import InputSource
+from bgtools.readers.inputs import Input
 from bgtools.record import shown_names
 from bgtools.reports.files import analyse_file, validate_json
 
@@ -34,20 +34,17 @@ __all__ = [
     "warm_up",
 ]
 
-Input = tuple[str, InputSource | None, str | None]
-"""One input as :func:`bgtools.reports.files.expand_paths` yields it: ``(display, path, error)``
-(``path``: a file, or standard input already read)."""
 
 
 def absolute_input(item: Input) -> Input:
     """``item`` with its path made absolute, for a worker whose working directory is not
     this process's (on a cluster); its display, as messages show it, stays as given."""
-    display, path, error = item
-    if isinstance(path, Path):
-        path = path.absolute()
-    elif isinstance(path, str):
-        path = str(Path(path).absolute())
-    return display, path, error
+    source = item.source
+    if isinstance(source, Path):
+        return item._replace(source=source.absolute())
+    if isinstance(source, str):
+        return item._replace(source=str(Path(source).absolute()))
+    return item
 
 
 _WARM_UP_RECORD = b"""

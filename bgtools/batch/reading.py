@@ -60,7 +60,7 @@ def read_many(paths: PathArgument | Iterable[PathArgument], *, jobs: int = 1,
     >>> [len(f) for f in bgtools.read_many(["samples/example_gnubg.mat", "samples/*.sgf"])]
     [1, 1]
     """
-    from bgtools.reports.files import expand_paths
+    from bgtools.readers.inputs import expand_paths
 
     check_read_format(format)
     if isinstance(paths, str | os.PathLike):
@@ -73,7 +73,8 @@ def read_many(paths: PathArgument | Iterable[PathArgument], *, jobs: int = 1,
             if outcome.value is not None:
                 yield outcome.value
             else:
-                yield ReadFailure(outcome.item[0], f"{outcome.item[0]}: {outcome.failure}")
+                display = outcome.item.display
+                yield ReadFailure(display, f"{display}: {outcome.failure}")
 
 
 def _read_input(item: Input, format: ReadFormat | None = None,  # noqa: A002

@@ -557,7 +557,7 @@ def show(
     info: BoardInfo | None = None
     protect: Protected = None  # the input file, never written over
     worst = 0
-    from bgtools.reports.files import GLOB_CHARACTERS
+    from bgtools.readers.inputs import GLOB_CHARACTERS
 
     # A file first ('-': standard input), then an ID, then a glob (no ID holds * ? or [).
     is_file = path == "-" or Path(path).exists()
@@ -573,13 +573,13 @@ def show(
     else:
         from itertools import islice
 
-        from bgtools.reports.files import expand_paths
+        from bgtools.readers.inputs import expand_paths
 
         items = list(islice(expand_paths([path]), 2))
         if len(items) > 1:
             fail(f"{path} holds several match files; show draws one board: name one of them")
-        if items and items[0][1] is not None:
-            protect = protected_input(items[0][1])
+        if items and items[0].source is not None:
+            protect = protected_input(items[0].source)
         for display, answers, code in _inputs(items, rules):
             worst = max(worst, code)
             if not answers:

@@ -82,7 +82,7 @@ def _single_input(sources: list[str], output: str) -> Input:
     there are several or none."""
     from itertools import islice
 
-    from bgtools.reports.files import expand_paths
+    from bgtools.readers.inputs import expand_paths
 
     if len(sources) > 1 or any(Path(s).is_dir() for s in sources if s != "-"):
         fail(f"several inputs need an output directory: -o {output.rstrip('/')}/")

@@ -640,7 +640,7 @@ def _export_dataset(paths: list[str], directory: Path, append: bool, force: bool
         export_report,
         mark_duplicate,
     )
-    from bgtools.reports.files import expand_paths
+    from bgtools.readers.inputs import expand_paths
 
     try:
         check_format("parquet")
@@ -662,7 +662,7 @@ def _export_dataset(paths: list[str], directory: Path, append: bool, force: bool
         except Exception as exc:  # noqa: BLE001 - pyarrow's errors name no common type
             fail(f"cannot read the dataset {directory}: {exc}")
         seen.firsts.update(firsts)
-    inputs = [item for item in expand_paths(paths) if item[0] not in known]
+    inputs = [item for item in expand_paths(paths) if item.display not in known]
     if known and not inputs:
         note(f"{directory}: every input is in the dataset already; nothing to add")
         raise typer.Exit(0)

@@ -208,7 +208,7 @@ def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_js
     A progress bar is drawn on stderr when it is a terminal and not ``as_json``. Ctrl-C
     stops the workers and returns the summary of what was done, marked ``interrupted``.
     """
-    from bgtools.reports.files import count_inputs, expand_paths
+    from bgtools.readers.inputs import count_inputs, expand_paths
 
     show_progress = not as_json and stderr_is_terminal()
     summary = BatchSummary()
@@ -243,7 +243,7 @@ def run_batch(job: Callable[..., FileReport], paths: list[str], jobs: int, as_js
                 for outcome in batch.map(inputs):
                     report = outcome.value
                     if outcome.failure is not None or report is None:
-                        report = failed_report(outcome.item[0], outcome.failure or "no result")
+                        report = failed_report(outcome.item.display, outcome.failure or "no result")
                     summary.add(report, outcome.seconds)
                     with progress.output():
                         on_report(report)

@@ -156,12 +156,8 @@ def replay(
     rules: RulesOption = "auto",
 ) -> None:
     """Replay matches action by action: IDs, pips, cube and play."""
-    from bgtools.reports.files import (
-        analyse_file,
-        event_json,
-        expand_paths,
-        replay_rows,
-    )
+    from bgtools.readers.inputs import expand_paths
+    from bgtools.reports.files import analyse_file, event_json, replay_rows
 
     check_rules(rules)
     worst = 0

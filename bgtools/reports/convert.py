@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bgtools.errors import BgtoolsError
+from bgtools.readers.inputs import GLOB_CHARACTERS, Input, expand_paths
 from bgtools.record import Problem, Severity
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
 from bgtools.write.formats import WRITE_FORMATS, WRITERS, WriteFormatName, writer
@@ -145,17 +146,15 @@ class PlannedOutput:
 
 @dataclass(frozen=True, slots=True)
 class DirectoryPlan:
-    """The inputs of ``convert -o DIR/`` as found once (``(display, path, error)``, those
-    that cannot be read included) and the output of each readable one, by display."""
+    """The inputs of ``convert -o DIR/`` as found once (those that cannot be read included;
+    a readable one's source is its path) and the output of each readable one, by display."""
 
-    inputs: list[tuple[str, Path | None, str | None]]
+    inputs: list[Input]
     outputs: dict[str, PlannedOutput]
 
 
 def _fixed_prefix(pattern: str) -> Path:
     """The leading directories of a glob that hold no wildcard (``a/b`` for ``a/b/**/*.mat``)."""
-    from bgtools.reports.files import GLOB_CHARACTERS
-
     parts: list[str] = []
     for part in Path(pattern).parts[:-1]:
         if GLOB_CHARACTERS.intersection(part):
@@ -219,22 +218,20 @@ def plan_directory(args: Sequence[str], directory: Path, fmt: TargetFormat, *,
     other inputs are still converted.
     """
     from bgtools.readers.detect import STDIN_ARGUMENT
-    from bgtools.reports.files import expand_paths
-
     if STDIN_ARGUMENT in args:
         raise ConversionError("standard input has no name to derive an output file name "
                               "from; convert it alone with -o FILE (or -o -)")
     suffix = SUFFIXES[fmt]
     found: list[tuple[str, Path, Path]] = []  # display, input, name under the directory
-    inputs: list[tuple[str, Path | None, str | None]] = []
+    inputs: list[Input] = []
     for arg in args:
         for display, source, error in expand_paths([arg]):
             if isinstance(source, (str, Path)):
                 path = Path(source)
                 found.append((display, path, _relative_name(arg, path)))
-                inputs.append((display, path, error))
+                inputs.append(Input(display, path, error))
             else:
-                inputs.append((display, None, error))
+                inputs.append(Input(display, None, error))
     first = [_key(name.with_suffix(suffix)) for _, _, name in found]
     shared = {key for key, count in Counter(first).items() if count > 1}
     targets: list[tuple[str, Path, str | None]] = []

@@ -36,7 +36,7 @@ from bgtools.errors import (
     OutputRefusedError,
     UnwritableOutputError,
 )
-from bgtools.reports.files import glob_matches
+from bgtools.readers.inputs import glob_matches
 from bgtools.write import atomic
 from bgtools.write.atomic import check_output, write_atomically
 from tests.helpers.paths import REPO
