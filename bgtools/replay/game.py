@@ -389,14 +389,6 @@ class Game:
                 return
             known = resolve_written_sides(mover, opponent, d1, d2, text)
             if known is not None:
-                after = known[0]
-                if (after is not None and after[0] != 15 and not known[4]
-                        and self.on_event is None):
-                    # finish_play's usual case: no problem, no listener, the game goes on.
-                    self.mover_side = known[1]
-                    self.opponent_side = after
-                    self.on_roll = 1 - p
-                    return
                 self.finish_play(action, unchecked_position(mover, opponent), d1, d2, known)
                 return
         self.play_as_written(action, next_action, unchecked_position(mover, opponent), d1, d2)
