@@ -132,32 +132,15 @@ def test_a_token_the_fast_path_reads_is_the_one_the_lexer_reads(name: str,
     assert _first_token(text) == (name, mine.end()), (name, text)
 
 
-@settings(max_examples=400, deadline=None)
-@given(st.from_regex(mat._MOVE_WORD_SHAPE + r"\S+", fullmatch=True))  # noqa: SLF001
-def test_move_words_are_play_words(word: str) -> None:
-    """The play words the fast path reads are words the lexer reads as one PLAY_WORD."""
-    assert [(t.type, str(t)) for t in parser(MAT_LINE).lex(word)] == [("PLAY_WORD", word)]
-
-
-FAST_SCANNERS = (mat._scan_words, mat._scan_regex)  # noqa: SLF001 - the fast paths under test
-"""The two fast paths, each proven equal to the grammar on its own: the word scanner (str
-methods), and the line expression it leaves the other lines to."""
-
-
 def _same(line: str) -> bool:
-    """True when a fast path read ``line``; then the grammar reads it the same (so the
-    grammar accepts it). Each fast path is checked on its own, and together
-    (``_scan_fast``)."""
-    ref: ScannedLine | ScanError | None = None
-    read = False
-    for scan in FAST_SCANNERS:
-        fast = scan(line)
-        if fast is not None:
-            ref = scan_line_lark(line) if ref is None else ref
-            assert fast == ref, (scan.__name__, line, fast, ref)
-            read = True
-    assert (mat._scan_fast(line) is not None) == read  # noqa: SLF001
-    return read
+    """True when the fast path (the word scanner) read ``line``; then the grammar reads it
+    the same (so the grammar accepts it)."""
+    fast = mat._scan_words(line)  # noqa: SLF001 - the fast path under test
+    if fast is None:
+        return False
+    ref = scan_line_lark(line)
+    assert fast == ref, (line, fast, ref)
+    return True
 
 
 def _words_read_it(line: str) -> bool:
@@ -176,8 +159,6 @@ def test_fast_path_equals_grammar_on_data_files(path: Path) -> None:
     text, _ = decode_bytes(path.read_bytes())
     for line in text.split("\n"):
         _fast_unless_an_error(line)
-        if mat._scan_regex(line) is not None:  # noqa: SLF001
-            assert _words_read_it(line), line  # the quick path takes every line it can
 
 
 # The words the word scanner classes by the grammar's terminals, as the lexer reads them.
@@ -319,7 +300,7 @@ def test_fast_path_equals_grammar_on_lines_of_cells(line: str) -> None:
 @given(st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\n\r"), max_size=80))
 def test_fast_path_equals_grammar_on_random_text(line: str) -> None:
     _same(line)
-    assert scan_line(line) == (mat._scan_fast(line) or scan_line_lark(line))  # noqa: SLF001
+    assert scan_line(line) == (mat._scan_words(line) or scan_line_lark(line))  # noqa: SLF001
 
 
 def test_scan_examples() -> None:
@@ -912,7 +893,6 @@ def _both_readers(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     fast = parse_mat(text)
     with monkeypatch.context() as patch:
         patch.setattr(mat, "_scan_words", lambda line: None)
-        patch.setattr(mat, "_scan_regex", lambda line: None)
         general = parse_mat(text)
     assert fast == general
 

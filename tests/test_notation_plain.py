@@ -1,27 +1,37 @@
 """The plain play reader (string methods, no regular expression) reads what the grammar reads.
 
-``notation._parse_plain`` is the first reader of ``parse_play``: whenever it returns paths
-they must be the grammar's paths (and the regular-expression fast path's); when it returns
-None the general path decides, so it may decline anything, but it must take the plays
-that writers write.
+``notation._parse_plain`` is the one fast reader of ``parse_play``: whenever it returns paths
+they must be the grammar's paths, its vocabulary is the grammar's terminals; when it returns
+None the grammar decides, so it may decline anything, but it must take the plays that
+writers write and (nearly) every play of the real files.
 """
 
 from __future__ import annotations
 
+import itertools
+import re
+from pathlib import Path
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgtools.engine.notation import (
-    _parse_fast,
+    _digits_end,
+    _is_separator,
     _parse_lark,
     _parse_plain,
+    _point_word,
     _segments_by_item,
     _segments_of,
     parse_play,
     plain_segments,
 )
+from bgtools.engine.notation_grammar import BAR_POINT, OFF_POINT
 from bgtools.engine.position import Position
 from bgtools.errors import NotationError
+from bgtools.grammars import NOTATION, terminals
+from tests.helpers.paths import at_least
 from tests.helpers.strategies import dice, positions, written_plays
 
 _TOKENS = ["13", "7", "0", "25", "24", "6", "1", "99", "007", "00000", "12345", "bar", "Bar",
@@ -32,8 +42,7 @@ _TOKENS = ["13", "7", "0", "25", "24", "6", "1", "99", "007", "00000", "12345", 
 
 
 def _agrees(text: str) -> bool:
-    """True when the plain reader took ``text``; then it reads what the grammar and the
-    regular-expression fast path read."""
+    """True when the plain reader took ``text``; then it reads what the grammar reads."""
     stripped = text.strip()
     plain = _parse_plain(stripped)
     _segments_agree(text)
@@ -45,8 +54,6 @@ def _agrees(text: str) -> bool:
         raise AssertionError(f"plain reader accepts {stripped!r}, the grammar rejects it") \
             from None
     assert grammar == plain, (stripped, plain, grammar)
-    fast = _parse_fast(stripped)
-    assert fast is None or fast == plain, (stripped, plain, fast)
     return True
 
 
@@ -135,3 +142,46 @@ def test_errors_are_the_general_paths() -> None:
             assert exc.column == 1
         else:
             raise AssertionError(text)
+
+
+def test_the_plain_vocabulary_is_the_grammars() -> None:
+    """The words, digits, separators and marks the plain reader knows are the grammar's
+    terminals (read from notation.lark), character by character and word by word."""
+    lexicon = terminals(NOTATION)
+    for length in (1, 2, 3, 4):
+        for letters in itertools.product("bBaArRoOfFx", repeat=length):
+            word = "".join(letters)
+            expected = (BAR_POINT if re.fullmatch(lexicon["BAR"].regex, word)
+                        else OFF_POINT if re.fullmatch(lexicon["OFF"].regex, word) else -1)
+            assert _point_word(word, 0, len(word)) == (
+                (expected, len(word)) if expected >= 0 else (-1, 0)), word
+    ignored = "|".join(lexicon.ignored)
+    for code in range(0x3100):
+        char = chr(code)
+        assert _is_separator(code) == bool(re.fullmatch(ignored, char)), hex(code)
+        assert (_digits_end(char, 0, 1) == 1) == bool(
+            re.fullmatch(lexicon["NUMBER"].regex, char)), hex(code)
+    marks = {"STAR": 42, "_SLASH": 47, "_LPAR": 40, "_RPAR": 41}  # the codes the reader reads
+    for name, code in marks.items():
+        assert re.fullmatch(lexicon[name].regex, chr(code)), name
+
+
+@pytest.mark.slow
+def test_plain_reader_on_every_play_of_the_corpus(corpus: Path) -> None:
+    from bgtools.readers.detect import load_file
+
+    taken = total = 0
+    for path in sorted(corpus.rglob("*")):
+        if path.suffix.lower() not in (".mat", ".txt") or not path.is_file():
+            continue
+        try:
+            loaded = load_file(path)
+        except Exception:  # noqa: BLE001 - unreadable corpus files are other tests' business
+            continue
+        for record in loaded.records:
+            for game in record.games:
+                for action in game.actions:
+                    if action.kind == "roll" and action.play_text:
+                        total += 1
+                        taken += _agrees(action.play_text)
+    assert total > at_least(corpus, 10000, 1000) and taken > 0.99 * total, (taken, total)

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgtools.engine.notation import _parse_fast, _parse_lark, parse_play
+from bgtools.engine.notation import parse_play
 from bgtools.engine.position import Position
 from bgtools.engine.resolve import resolve_play
 from bgtools.errors import NotationError
-from tests.helpers.paths import at_least
-from tests.helpers.strategies import dice, positions, written_plays
+from tests.helpers.strategies import dice, positions
 
 
 def gnubg_mat_style(play_steps: tuple[tuple[int, int], ...], hits: tuple[bool, ...]) -> str:
@@ -57,89 +55,6 @@ def test_bad_notation_raises_notation_error(text: str) -> None:
 def test_parser_never_raises_anything_but_notation_error(text: str) -> None:
     with contextlib.suppress(NotationError):
         parse_play(text)
-
-
-# --- the fast path of parse_play reads exactly what the grammar reads ---------------------
-
-_PLAY_TOKENS = ["13", "7", "0", "25", "24", "6", "1", "99", "007", "bar", "Bar", "BAR", "b",
-                "B", "off", "Off", "o", "O", "ba", "of", "/", "/", "/", "*", "*", "(", ")",
-                "(2)", "(4)", "(0)", " ", " ", ",", "\t", "\n", "x", "?", "???", "-",
-                "cannot move", "illegal play"]
-
-
-def _agrees_with_grammar(text: str) -> bool:
-    """True when the fast path took ``text``; then it must read what the grammar reads."""
-    stripped = text.strip()
-    fast = _parse_fast(stripped)
-    if fast is None:
-        return False
-    try:
-        slow = _parse_lark(stripped)
-    except NotationError:
-        raise AssertionError(f"fast path accepts {stripped!r}, the grammar rejects it") from None
-    assert slow == fast, (stripped, fast, slow)
-    return True
-
-
-@pytest.mark.slow
-@settings(max_examples=3000, deadline=None)
-@given(st.lists(st.sampled_from(_PLAY_TOKENS), max_size=14).map("".join))
-def test_fast_play_reader_accepts_only_what_the_grammar_reads_the_same(text: str) -> None:
-    _agrees_with_grammar(text)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.text(alphabet="0123456789/*() ,bBaArRoOfF?\t\n", max_size=24))
-def test_fast_play_reader_on_random_characters(text: str) -> None:
-    _agrees_with_grammar(text)
-
-
-@settings(max_examples=2000, deadline=None)
-@given(written_plays)
-def test_fast_play_reader_on_written_plays(text: str) -> None:
-    _agrees_with_grammar(text)
-
-
-def test_fast_play_reader_takes_the_common_shapes() -> None:
-    for text in ["24/18* 13/11", "bar/22 6/off(2)", "Bar/20, 13/11", "8/4*(2) 6/2(2)", "25/0",
-                 "B/22 O/3", "", " , "]:
-        assert _agrees_with_grammar(text) or not text.strip(" ,"), text
-
-
-@pytest.mark.slow
-@settings(max_examples=200, deadline=None)
-@given(positions, dice, st.sampled_from(["display", "mat", "words"]))
-def test_every_legal_play_as_writers_write_it_takes_the_fast_path(
-        pos: Position, roll: tuple[int, int], style: str) -> None:
-    for play in pos.legal_plays(*roll):
-        if style == "mat":
-            text = gnubg_mat_style(play.steps, play.hits)
-        else:
-            text = str(play)
-            if style == "words":
-                text = text.replace("bar", "Bar").replace("off", "Off").replace(" ", ", ")
-        assert _agrees_with_grammar(text) or not text.strip(" ,"), text
-
-
-@pytest.mark.slow
-def test_fast_play_reader_on_every_play_of_the_corpus(corpus: Path) -> None:
-    from bgtools.readers.detect import load_file
-
-    taken = total = 0
-    for path in sorted(corpus.rglob("*")):
-        if path.suffix.lower() not in (".mat", ".txt") or not path.is_file():
-            continue
-        try:
-            loaded = load_file(path)
-        except Exception:  # noqa: BLE001 - unreadable corpus files are other tests' business
-            continue
-        for record in loaded.records:
-            for game in record.games:
-                for action in game.actions:
-                    if action.kind == "roll" and action.play_text:
-                        total += 1
-                        taken += _agrees_with_grammar(action.play_text)
-    assert total > at_least(corpus, 10000, 1000) and taken > 0.99 * total, (taken, total)
 
 
 # --- the quick path of resolve_play reads a play as the general path does ------------------

@@ -1,10 +1,11 @@
 """Move notation: parse a written play (``13/7 8/7*``, ``bar/22``, ``6/off(2)``) into paths.
 
 The grammar ``grammars/notation.lark`` is the definition of what is accepted. The
-common shape of a play (paths of points, blanks or commas between them) is read by a fast
-path whose expressions are assembled from the grammar's own terminals; any other text goes
-to the grammar's parser (Lark, loaded on first use), whose tree a Transformer reads. The
-fast path is proven equal to the grammar by tests/test_notation_resolve.py. Results are
+common shape of a play (paths of points, blanks or commas between them) is read by one fast
+reader, :func:`_parse_plain`, with string methods that compile to plain C; any other text
+goes to the grammar's parser (Lark, loaded on first use), whose tree a Transformer reads,
+and which words every syntax error. The fast reader is proven to read what the grammar
+reads (tests/test_notation_plain.py) and takes every play of the real files. Results are
 memoised per distinct text because the same play strings recur constantly in match files.
 Parse errors become :class:`bgtools.errors.NotationError` with the column and the context
 line.
@@ -12,9 +13,7 @@ line.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Final, Literal
 
 from bgtools.dataclass_methods import fields_eq, fields_hash, fields_repr
@@ -26,7 +25,6 @@ from bgtools.engine.notation_grammar import (
     parse_with_grammar,
 )
 from bgtools.errors import NotationError
-from bgtools.grammars import NOTATION, terminals
 
 __all__ = ["PlayKind", "Segments", "WrittenPath", "WrittenPlay", "parse_play", "plain_segments"]
 
@@ -108,86 +106,6 @@ class WrittenPlay:
 
     def __hash__(self) -> int:
         return fields_hash(self)
-
-
-class _FastSyntax:
-    """The fast path's expressions, assembled from the terminals of ``notation.lark``."""
-
-    item: Final[re.Pattern[str]]
-    """One path with its optional ``(N)``, after optional separators and before a separator
-    or the end: group 1 is the path, group 2 the repetition."""
-    point: Final[re.Pattern[str]]
-    """One point of a path: which of the groups NUMBER, BAR, OFF matched, and STAR."""
-    tail: Final[re.Pattern[str]]
-    """Separators up to the end of the text."""
-
-    def __init__(self, item: re.Pattern[str], point: re.Pattern[str],
-                 tail: re.Pattern[str]) -> None:
-        self.item = item
-        self.point = point
-        self.tail = tail
-
-
-@cache
-def _fast_syntax() -> _FastSyntax:
-    """Build the fast path's expressions from the grammar's terminals (once, on first use)."""
-    lexicon = terminals(NOTATION)
-    number, bar, off = lexicon["NUMBER"].regex, lexicon["BAR"].regex, lexicon["OFF"].regex
-    star, slash = lexicon["STAR"].regex, lexicon["_SLASH"].regex
-    # Atomic groups: a token is what the lexer reads there, never a shorter match of it.
-    point = f"(?>{number}|{bar}|{off}){star}?"
-    separator = lexicon.separator
-    next_item = "(?=" + "|".join(lexicon.ignored) + r"|\Z)"
-    repeat = f"(?:{lexicon['_LPAR'].regex}({number}){lexicon['_RPAR'].regex})?"
-    return _FastSyntax(
-        item=re.compile(f"{separator}({point}(?:{slash}{point})+){repeat}{next_item}"),
-        point=re.compile(f"(?:(?P<NUMBER>{number})|(?P<BAR>{bar})|(?P<OFF>{off}))(?P<STAR>{star})?"),
-        tail=re.compile(separator),
-    )
-
-
-_FAST_PATHS: Final[BoundedMemo[str, tuple[tuple[int, ...], tuple[bool, ...]]]] = BoundedMemo(
-    1 << 16)
-"""The points and hit marks of each path text ``_parse_fast`` has read (``13/7*``): a few
-thousand distinct paths make up the plays of a whole archive."""
-
-
-def _path_points(syntax: _FastSyntax, path_text: str) -> tuple[tuple[int, ...], tuple[bool, ...]]:
-    """The points and hit marks of one path the fast path has matched."""
-    points: list[int] = []
-    marks: list[bool] = []
-    for point in syntax.point.finditer(path_text):
-        number = point.group("NUMBER")
-        points.append(int(number) if number is not None
-                      else BAR_POINT if point.group("BAR") is not None else OFF_POINT)
-        marks.append(point.group("STAR") is not None)
-    return tuple(points), tuple(marks)
-
-
-def _parse_fast(text: str) -> list[RawPath] | None:
-    """Read the common shape of a play (paths of points joined by ``/``, each with an
-    optional ``*`` and ``(N)``, separated by blanks or commas) without Lark.
-
-    None when the text has any other shape: the grammar then decides. Whenever this returns
-    paths, the grammar reads the same paths (tests/test_notation_resolve.py proves it).
-    """
-    syntax = _fast_syntax()
-    out: list[RawPath] = []
-    pos = 0
-    end = len(text)
-    item = syntax.item.match
-    while True:
-        m = item(text, pos)
-        if m is None:
-            tail = syntax.tail.match(text, pos)
-            return out if tail is not None and tail.end() == end else None
-        item_text = m.group(1)
-        known = _FAST_PATHS.get(item_text)
-        if known is None:
-            known = _FAST_PATHS.remember(item_text, _path_points(syntax, item_text))
-        repeat = m.group(2)
-        out.append((known[0], known[1], 1 if repeat is None else int(repeat), m.start(1)))
-        pos = m.end()
 
 
 _BAR: Final[int] = BAR_POINT
@@ -282,9 +200,10 @@ def _parse_plain(text: str) -> list[RawPath] | None:
     ``/``, each point with an optional ``*``, each item with an optional ``(N)`` right after
     it, items separated by blanks, tabs or commas.
 
-    None for any other text, which the general path (:func:`_parse_fast`, then the grammar)
-    reads. Whenever this returns paths they are the grammar's (tests/test_notation_plain.py
-    proves it); it is the first reader because its every step compiles to plain C.
+    None for any other text, which the grammar reads. Whenever this returns paths they are
+    the grammar's (tests/test_notation_plain.py proves it). The vocabulary is the grammar's
+    terminals: ``NUMBER``, ``BAR``, ``OFF``, ``STAR``, ``/``, ``(N)`` and the separators
+    ``%ignore`` skips (tests/test_notation_plain.py checks them against notation.lark).
     """
     out: list[RawPath] = []
     end = len(text)
@@ -407,8 +326,6 @@ def _read_play(text: str) -> WrittenPlay:
     """:func:`parse_play` without its memo."""
     stripped = text.strip()
     raw = _parse_plain(stripped)
-    if raw is None:
-        raw = _parse_fast(stripped)
     if raw is None:
         parsed = _parse_lark(stripped)
         if isinstance(parsed, WrittenPlay):

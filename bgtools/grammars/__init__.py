@@ -6,8 +6,8 @@ repository's top-level ``grammars/``, installed as this package's data:
 
 * :func:`parser` builds a grammar's Lark parser (LALR) on first use, once;
 * :func:`terminals` reads a grammar's terminals (name, pattern, flags, priority) from the same
-  text without Lark, so that the readers' fast paths are built from the grammar's own patterns
-  and a file whose every line takes a fast path never loads Lark (start-up time).
+  text without Lark, so that the readers' fast readers know the grammar's own vocabulary
+  and a file whose every line takes a fast reader never loads Lark (start-up time).
   ``tests/test_grammars.py`` proves the terminals equal to those Lark compiles.
 """
 
@@ -123,12 +123,6 @@ class Lexicon(FrozenFieldMethods):
             if terminal.name == name:
                 return terminal
         raise KeyError(name)
-
-    @property
-    def separator(self) -> str:
-        """What may stand between two tokens, as an optional group that is never backtracked
-        into (the lexer skips the whole of what it ignores)."""
-        return "(?:" + "|".join(self.ignored) + ")?+"
 
 
 class GrammarSyntaxError(ValueError):

@@ -11,17 +11,15 @@ Design:
 * The syntax of one line is defined by the Lark grammar ``grammars/mat_line.lark``
   (LALR, basic lexer). It classifies a line (comment, match length, game header, action line)
   and splits an action line into an optional row number ``N)`` and its cells.
-* The hot path does not run Lark. :func:`scan_line` first tries the word scanner
-  (``_scan_words``): most lines are tokens of one blank-separated word each, so it splits
-  the line with ``str`` methods, classes each word by the grammar's own terminals (read
-  from the grammar file when first needed; memoised per word) and reads the rules' shapes
-  from those classes. Any other line goes to the second fast path, regular expressions
-  assembled from the same terminals in the shape of the rules (``_scan_regex``), which
-  reads every cell the grammar knows; they leave to the grammar only plays with unusual
-  words, and unreadable lines, whose message needs the grammar's expectations.
-  tests/test_mat_reader.py proves each fast path equal to the grammar
+* The hot path does not run Lark: one fast reader, the word scanner (``_scan_words``), reads
+  every common line, the same on both builds. Most lines are tokens of one blank-separated
+  word each, so it splits the line with ``str`` methods (compiled to C), classes each word by
+  the grammar's own terminals (read from the grammar file when first needed; memoised per
+  word) and reads the rules' shapes from those classes. Any other line (a token glued to the
+  next, more than two cells, an unreadable line) goes to the grammar, which also words every
+  syntax error. tests/test_mat_reader.py proves the word scanner equal to the grammar
   (:func:`scan_line_lark`, a Lark Transformer over the parse tree) on every corpus line and
-  on generated lines, and the word scanner's classes equal to the lexer's tokens.
+  on generated lines, and its classes equal to the lexer's tokens.
 * Each cell becomes an :class:`~bgtools.record.Action` in one place (``_Reader.make_action``).
 * Cells are given to players by their tokens, never by fixed columns: with
   two cells the first is player 0's and the second player 1's (whatever their columns, so an
@@ -38,7 +36,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from bgtools.build import is_compiled
 from bgtools.dataclass_methods import fields_eq, fields_repr
 from bgtools.grammars import MAT_LINE, Terminal, terminals
 from bgtools.limits import MAX_LINE_CHARS, MAX_MATCH_LENGTH, MAX_PROBLEMS
@@ -81,15 +78,6 @@ _DEFAULT_LEFT_COLUMN = 6  # 1-based column of a left cell after "  N) " (gnubg, 
 _DEFAULT_RIGHT_COLUMN = 34  # 1-based column of gnubg's right cell
 
 
-# ---------------------------------------------------------------------------------------------
-# The fast path: the grammar's rules as regular expressions over the grammar's terminals.
-# ---------------------------------------------------------------------------------------------
-
-_MOVE_WORD_SHAPE = "(?=[0-9]++/|[bB][aA][rR]/)"
-"""The play words the fast path reads (``13/7*``, ``bar/22``, ``Bar/21(2)``): only the
-lexer's PLAY_WORD can start with digits then ``/``, or with ``bar/`` (tests/test_mat_reader.py
-checks it); any other word of a play sends the line to the grammar."""
-
 _DICE_PAIRS: Final[tuple[tuple[int, int] | None, ...]] = tuple(
     (index // 7, index % 7) if 1 <= index // 7 <= 6 and 1 <= index % 7 <= 6 else None
     for index in range(49))
@@ -112,191 +100,15 @@ _RESULTS = (("win", "WINS"), ("loss", "LOSSES"))
 _ROLL_RESTS = ("play", "cannot_move", "resign_mark", "illegal")
 
 
-class _CellGroups:
-    """The group numbers of one cell of the line expression (``a``: the first cell, ``b``:
-    the second); each ``(kind, group, ...)`` is one alternative of the grammar's ``cell``."""
-
-    cell: Final[int]
-    roll: Final[int]
-    play: Final[int]
-    rests: Final[tuple[tuple[str, int], ...]]
-    """The roll's other rests: (rest, group)."""
-    cubes: Final[tuple[tuple[str, int, int], ...]]
-    """(kind, group, group of the ``=> V`` value)"""
-    bare: Final[tuple[tuple[str, int], ...]]
-    mark: Final[int]
-    """A resignation cell ``???``/``????`` of its own."""
-    results: Final[tuple[tuple[str, int, int, int], ...]]
-    """(kind, group, group of the points, group of ``and the match``)"""
-
-    def __init__(self, cell: int, roll: int, play: int, rests: tuple[tuple[str, int], ...],
-                 cubes: tuple[tuple[str, int, int], ...], bare: tuple[tuple[str, int], ...],
-                 mark: int, results: tuple[tuple[str, int, int, int], ...]) -> None:
-        self.cell = cell
-        self.roll = roll
-        self.play = play
-        self.rests = rests
-        self.cubes = cubes
-        self.bare = bare
-        self.mark = mark
-        self.results = results
-
-
-class _LineSyntax:
-    """The fast path's expression of a whole line (see :func:`_line_syntax`)."""
-
-    line: Final[re.Pattern[str]]
-    comment: Final[int]
-    length: Final[int]
-    game: Final[int]
-    row: Final[int]
-    cells: Final[tuple[_CellGroups, _CellGroups]]
-
-    def __init__(self, line: re.Pattern[str], comment: int, length: int, game: int, row: int,
-                 cells: tuple[_CellGroups, _CellGroups]) -> None:
-        self.line = line
-        self.comment = comment
-        self.length = length
-        self.game = game
-        self.row = row
-        self.cells = cells
-
-
-@cache
-def _line_syntax() -> _LineSyntax:
-    """Assemble the fast path from the terminals of ``mat_line.lark`` (once, on first use):
-    the grammar's ``start`` rule, with at most two cells on an action line (a line of more
-    is a problem the reader reports: the grammar reads it).
-
-    Each terminal is an atomic group (the token the lexer reads, never a shorter match of
-    it), and so is each optional part of a rule: LALR shifts whenever it can (a marker after
-    a roll belongs to the roll, a play takes every word that follows), and so does this.
-    """
-    lexicon = terminals(MAT_LINE)
-    sep = lexicon.separator
-
-    def tok(name: str) -> str:
-        return f"(?>{lexicon[name].regex})"
-
-    word = f"(?>{_MOVE_WORD_SHAPE}{lexicon['PLAY_WORD'].regex})"
-
-    def cell(slot: str) -> str:
-        roll_rest = (f"(?>{sep}(?:(?P<{slot}_play>{word}(?:{sep}{word})*+)"
-                     f"|(?P<{slot}_cannot_move>{tok('CANNOT_MOVE')})"
-                     f"|(?P<{slot}_resign_mark>{tok('RESIGN_MARK')}|{tok('RESIGNS')})"
-                     f"|(?P<{slot}_illegal>{tok('ILLEGAL')})))?")
-        alternatives = [f"(?P<{slot}_roll>{tok('ROLL')}{roll_rest})"]
-        alternatives += [f"(?P<{slot}_{kind}>{tok(name)}(?>{sep}{tok('ARROW')}{sep}"
-                         f"(?P<{slot}_{kind}_value>{tok('INT')}))?)" for kind, name in _CUBES]
-        alternatives += [f"(?P<{slot}_{kind}>{tok(name)})" for kind, name in _BARE]
-        alternatives.append(f"(?P<{slot}_mark>{tok('RESIGN_MARK')})")
-        alternatives += [f"(?P<{slot}_{kind}>{tok(name)}{sep}(?P<{slot}_{kind}_value>{tok('INT')})"
-                         f"{sep}{tok('POINT')}(?>{sep}(?P<{slot}_{kind}_atm>{tok('AND_THE_MATCH')}))?)"
-                         for kind, name in _RESULTS]
-        return f"(?P<{slot}>{'|'.join(alternatives)})"
-
-    # The alternatives exclude each other (by their first token); the commonest is first.
-    expression = re.compile(
-        f"{sep}(?:(?:(?P<row>{tok('ROWNUM')}){sep})?(?:{cell('a')}(?:{sep}{cell('b')})?)?"
-        f"|(?P<comment>{tok('COMMENT')})"
-        f"|(?P<length>{tok('INT')}){sep}{tok('POINT')}{sep}{tok('MATCH')}"
-        f"|{tok('GAME')}{sep}(?P<game>{tok('INT')})"
-        f"){sep}"
-    )
-    group = expression.groupindex
-
-    def groups(slot: str) -> _CellGroups:
-        return _CellGroups(
-            cell=group[slot], roll=group[f"{slot}_roll"], play=group[f"{slot}_play"],
-            rests=tuple((rest, group[f"{slot}_{rest}"]) for rest in _ROLL_RESTS[1:]),
-            cubes=tuple((kind, group[f"{slot}_{kind}"], group[f"{slot}_{kind}_value"])
-                        for kind, _ in _CUBES),
-            bare=tuple((kind, group[f"{slot}_{kind}"]) for kind, _ in _BARE),
-            mark=group[f"{slot}_mark"],
-            results=tuple((kind, group[f"{slot}_{kind}"], group[f"{slot}_{kind}_value"],
-                           group[f"{slot}_{kind}_atm"]) for kind, _ in _RESULTS),
-        )
-
-    return _LineSyntax(expression, group["comment"], group["length"], group["game"],
-                       group["row"], (groups("a"), groups("b")))
-
-
-def _scan_fast(line: str) -> ScannedLine | None:
-    """:func:`scan_line` for the lines a fast path reads (the word scanner, else the line
-    expression); None for any other line."""
-    return _scan_words(line) or _scan_regex(line)
-
-
-def _scan_regex(line: str) -> ScannedLine | None:
-    """:func:`scan_line` for the lines the line expression reads; None for any other line."""
-    syntax = _line_syntax()
-    m = syntax.line.fullmatch(line)
-    if m is None:
-        return None
-    # start() and end() rather than span(): no tuple to allocate (this runs for every line).
-    start = m.start(syntax.row)
-    row = None if start < 0 else (start, m.end(syntax.row), int(line[start:m.end(syntax.row) - 1]))
-    first, second = syntax.cells
-    if m.start(first.cell) >= 0:
-        if m.start(second.cell) < 0:
-            return ScannedLine("action", None, row, (_fast_cell(line, m, first),))
-        return ScannedLine("action", None, row, (_fast_cell(line, m, first),
-                                                _fast_cell(line, m, second)))
-    if row is not None:
-        return ScannedLine("action", None, row)
-    if m.start(syntax.comment) >= 0:
-        return ScannedLine("comment")
-    if m.start(syntax.length) >= 0:
-        return ScannedLine("length", int(m.group(syntax.length)))
-    if m.start(syntax.game) >= 0:
-        return ScannedLine("game", int(m.group(syntax.game)))
-    return ScannedLine("action")
-
-
-def _fast_cell(line: str, m: re.Match[str], groups: _CellGroups) -> LineCell:
-    """The cell that the fast path's expression read in the groups ``groups``."""
-    start = m.start(groups.roll)
-    if start >= 0:
-        end = m.end(groups.roll)
-        text_start = m.start(groups.play)
-        if text_start >= 0:
-            return LineCell("roll", start, end, line[start:start + 2], "play", text_start, end,
-                              None, False)
-        for rest, index in groups.rests:
-            text_start = m.start(index)
-            if text_start >= 0:
-                return LineCell("roll", start, end, line[start:start + 2], rest, text_start, end)
-        return LineCell("roll", start, end, line[start:start + 2])
-    for kind, index, value_index in groups.cubes:
-        start = m.start(index)
-        if start >= 0:
-            value = m.group(value_index)
-            return LineCell(kind, start, m.end(index), value=None if value is None else int(value))
-    for kind, index in groups.bare:
-        start = m.start(index)
-        if start >= 0:
-            return LineCell(kind, start, m.end(index))
-    start = m.start(groups.mark)
-    if start >= 0:
-        end = m.end(groups.mark)
-        return LineCell("resign", start, end, rest="resign_mark", text_start=start, text_end=end)
-    for kind, index, value_index, atm_index in groups.results:
-        start = m.start(index)
-        if start >= 0:
-            return LineCell(kind, start, m.end(index), value=int(m.group(value_index)),
-                            and_the_match=m.start(atm_index) >= 0)
-    raise AssertionError("a cell of the line expression matched no alternative")
-
-
 # ---------------------------------------------------------------------------------------------
 # The word scanner: most lines are tokens of one blank-separated word each, read with str
-# methods (compiled to C) and a memo of each word's terminal, without the line expression.
+# methods (compiled to C) and a memo of each word's terminal.
 # ---------------------------------------------------------------------------------------------
 
 _SPLIT: Final = "-"
 """The class of a word the lexer does not read as one token of its own (``63:13/7``: a roll,
 then a play word), or that may begin a token of several words (``Cannot Move``): the word
-scanner leaves its line to the line expression, unless the grammar expects that token there."""
+scanner leaves its line to the grammar, unless the grammar expects that token there."""
 
 _CUBE_KINDS: Final = {name: kind for kind, name in _CUBES}
 _BARE_KINDS: Final = {name: kind for kind, name in _BARE}
@@ -393,13 +205,6 @@ def _spanning_end(line: str, name: str, start: int) -> int:
     end = m.end()
     return end if end == len(line) or line[end].isspace() else -1
 
-
-_WORDS_FIRST: Final = is_compiled()
-"""Whether the reader tries the word scanner before the line expression. Compiled, the word
-scanner's str calls run in C and it costs less than the expression; interpreted, its
-per-word calls cost more than the expression's one match, so the pure build keeps the
-expression first (docs/development.md). Both are proven equal to the grammar, so the order changes
-no result."""
 
 _EMPTY_LINE: Final = ScannedLine("action")
 _COMMENT_LINE: Final = ScannedLine("comment")
@@ -557,7 +362,7 @@ def _result_cell(line: str, words: list[str], index: int, kind: str, start: int,
 def scan_line(line: str) -> ScannedLine | ScanError:
     """Classify and split one line (no newline) as ``mat_line.lark`` does: the fast path,
     else the grammar itself."""
-    fast = _scan_fast(line)
+    fast = _scan_words(line)
     if fast is not None:
         return fast
     return scan_line_lark(line)
@@ -905,7 +710,7 @@ class _Reader:
                 state.awaiting_score = False
                 self.problem("expected a score line 'name : score   name : score' after the "
                              "game header", lineno, len(line) - len(stripped) + 1)
-        fast = (_scan_words(line) or _scan_regex(line)) if _WORDS_FIRST else _scan_regex(line)
+        fast = _scan_words(line)
         if fast is None:
             self.length_suspects.append(lineno)
             scanned: ScannedLine | ScanError = scan_line_lark(line)
