@@ -213,7 +213,7 @@ def test_script_illegal_plays(monkeypatch: pytest.MonkeyPatch) -> None:
     ``validate --json`` reports for the file (its errors are all illegal plays)."""
     printed = script_output(tutorial_scripts()[2], monkeypatch)
     (report,) = cli_lines(monkeypatch, "validate", "--json",
-                          "tests/data/xg/hQ8sVn2LbTdF4wRm.mat")
+                          "tests/files/xg/hQ8sVn2LbTdF4wRm.mat")
     errors = [p for p in report["problems"] if p["severity"] == "error"]
     found = [re.match(r"line (\d+): .* \((.*)\)$", line) for line in printed]
     assert all(found) and errors

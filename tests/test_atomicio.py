@@ -11,6 +11,7 @@ import pytest
 from bgtools.errors import BgtoolsError
 from bgtools.write import atomic as atomicio
 from bgtools.write.atomic import OutputRefusedError, UnwritableOutputError, write_atomically
+from tests.helpers.paths import FILES
 
 
 def _names(directory: Path) -> set[str]:
@@ -105,7 +106,7 @@ def test_convert_onto_a_hard_link_of_its_input_is_a_clean_refusal(tmp_path: Path
 
     assert issubclass(OutputRefusedError, BgtoolsError)
     source = tmp_path / "in.mat"
-    source.write_bytes((Path(__file__).parent / "data" / "selfplay" / "m3_s1.mat").read_bytes())
+    source.write_bytes((FILES / "selfplay" / "m3_s1.mat").read_bytes())
     before = source.read_bytes()
     link = tmp_path / "link.mat"
     os.link(source, link)

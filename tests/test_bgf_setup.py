@@ -2,7 +2,7 @@
 the replay starts from that position, with a ``set-position`` warning, as for XG.
 
 No published ``.bgf`` holds one, so the test builds it from a real match
-(``tests/data/xg/B4_SrGcsKAQmoTyHlgJCbM.bgf``, MIT): game 1 cut to start at a later roll,
+(``tests/files/xg/B4_SrGcsKAQmoTyHlgJCbM.bgf``, MIT): game 1 cut to start at a later roll,
 with the board the replay has there written as ``initial.points``.
 """
 
@@ -19,10 +19,11 @@ from bgtools.readers.bgf import read_bgf_document
 from bgtools.replay import Event
 from bgtools.reports.files import analyse_file
 from tests.helpers.fuzzing import bgf_points, build_bgf
+from tests.helpers.paths import FILES
 from tests.test_jsonfmt import schema_errors
 from tests.test_xg import _events
 
-SAMPLE = Path(__file__).resolve().parent / "data" / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.bgf"
+SAMPLE = FILES / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.bgf"
 
 
 def _points(event: Event) -> list[int]:
@@ -92,7 +93,7 @@ def test_the_set_up_cube_keeps_its_owner(tmp_path: Path) -> None:
     assert index > 0
 
 
-MATCH = Path(__file__).resolve().parent / "data" / "xg" / "UL-CV6F9jMM-E1Pu.bgf"
+MATCH = FILES / "xg" / "UL-CV6F9jMM-E1Pu.bgf"
 
 
 @pytest.mark.parametrize("member", ["lostOnTime", "wasForfeit"])

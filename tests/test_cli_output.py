@@ -14,6 +14,7 @@ import typer
 
 from bgtools.replay.rules import severity_of
 from bgtools.rules import RULES
+from tests.helpers.paths import FILES
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "samples"
@@ -379,7 +380,7 @@ def test_a_usage_error_names_the_sub_command_once_and_the_root_never(
 
 def test_score_json_numbers_the_matches_of_a_file_of_several(tmp_path: Path) -> None:
     """One object per match; with several in a file each says which of how many it is."""
-    selfplay = REPO / "tests" / "data" / "selfplay"
+    selfplay = FILES / "selfplay"
     first, second = (selfplay / "m3_s1.mat").read_text(), (selfplay / "m3_s10.mat").read_text()
     both = tmp_path / "two.mat"
     both.write_text(first + "\n" + second)

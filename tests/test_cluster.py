@@ -24,7 +24,7 @@ from bgtools.batch.cluster import QUIET_LOCAL_CLUSTER, ClusterBatch
 from bgtools.cli import app
 from bgtools.reports.files import expand_paths
 from tests.helpers import cluster_jobs
-from tests.helpers.paths import DATA
+from tests.helpers.paths import FILES
 from tests.helpers.processes import run_bgtools
 
 runner = CliRunner()
@@ -53,10 +53,10 @@ def scheduler() -> Iterator[str]:
 @pytest.fixture(scope="module")
 def sample(corpus: Path) -> list[str]:
     """Files of every kind: the first two of each directory of the corpus (the shared one,
-    else its part in tests/data), FORMATS.md's examples, and hostile files (unreadable)."""
+    else its part in tests/files), FORMATS.md's examples, and hostile files (unreadable)."""
     paths = [str(path) for directory in sorted(p for p in corpus.iterdir() if p.is_dir())
              for path in sorted(p for p in directory.iterdir() if p.is_file())[:2]]
-    return [*paths, str(DATA / "examples"), str(DATA / "hostile")]
+    return [*paths, str(FILES / "examples"), str(FILES / "hostile")]
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -96,11 +96,11 @@ def test_relative_paths_reach_workers_in_another_directory(scheduler: str, tmp_p
                                                            monkeypatch: pytest.MonkeyPatch
                                                            ) -> None:
     """Inputs go to the workers as absolute paths; messages show them as given."""
-    monkeypatch.chdir(DATA)
+    monkeypatch.chdir(FILES)
     alone = run("validate", "--json", "-j", "1", "examples", "hostile")
     assert run("validate", "--json", "--scheduler", scheduler, "examples", "hostile") == alone
     assert '"file": "examples/' in alone[1]
-    assert absolute_input(("x.mat", "x.mat", None)) == ("x.mat", str(DATA / "x.mat"), None)
+    assert absolute_input(("x.mat", "x.mat", None)) == ("x.mat", str(FILES / "x.mat"), None)
 
 
 def _outcomes(batch: Batch[Input, FileReport] | ClusterBatch[Input, FileReport],
@@ -166,7 +166,7 @@ def test_a_worker_killed_by_signal_mid_run_loses_no_file(scheduler: str, sample:
 @pytest.mark.slow
 def test_scheduler_local_starts_its_own_workers() -> None:
     pytest.importorskip("distributed")
-    paths = [str(DATA / "examples"), str(DATA / "hostile")]
+    paths = [str(FILES / "examples"), str(FILES / "hostile")]
     alone = run_bgtools(["validate", "--json", "-j", "1", *paths])
     spread = run_bgtools(["validate", "--json", "-j", "2", "--scheduler", "local", *paths])
     assert (spread.returncode, spread.stdout, spread.stderr) == (
@@ -187,7 +187,7 @@ def test_without_dask_the_error_names_the_extra(command: str, tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
     output = ["-o", str(tmp_path / "rows.csv")] if command == "export" else []
-    code, out, err = run(command, *output, "--scheduler", "local", str(DATA / "examples"))
+    code, out, err = run(command, *output, "--scheduler", "local", str(FILES / "examples"))
     assert (code, out) == (2, "")
     assert "pip install 'bgtools[dask]'" in _one_error_line(err)
     assert list(tmp_path.iterdir()) == []
@@ -196,7 +196,7 @@ def test_without_dask_the_error_names_the_extra(command: str, tmp_path: Path,
 @pytest.mark.parametrize("address", ["nonsense", "http://10.0.0.5:8786", "tcp://host",
                                      "tcp://host:0", "tcp://host:70000", ""])
 def test_a_bad_address_is_one_error_line(address: str) -> None:
-    code, out, err = run("validate", "--scheduler", address, str(DATA / "examples"))
+    code, out, err = run("validate", "--scheduler", address, str(FILES / "examples"))
     assert (code, out) == (2, "")
     assert "not a scheduler address" in _one_error_line(err)
 
@@ -212,7 +212,7 @@ def test_an_unreachable_scheduler_is_one_error_line_at_once() -> None:
     pytest.importorskip("distributed")
     address = f"tcp://127.0.0.1:{_free_port()}"
     start = time.monotonic()
-    code, out, err = run("stats", "--scheduler", address, str(DATA / "examples"))
+    code, out, err = run("stats", "--scheduler", address, str(FILES / "examples"))
     assert time.monotonic() - start < 5
     assert (code, out) == (2, "")
     assert _one_error_line(err) == (f"bgtools: error: cannot reach the Dask scheduler at "
@@ -235,7 +235,7 @@ def test_a_server_that_is_no_scheduler_is_given_up_in_bounded_time(
         thread.start()
         address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
         start = time.monotonic()
-        code, out, err = run("validate", "--scheduler", address, str(DATA / "examples"))
+        code, out, err = run("validate", "--scheduler", address, str(FILES / "examples"))
         assert time.monotonic() - start < 5
         for conn in accepted:
             conn.close()
@@ -247,6 +247,6 @@ def test_a_server_that_is_no_scheduler_is_given_up_in_bounded_time(
 def test_jobs_go_with_a_local_cluster_only() -> None:
     pytest.importorskip("distributed")
     code, out, err = run("validate", "-j", "2", "--scheduler", "tcp://10.0.0.5:8786",
-                         str(DATA / "examples"))
+                         str(FILES / "examples"))
     assert (code, out) == (2, "")
     assert "--jobs sets the workers of --scheduler local only" in _one_error_line(err)

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from bgtools.cli import app
 from bgtools.readers.detect import load_file
 from bgtools.replay import replay_match
-from tests.helpers.paths import DATA, REPO
+from tests.helpers.paths import FILES, REPO
 
 SAMPLES = REPO / "samples"
 runner = CliRunner()
@@ -161,9 +161,9 @@ def test_records_with_errors_are_left_out_and_the_others_converted(tmp_path: Pat
 
 
 def test_glob_keeps_the_path_under_its_fixed_prefix(tmp_path: Path) -> None:
-    code, _, err = convert(f"{DATA}/sites/**/*.txt", "-o", f"{tmp_path}/", "--to", "json")
-    expected = sorted(str(p.relative_to(DATA / "sites").with_suffix(".json"))
-                      for p in (DATA / "sites").rglob("*.txt"))
+    code, _, err = convert(f"{FILES}/sites/**/*.txt", "-o", f"{tmp_path}/", "--to", "json")
+    expected = sorted(str(p.relative_to(FILES / "sites").with_suffix(".json"))
+                      for p in (FILES / "sites").rglob("*.txt"))
     assert expected
     written = tree(tmp_path)
     assert set(written) <= set(expected) and written, err

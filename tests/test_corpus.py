@@ -3,7 +3,7 @@
 ``GUILTY`` lists every error bgtools reports on the corpus, each checked by hand; the
 reason says what is wrong in the file. A change that adds or removes an error fails here.
 Without ``../shared/corpus`` the same checks run on its licensed part in
-``tests/data/corpus`` (the tables then hold only the files shipped there).
+``tests/files/corpus`` (the tables then hold only the files shipped there).
 """
 
 from __future__ import annotations

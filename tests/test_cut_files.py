@@ -1,7 +1,7 @@
 """A file cut in the middle of a game: still valid (nothing in it is wrong), with
 ``match-incomplete`` and ``last-game-unfinished`` naming the game and its last row.
 
-On gnubg's own export (tests/data/selfplay/m5_s1.mat, a 5-point match in 3 games) cut after
+On gnubg's own export (tests/files/selfplay/m5_s1.mat, a 5-point match in 3 games) cut after
 a row of game 3, and on the real FIBS log of the corpus that ends so.
 """
 
@@ -17,9 +17,9 @@ from bgtools.readers.detect import load_file
 from bgtools.readers.mat import parse_mat
 from bgtools.replay import MatchReplay, replay_match
 from bgtools.rules import RULES
-from tests.helpers.paths import corpus_file
+from tests.helpers.paths import FILES, corpus_file
 
-SELFPLAY = Path(__file__).resolve().parent / "data" / "selfplay"
+SELFPLAY = FILES / "selfplay"
 SOURCE = (SELFPLAY / "m5_s1.mat").read_text(encoding="utf-8")
 
 

@@ -23,15 +23,14 @@ from bgtools.data.export import (
     parquet_schema,
 )
 from bgtools.reports.files import analyse_file, expand_paths
-from tests.helpers.paths import CORPUS
+from tests.helpers.paths import CORPUS, FILES
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = REPO / "tests" / "data"
 SAMPLES = REPO / "samples"
 CONTRACT = REPO / "docs" / "contract.md"
-TWIN_MAT = DATA / "selfplay" / "m3_s2.mat"
-TWIN_SGF = DATA / "selfplay" / "m3_s2.sgf"
-GALAXY = DATA / "match3539770.txt"
+TWIN_MAT = FILES / "selfplay" / "m3_s2.mat"
+TWIN_SGF = FILES / "selfplay" / "m3_s2.sgf"
+GALAXY = FILES / "match3539770.txt"
 
 runner = CliRunner()
 
@@ -43,11 +42,11 @@ def run(*args: str) -> tuple[int, str, str]:
 
 def local_inputs() -> list[str]:
     """The repository's own archive: samples, the bundled corpus, self-play matches."""
-    return [str(SAMPLES), str(DATA / "corpus"), str(DATA / "selfplay"), str(GALAXY),
-            str(DATA / "money_raccoons.mat")]
+    return [str(SAMPLES), str(FILES / "corpus"), str(FILES / "selfplay"), str(GALAXY),
+            str(FILES / "money_raccoons.mat")]
 
 
-ARCHIVES = [pytest.param(local_inputs, id="tests-data"),
+ARCHIVES = [pytest.param(local_inputs, id="tests-files"),
             pytest.param(lambda: [str(CORPUS)], id="corpus",
                          marks=pytest.mark.skipif(not CORPUS.is_dir(), reason="no corpus"))]
 
@@ -68,7 +67,7 @@ def _fingerprints(path: Path) -> list[str]:
 
 def test_a_mat_and_its_sgf_twin_share_a_fingerprint_other_matches_do_not() -> None:
     assert _fingerprints(TWIN_MAT) == _fingerprints(TWIN_SGF)
-    prints = [p for mat in sorted((DATA / "selfplay").glob("*.mat"))
+    prints = [p for mat in sorted((FILES / "selfplay").glob("*.mat"))
               for p in _fingerprints(mat)]
     assert len(prints) > 10 and len(set(prints)) == len(prints)
 
@@ -145,7 +144,7 @@ def test_every_row_carries_its_match_context() -> None:
 
 
 def test_binary_rows_carry_the_move_not_a_line() -> None:
-    xg = next((DATA / "corpus" / "xg-binary").glob("*.xg"))
+    xg = next((FILES / "corpus" / "xg-binary").glob("*.xg"))
     _code, out, _err = run("export", str(xg), "-o", "-")
     rows = csv_rows(out)
     assert rows and all(row["line"] == "" and row["move"] for row in rows)
@@ -153,7 +152,7 @@ def test_binary_rows_carry_the_move_not_a_line() -> None:
 
 
 def test_the_cube_table_pairs_each_offer_with_its_answer() -> None:
-    raccoons = DATA / "money_raccoons.mat"
+    raccoons = FILES / "money_raccoons.mat"
     code, out, err = run("export", str(raccoons), "--table", "cubes", "-o", "-")
     assert code == 0, err
     rows = csv_rows(out)
@@ -191,7 +190,7 @@ def test_the_games_table_agrees_with_score() -> None:
 
 
 def test_filters_pick_matches(tmp_path: Path) -> None:
-    paths = [str(DATA / "corpus"), str(GALAXY)]
+    paths = [str(FILES / "corpus"), str(GALAXY)]
     code, out, _ = run("export", *paths, "--table", "matches", "-o", "-")
     everything = csv_rows(out)
     player = everything[0]["player_0"]

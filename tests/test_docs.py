@@ -6,7 +6,7 @@ nothing shipped points outside the repository.
 The examples of the Markdown pages (README.md, docs/*.md) are fenced blocks, each of a kind:
 
 - ``console``: ``$ COMMAND`` lines, run by bash in a temporary directory holding a copy of
-  ``samples/`` (and ``tests/data``), with ``bgtools`` the program of this tree. The lines
+  ``samples/`` (and ``tests/files``), with ``bgtools`` the program of this tree. The lines
   after a command, up to the next, are its output (stdout, then stderr; ``...`` standing
   for any text, as in doctest); a command ending in ``# exit N`` must exit with N, any
   other with 0.
@@ -37,7 +37,7 @@ from pathlib import Path
 import pytest
 
 from bgtools.cli.validate import rule_table
-from tests.helpers.paths import REPO
+from tests.helpers.paths import FILES, REPO
 
 DOCS = REPO / "docs"
 PAGES = sorted(DOCS.glob("*.rst"))
@@ -193,10 +193,10 @@ def block_id(case: tuple[Path, int, str]) -> str:
 
 @pytest.fixture
 def sandbox(tmp_path: Path) -> Path:
-    """A directory with a copy of ``samples/`` and ``tests/data``, and ``bin/bgtools``: the
+    """A directory with a copy of ``samples/`` and ``tests/files``, and ``bin/bgtools``: the
     program of this tree."""
     shutil.copytree(REPO / "samples", tmp_path / "samples")
-    shutil.copytree(REPO / "tests" / "data", tmp_path / "tests" / "data")
+    shutil.copytree(FILES, tmp_path / "tests" / "files")
     program = tmp_path / "bin" / "bgtools"
     program.parent.mkdir()
     # The console script's entry point, named as the console script is.

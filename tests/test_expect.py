@@ -13,7 +13,7 @@ from bgtools.readers.detect import load_file
 from bgtools.replay import profile_for, replay_match
 from bgtools.reports.expect import parse_claim
 from bgtools.rules import RULES
-from tests.helpers.paths import DATA, REPO
+from tests.helpers.paths import FILES, REPO
 
 SAMPLES = REPO / "samples"
 runner = CliRunner()
@@ -35,9 +35,9 @@ def result_of(path: Path) -> tuple[str, int, int, int]:
 
 
 REAL_FILES = [SAMPLES / "example_gnubg.mat", SAMPLES / "example_gnubg.sgf",
-              DATA / "corpus" / "galaxy" / "match1484923.txt",
-              DATA / "corpus" / "studio" / "Llabba_-_Iradch49_7pt_2023_05_15_18_07_54.txt",
-              DATA / "corpus" / "xg-binary" / "XCu3RJ0UvDg_Tldl.xg"]
+              FILES / "corpus" / "galaxy" / "match1484923.txt",
+              FILES / "corpus" / "studio" / "Llabba_-_Iradch49_7pt_2023_05_15_18_07_54.txt",
+              FILES / "corpus" / "xg-binary" / "XCu3RJ0UvDg_Tldl.xg"]
 
 
 @pytest.mark.parametrize("path", REAL_FILES, ids=lambda p: p.name)

@@ -22,11 +22,10 @@ from bgtools.data.spreadsheet import text_cell
 from bgtools.engine import ids
 from bgtools.reports.files import analyse_file, expand_paths
 from bgtools.write import atomic as atomicio
-from tests.helpers.paths import CORPUS
+from tests.helpers.paths import CORPUS, FILES
 from tests.helpers.selfplay import load_cases
 from tests.helpers.synthetic_matches import random_match
 
-DATA = Path(__file__).resolve().parent / "data"
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 DATA_PAGE = Path(__file__).resolve().parents[1] / "docs" / "data.md"
 """The manual's page of the data commands: its DuckDB query runs here."""
@@ -82,7 +81,7 @@ def read_csv(path: Path) -> list[dict[str, Any]]:
 
 
 def inputs() -> list[str]:
-    paths = [str(p) for p in sorted(DATA.glob("*.txt"))] + [str(SAMPLES)]
+    paths = [str(p) for p in sorted(FILES.glob("*.txt"))] + [str(SAMPLES)]
     paths += [str(mat) for mat, _ in CASES[:4]] + [str(mat.with_suffix(".sgf"))
                                                   for mat, _ in CASES[:4]]
     return paths
@@ -129,7 +128,7 @@ def _reference_rows(replay: Any, events: list[Any]) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("as_text", [False, True])
 def test_match_rows_equal_action_fields_for_every_action(as_text: bool) -> None:
-    paths = [str(DATA), str(SAMPLES)] + ([str(CORPUS)] if CORPUS.is_dir() else [])
+    paths = [str(FILES), str(SAMPLES)] + ([str(CORPUS)] if CORPUS.is_dir() else [])
     checked = 0
     for display, path, error in expand_paths(paths):
         result = analyse_file(display, path, error, keep_events=True)

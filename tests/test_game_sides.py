@@ -20,13 +20,13 @@ from hypothesis import strategies as st
 from bgtools.errors import BgtoolsError
 from bgtools.readers.detect import read_records
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
-from tests.helpers.paths import CORPUS_IN_USE, DATA, REPO
+from tests.helpers.paths import CORPUS_IN_USE, FILES, REPO
 
 _SKIPPED = {"SOURCES.md", "README.md", "LICENSE"}
 
 
 def _files() -> list[Path]:
-    roots = (REPO / "samples", DATA, CORPUS_IN_USE)
+    roots = (REPO / "samples", FILES, CORPUS_IN_USE)
     found = {path for root in roots for path in root.rglob("*")
              if path.is_file() and path.name not in _SKIPPED and "__pycache__" not in path.parts}
     return sorted(found)
@@ -62,7 +62,7 @@ def test_shortcuts_reach_the_general_replay_on_every_real_file() -> None:
 
 
 _MAT_SAMPLES = sorted(
-    path for path in (*(REPO / "samples").glob("*.mat"), *(DATA / "selfplay").rglob("*.mat"))
+    path for path in (*(REPO / "samples").glob("*.mat"), *(FILES / "selfplay").rglob("*.mat"))
     if path.is_file())
 _EDITS = ["", "*", "/", " ", "1", "2", "3", "5", "6", "0", "off", "bar", "25", "24/", "(2)"]
 

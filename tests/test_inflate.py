@@ -13,7 +13,7 @@ import pytest
 
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
 from bgtools.readers import inflate, xg
-from tests.helpers.paths import CORPUS_IN_USE, DATA
+from tests.helpers.paths import CORPUS_IN_USE, FILES
 
 # Compressible and not: records of zeros and of noise, as temp.xg's analysis is.
 _PAYLOAD = (bytes(5000) + random.Random(13).randbytes(3000)) * 40  # the same every run
@@ -111,7 +111,7 @@ def test_a_stream_and_what_follows_it() -> None:
 def test_xg_files_read_alike_with_either_inflater(monkeypatch: pytest.MonkeyPatch) -> None:
     if inflate._Decompressor is None:  # noqa: SLF001
         pytest.skip("only one inflater here")
-    paths = sorted((DATA / "xg").glob("*.xg")) + sorted(CORPUS_IN_USE.glob("xg-binary/*.xg"))
+    paths = sorted((FILES / "xg").glob("*.xg")) + sorted(CORPUS_IN_USE.glob("xg-binary/*.xg"))
     streamed = 0
     for path in paths:
         data = path.read_bytes()

@@ -30,10 +30,11 @@ from bgtools.replay import Event, MatchReplay, replay_match
 from bgtools.reports.convert import TARGET_FORMATS, render
 from bgtools.reports.files import analyse_file, event_json, validate_json
 from bgtools.write.json import dumps_file, dumps_match, record_to_json
-from tests.helpers.paths import CORPUS, DATA, EXAMPLES, REPO
+from tests.helpers.paths import CORPUS, EXAMPLES, REPO
+from tests.helpers.paths import FILES as TEST_FILES
 
 SAMPLES = REPO / "samples"
-ROOTS = [CORPUS, EXAMPLES, SAMPLES, DATA]
+ROOTS = [CORPUS, EXAMPLES, SAMPLES, TEST_FILES]
 VALIDATOR = jsonschema.Draft202012Validator(load_schema())
 runner = CliRunner()
 

@@ -1,5 +1,5 @@
 """The library as a python-chess user expects it (issue 17): ``bgtools.read``, ``match.replay``,
-moments, ``match.write`` and the namespace, on the real files of ``samples/`` and ``tests/data``.
+moments, ``match.write`` and the namespace, on the real files of ``samples/`` and ``tests/files``.
 
 Where the library and the JSON contract give the same fact, the tests compare the library
 with the command line's JSON output (``score``, ``replay --jsonl``, ``status``), field by
@@ -35,13 +35,14 @@ from bgtools.cli import app
 from bgtools.limits import MAX_FILE_BYTES
 from bgtools.readers.detect import load_file
 from bgtools.reports.convert import ConversionError, InvalidRecordError
-from tests.helpers.paths import DATA, REPO, at_least
+from tests.helpers.paths import FILES as TEST_FILES
+from tests.helpers.paths import REPO, at_least
 
 SAMPLES = REPO / "samples"
 GNUBG_MAT = SAMPLES / "example_gnubg.mat"
-FILES = sorted([*SAMPLES.iterdir(), *DATA.glob("*.txt"), *(DATA / "sites").glob("*.txt"),
-                *(DATA / "xg").glob("*.xg"), *(DATA / "xg").glob("*.bgf"),
-                *(DATA / "setup").glob("*.sgf")])
+FILES = sorted([*SAMPLES.iterdir(), *TEST_FILES.glob("*.txt"),
+                *(TEST_FILES / "sites").glob("*.txt"), *(TEST_FILES / "xg").glob("*.xg"),
+                *(TEST_FILES / "xg").glob("*.bgf"), *(TEST_FILES / "setup").glob("*.sgf")])
 runner = CliRunner()
 
 

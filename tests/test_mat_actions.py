@@ -11,14 +11,14 @@ import pytest
 
 from bgtools.readers import mat
 from bgtools.record import Action
-from tests.helpers.paths import CORPUS
+from tests.helpers.paths import CORPUS, FILES
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 def _mat_files() -> list[Path]:
     files = sorted((REPO / "samples").glob("*.mat"))
-    files += sorted((REPO / "tests" / "data").rglob("*.mat"))
+    files += sorted(FILES.rglob("*.mat"))
     if CORPUS.is_dir():
         files += sorted(CORPUS.rglob("*.mat")) + sorted(CORPUS.rglob("*.txt"))
     return files

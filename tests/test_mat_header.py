@@ -1,7 +1,7 @@
 """The header of a written .mat: what it states of the rules, and the source's own tags.
 
 * ``[Crawford "Off"]`` only where the Crawford rule could apply: gnubg's .mat of a 1-point
-  match says nothing of it, so neither does ours (tests/data/onepoint: gnubg's own
+  match says nothing of it, so neither does ours (tests/files/onepoint: gnubg's own
   ``export match mat`` and ``save match`` of one 1-point match);
 * a .mat written from a record keeps the header tags of the source that a .mat header can
   hold (``Site``, ``Match ID``, players' ``Elo``, ``CubeLimit``...), in the source's order,
@@ -19,9 +19,9 @@ from bgtools.readers.mat import parse_mat
 from bgtools.record import MatchRecord
 from bgtools.write.mat import write_mat
 from bgtools.write.sgf import write_sgf
+from tests.helpers.paths import FILES
 
-DATA = Path(__file__).resolve().parent / "data"
-ONE_POINT = DATA / "onepoint" / "m1_s13"
+ONE_POINT = FILES / "onepoint" / "m1_s13"
 
 
 def _record(path: Path) -> MatchRecord:
@@ -46,7 +46,7 @@ def test_a_one_point_match_is_written_as_gnubg_exports_it(source: str) -> None:
 
 
 def _match(length: int, crawford: str | None) -> MatchRecord:
-    """A one-game match (tests/data/onepoint's game) under another length and tag."""
+    """A one-game match (tests/files/onepoint's game) under another length and tag."""
     text = ONE_POINT.with_suffix(".mat").read_text(encoding="utf-8")
     text = text.replace(" 1 point match", f" {length} point match")
     text = text.replace("Wins 1 point and the match", "Wins 1 point" if length > 1 else
@@ -72,7 +72,7 @@ def test_crawford_off_is_written_only_where_the_rule_could_apply(
 
 # --- the source's own header tags ------------------------------------------------------------
 
-SITES = DATA / "sites"
+SITES = FILES / "sites"
 
 
 def test_a_galaxy_file_keeps_its_header_tags_in_order() -> None:

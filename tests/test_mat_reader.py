@@ -24,17 +24,16 @@ from bgtools.readers.mat import (
 )
 from bgtools.readers.source import decode_bytes
 from bgtools.record import Action, GameRecord, MatchRecord
-from tests.helpers.paths import BUNDLED_CORPUS
+from tests.helpers.paths import BUNDLED_CORPUS, FILES
 from tests.helpers.paths import CORPUS as SHARED_CORPUS
 from tests.helpers.strategies import mat_lines
 
-DATA = Path(__file__).resolve().parent / "data"
 CORPUS = SHARED_CORPUS if SHARED_CORPUS.is_dir() else BUNDLED_CORPUS
-"""The shared corpus, or without it its licensed part shipped in tests/data/corpus."""
+"""The shared corpus, or without it its licensed part shipped in tests/files/corpus."""
 
-XG_FILE = DATA / "lazyBG_match1.txt"
-GALAXY_FILE = DATA / "match3539770.txt"
-STUDIO_FILE = DATA / "solnze_-_Lasse_3pt_2024_05_11_19_56_16.txt"
+XG_FILE = FILES / "lazyBG_match1.txt"
+GALAXY_FILE = FILES / "match3539770.txt"
+STUDIO_FILE = FILES / "solnze_-_Lasse_3pt_2024_05_11_19_56_16.txt"
 FIBS_FILE = SHARED_CORPUS / "fibs" / "willvlc-nori-2009Mar021903.txt"
 """A FIBS record with ratings: no licence allows shipping it, so it is read from the shared
 corpus and its tests skip without it."""
@@ -257,7 +256,7 @@ def test_the_tokens_that_span_blanks_are_known() -> None:
 
 def test_word_scanner_reads_every_gnubg_action_line() -> None:
     """Every line of GNU Backgammon's export but its score lines takes the quick path."""
-    for path in sorted((DATA / "selfplay").glob("*.mat")):
+    for path in sorted((FILES / "selfplay").glob("*.mat")):
         for line in path.read_text(encoding="utf-8").split("\n"):
             if line.strip() and " : " not in line:
                 assert _words_read_it(line), line
@@ -402,7 +401,7 @@ def test_gnubg_skeleton() -> None:
 def test_a_long_first_name_leaving_no_blank_before_the_second_is_read(name: str) -> None:
     """gnubg pads ``" NAME : s"`` to 32 characters and writes the second name straight after,
     so a first name of 27 characters (26 with a two-digit score) touches the second name."""
-    original = (DATA / "selfplay" / "m3_s1.mat").read_text()
+    original = (FILES / "selfplay" / "m3_s1.mat").read_text()
     score_line = re.compile(r"^ (\S+) : ([0-9]+) +(\S+) : ([0-9]+)$", re.MULTILINE)
     long_named = score_line.sub(
         lambda m: " " + f"{name} : {m[2]}".ljust(31) + f"{m[3]} : {m[4]}", original)
@@ -899,7 +898,7 @@ def test_roll_lines_fast_path_equals_the_grammar(parts: list[tuple[str, str]], l
 
 def test_fast_path_reads_every_gnubg_line() -> None:
     taken = total = 0
-    for path in sorted((DATA / "selfplay").glob("*.mat")):
+    for path in sorted((FILES / "selfplay").glob("*.mat")):
         for line in path.read_text(encoding="utf-8").split("\n"):
             if line.strip():
                 total += 1
@@ -920,7 +919,7 @@ def _both_readers(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.slow
 def test_reader_reads_the_same_with_the_grammar_alone(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    paths = [*DATA_FILES, *sorted((DATA / "selfplay").glob("*.mat"))]
+    paths = [*DATA_FILES, *sorted((FILES / "selfplay").glob("*.mat"))]
     paths += corpus_files()
     for path in paths:
         text, _ = decode_bytes(path.read_bytes())

@@ -20,12 +20,12 @@ from bgtools.readers.detect import load_file, read_records
 from bgtools.replay import Event, profile_for, replay_match
 from bgtools.reports.moments import build_moments
 from bgtools.write.mat import write_mat
-from tests.helpers.paths import CORPUS, DATA, REPO
+from tests.helpers.paths import CORPUS, FILES, REPO
 
 SAMPLES = REPO / "samples"
 EXAMPLE = SAMPLES / "example_gnubg.mat"
 EXAMPLE_SGF = SAMPLES / "example_gnubg.sgf"
-EMPTY_PLAY = DATA / "setup" / "bar_cube4_m5.mat"  # line 7: a 51 written with no play
+EMPTY_PLAY = FILES / "setup" / "bar_cube4_m5.mat"  # line 7: a 51 written with no play
 NICKSBAR = CORPUS / "fibs" / "nicksbar-nori-2009Jan302316.txt"
 runner = CliRunner()
 
@@ -155,8 +155,8 @@ def _rows(path_or_text: Path | str, name: str = "x.mat") -> dict[int, list[str |
 
 
 def _rowless_records() -> list[Path]:
-    found = sorted((DATA / "selfplay").glob("*.sgf")) + sorted((DATA / "xg").glob("*.xg"))
-    found += sorted((DATA / "xg").glob("*.bgf"))
+    found = sorted((FILES / "selfplay").glob("*.sgf")) + sorted((FILES / "xg").glob("*.xg"))
+    found += sorted((FILES / "xg").glob("*.bgf"))
     if CORPUS.exists():
         for pattern in ("*/*.sgf", "*/*.xg", "*/*.bgf"):
             found += sorted(CORPUS.glob(pattern))

@@ -3,7 +3,7 @@ its reference codec (the optional package ``ogxm``).
 
 Round trips (.mat -> .ogxm -> replay: the same verdict, score and positions; .ogxm -> .mat),
 OGXM written by another producer (GammonView's ``gvformat``, from the corpus's ``.mat``
-twins, and its files shipped in tests/data/ogxm), streams, hostile input, and bgtools
+twins, and its files shipped in tests/files/ogxm), streams, hostile input, and bgtools
 without the package (a one-line error, exit 2).
 """
 
@@ -23,11 +23,11 @@ from bgtools.readers.ogxm import CodecUnavailableError, play_order
 from bgtools.record import MatchRecord
 from bgtools.replay import Event, MatchReplay, replay_match
 from bgtools.write.mat import write_mat
-from tests.helpers.paths import DATA, REPO
+from tests.helpers.paths import FILES, REPO
 
 ogxm = pytest.importorskip("ogxm", reason="the optional OGXM codec (bgtools[ogxm])")
 
-OGXM_DATA = DATA / "ogxm"
+OGXM_DATA = FILES / "ogxm"
 TWINS = ("B4_SrGcsKAQmoTyHlgJCbM", "MYdvw1qGuyaRUH__", "XCu3RJ0UvDg_Tldl")
 
 
@@ -72,7 +72,7 @@ def test_registry_row_reads_ogxm() -> None:
 
 @pytest.mark.parametrize("stem", TWINS)
 def test_gammonview_ogxm_reads_as_its_mat_twin(stem: str, corpus: Path) -> None:
-    """OGXM written by another producer (tests/data/ogxm, from GammonView's codec) replays
+    """OGXM written by another producer (tests/files/ogxm, from GammonView's codec) replays
     as its .mat twin: no error, the same scores, results and positions."""
     twin = corpus / "gammonview" / f"{stem}.mat"
     ogxm_record = read_records((OGXM_DATA / f"{stem}.ogxm").read_bytes(), stem).records[0]
@@ -82,7 +82,7 @@ def test_gammonview_ogxm_reads_as_its_mat_twin(stem: str, corpus: Path) -> None:
 
 
 def test_shipped_files_are_gammonviews_output(corpus: Path) -> None:
-    """tests/data/ogxm is what gvformat writes from the .mat twins (SOURCES.md)."""
+    """tests/files/ogxm is what gvformat writes from the .mat twins (SOURCES.md)."""
     gvformat = pytest.importorskip("gvformat")
     members = []
     for stem in TWINS:

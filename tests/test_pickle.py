@@ -13,15 +13,16 @@ from pathlib import Path
 import pytest
 
 import bgtools
-from tests.helpers.paths import DATA, REPO
+from tests.helpers.paths import FILES as TEST_FILES
+from tests.helpers.paths import REPO
 
 FILES = [
     REPO / "samples" / "example_gnubg.mat",
     REPO / "samples" / "example_gnubg.sgf",
     REPO / "samples" / "galaxy_match1486073.txt",
-    DATA / "money_raccoons.mat",
-    DATA / "corpus" / "xg-binary" / "B4_SrGcsKAQmoTyHlgJCbM.xg",
-    DATA / "corpus" / "bgblitz" / "B4_SrGcsKAQmoTyHlgJCbM.bgf",
+    TEST_FILES / "money_raccoons.mat",
+    TEST_FILES / "corpus" / "xg-binary" / "B4_SrGcsKAQmoTyHlgJCbM.xg",
+    TEST_FILES / "corpus" / "bgblitz" / "B4_SrGcsKAQmoTyHlgJCbM.bgf",
 ]
 
 

@@ -13,8 +13,9 @@ from bgtools.cli import app
 from bgtools.readers.detect import load_file
 from bgtools.record import MatchRecord
 from bgtools.replay import Event, replay_match
+from tests.helpers.paths import FILES
 
-RACCOONS = Path(__file__).resolve().parent / "data" / "money_raccoons.mat"
+RACCOONS = FILES / "money_raccoons.mat"
 runner = CliRunner()
 
 

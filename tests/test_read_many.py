@@ -9,24 +9,24 @@ from pathlib import Path
 import pytest
 
 import bgtools
-from tests.helpers.paths import DATA, REPO
+from tests.helpers.paths import FILES, REPO
 
 SAMPLES = REPO / "samples"
-SITES = DATA / "sites"
+SITES = FILES / "sites"
 
 
 def expected_paths() -> list[Path]:
     """The inputs of :func:`inputs`, in the order the command line takes them."""
-    return [DATA / "money_raccoons.mat",
+    return [FILES / "money_raccoons.mat",
             *sorted(SAMPLES.iterdir()),
             *sorted(SAMPLES.glob("*.sgf")),
-            DATA / "corpus" / "xg-binary" / "B4_SrGcsKAQmoTyHlgJCbM.xg"]
+            FILES / "corpus" / "xg-binary" / "B4_SrGcsKAQmoTyHlgJCbM.xg"]
 
 
 def inputs() -> list[str | Path]:
     """A file, a folder, a glob and a binary file."""
-    return [DATA / "money_raccoons.mat", str(SAMPLES), str(SAMPLES / "*.sgf"),
-            DATA / "corpus" / "xg-binary" / "B4_SrGcsKAQmoTyHlgJCbM.xg"]
+    return [FILES / "money_raccoons.mat", str(SAMPLES), str(SAMPLES / "*.sgf"),
+            FILES / "corpus" / "xg-binary" / "B4_SrGcsKAQmoTyHlgJCbM.xg"]
 
 
 @pytest.mark.parametrize("jobs", [1, 2])

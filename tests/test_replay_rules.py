@@ -1,4 +1,4 @@
-"""Replay rules checked on small edits of a real gnubg export (tests/data/selfplay)."""
+"""Replay rules checked on small edits of a real gnubg export (tests/files/selfplay)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from pathlib import Path
 
 from bgtools.readers.mat import parse_mat
 from bgtools.replay import replay_match
+from tests.helpers.paths import FILES
 
-SELFPLAY = Path(__file__).resolve().parent / "data" / "selfplay"
+SELFPLAY = FILES / "selfplay"
 REPO = Path(__file__).resolve().parents[1]
 
 

@@ -24,12 +24,13 @@ from bgtools.readers.xg import read_game_file
 from bgtools.record import Action, GameRecord, MatchRecord, SetUp
 from bgtools.write.json import dumps_file, dumps_match, record_to_json
 from tests.helpers.fuzzing import build_xg
-from tests.helpers.paths import CORPUS, DATA, REPO
+from tests.helpers.paths import CORPUS, REPO
+from tests.helpers.paths import FILES as TEST_FILES
 from tests.test_jsonfmt import schema_errors
 from tests.test_xg import SAMPLE_XG
 from tests.test_xg_autodoubles import _records, with_auto_doubles
 
-ROOTS = [CORPUS, DATA, REPO / "samples"]
+ROOTS = [CORPUS, TEST_FILES, REPO / "samples"]
 SKIPPED = {"SOURCES.md", "README.md", "LICENSE"}
 runner = CliRunner()
 
@@ -188,7 +189,7 @@ def test_the_place_is_what_the_old_node_rule_lost(tmp_path: Path) -> None:
 def test_sgf_json_without_the_member_reads_as_before(name: str) -> None:
     """A JSON file of an SGF written before ``setup_before`` existed reads the same
     set-ups: the member only states what the node numbers gave."""
-    records = load_file(DATA / "setup" / f"{name}.sgf").records
+    records = load_file(TEST_FILES / "setup" / f"{name}.sgf").records
     obj = json.loads(dumps_match(records[0]))
     assert any("setup_before" in g["extra"] for g in obj["games"])
     for game in obj["games"]:
@@ -282,7 +283,7 @@ def test_the_mat_refusal_words_an_edit_and_a_cube(tmp_path: Path) -> None:
 
 
 def test_the_mat_refusal_of_an_sgf_setup_node(tmp_path: Path) -> None:
-    source = DATA / "setup" / "bar_cube4_m5.sgf"
+    source = TEST_FILES / "setup" / "bar_cube4_m5.sgf"
     result = runner.invoke(app, ["convert", str(source), "-o", str(tmp_path / "x.mat")])
     assert result.exit_code == 1
     assert "a set-up (the board and the player to move set by hand before action 2: an " \

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bgtools.readers.detect import read_records
+from tests.helpers.paths import FILES
 
-SGF = Path(__file__).resolve().parent / "data" / "selfplay" / "m5_s1.sgf"
+SGF = FILES / "selfplay" / "m5_s1.sgf"
 
 
 def _sgf(charset: str, name: str, encoding: str) -> bytes:

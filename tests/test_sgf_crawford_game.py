@@ -4,13 +4,12 @@ cannot say, and gets a ``crawford-unknown`` warning for a double there: tests/te
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from bgtools.readers.detect import read_records
 from bgtools.replay import profile_for, replay_match
+from tests.helpers.paths import FILES
 
 # Game 4 of a gnubg self-play 5-point match: at 1-4, after the Crawford game, with a double.
-MATCH = Path(__file__).resolve().parent / "data" / "selfplay" / "m5_s1.sgf"
+MATCH = FILES / "selfplay" / "m5_s1.sgf"
 
 
 def _saved_game(rules: str) -> bytes:

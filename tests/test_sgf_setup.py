@@ -2,7 +2,7 @@
 
 The oracle is GNU Backgammon: ``tests/helpers/setup_fixtures.py`` set up positions in gnubg (board,
 turn, cube value and owner), let it play on and saved its SGF with gnubg's Position ID and
-Match ID before every play and the Position ID after it (``tests/data/setup/``).
+Match ID before every play and the Position ID after it (``tests/files/setup/``).
 """
 
 from __future__ import annotations

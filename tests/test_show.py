@@ -23,14 +23,15 @@ from bgtools.engine.diagram import (
 from bgtools.engine.position import Position
 from bgtools.reports.board import id_board, moment_board
 from bgtools.reports.moments import MatchAnswers, Moment, analyse_answers
+from tests.helpers.paths import FILES
 
 ROOT = Path(__file__).resolve().parents[1]
 MATCHES = [
     ROOT / "samples" / "example_gnubg.mat",
     ROOT / "samples" / "galaxy_match1486073.txt",
-    ROOT / "tests" / "data" / "selfplay" / "m3_s1.mat",
-    ROOT / "tests" / "data" / "selfplay" / "m3_s10.sgf",
-    ROOT / "tests" / "data" / "sites" / "match1100068.txt",
+    FILES / "selfplay" / "m3_s1.mat",
+    FILES / "selfplay" / "m3_s10.sgf",
+    FILES / "sites" / "match1100068.txt",
 ]
 
 # A screen cell: ("top"|"bottom"|"bar-top"|"bar-bottom", column index); its content (letter, count).
@@ -272,7 +273,7 @@ def deduplicated(grids: list[list[str]]) -> list[list[str]]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", [MATCHES[0], MATCHES[2], ROOT / "tests" / "data" / "selfplay"
+@pytest.mark.parametrize("path", [MATCHES[0], MATCHES[2], FILES / "selfplay"
                                   / "m3_s2.mat"], ids=lambda p: p.name)
 def test_boards_are_gnubg_s_show_board(gnubg: object, path: Path) -> None:
     """Every board GNU Backgammon shows while stepping through a game (its grid: checkers,

@@ -1,4 +1,4 @@
-"""Site dialects and house rules: each reading on the real file that shows it (tests/data/sites,
+"""Site dialects and house rules: each reading on the real file that shows it (tests/files/sites,
 copied from the corpus), and each profile rule on small written records where no real file
 exists. A dialect reading must never hide a real defect: every test of a reading has a twin
 where the same cell cannot mean what the dialect says, and is still an error."""
@@ -25,10 +25,10 @@ from bgtools.replay import (
     replay_match,
     site_profile_name,
 )
-from tests.helpers.paths import at_least
+from tests.helpers.paths import FILES, at_least
 
-SITES = Path(__file__).resolve().parent / "data" / "sites"
-SELFPLAY = Path(__file__).resolve().parent / "data" / "selfplay"
+SITES = FILES / "sites"
+SELFPLAY = FILES / "selfplay"
 
 
 def _record(text: str) -> MatchRecord:

@@ -21,10 +21,9 @@ from hypothesis import strategies as st
 from bgtools.readers.bgf import read_bgf_document
 from bgtools.readers.smile import SmileError, decode_smile
 from tests.helpers.fuzzing import Encoder
-from tests.helpers.paths import CORPUS
+from tests.helpers.paths import CORPUS, FILES
 
-ROOT = Path(__file__).resolve().parent
-BODIES = sorted({*(path for path in (ROOT / "data").rglob("*.bgf") if "hostile" not in path.parts),
+BODIES = sorted({*(path for path in FILES.rglob("*.bgf") if "hostile" not in path.parts),
                  *(CORPUS / "bgblitz").glob("*.bgf")})  # BGBlitz's own (not the hostile ones)
 ANALYSIS = frozenset({"moveAnalysis", "equity", "luck", "pr", "prGreen", "prRed",
                       "dancingEquity"})

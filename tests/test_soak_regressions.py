@@ -1,7 +1,7 @@
 """False errors found by the gnubg soak (``scripts/soak_gnubg.py``), one test per root cause.
 
-The records are gnubg self-play files (``tests/data/selfplay/soak``, seeds and settings in
-``tests/data/SOURCES.md``).
+The records are gnubg self-play files (``tests/files/selfplay/soak``, seeds and settings in
+``tests/files/SOURCES.md``).
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import bgtools
-from tests.helpers.paths import DATA
+from tests.helpers.paths import FILES
 
-SOAK = DATA / "selfplay" / "soak"
+SOAK = FILES / "selfplay" / "soak"
 NO_CRAWFORD = SOAK / "m3_s5018_nocrawford.sgf"  # a double in game 2 at 2-0 of 3: legal
 CRAWFORD_TAG = '; [Crawford "Off"]\n'
 
@@ -49,7 +49,7 @@ def test_mat_of_a_match_without_crawford_states_it(tmp_path: Path) -> None:
 def test_mat_of_a_crawford_match_has_no_crawford_tag(tmp_path: Path) -> None:
     """gnubg writes no Crawford tag: a Crawford match's .mat stays gnubg's export."""
     target = tmp_path / "out.mat"
-    bgtools.read(DATA / "selfplay" / "m3_s1.sgf")[0].write(target)
+    bgtools.read(FILES / "selfplay" / "m3_s1.sgf")[0].write(target)
     assert "[Crawford" not in target.read_text(encoding="utf-8")
 
 

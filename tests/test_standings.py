@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.data.standings import CSV_COLUMNS, MatchOutcome, Standings
-from tests.helpers.paths import nameless_copy
+from tests.helpers.paths import FILES, nameless_copy
 from tests.helpers.selfplay import load_cases
 from tests.helpers.synthetic_matches import random_match
 
@@ -106,7 +106,7 @@ def test_standings_command_csv_and_table(tmp_path: Path) -> None:
 @pytest.mark.parametrize("args", [
     ("standings", "/nonexistent/m.mat"),
     ("standings", "/nonexistent/m.mat", "--json"),
-    ("standings", str(Path(__file__).parent / "data"), "--json", "--csv"),
+    ("standings", str(FILES), "--json", "--csv"),
 ])
 def test_standings_bad_input(args: tuple[str, ...]) -> None:
     code, out, err = run(*args)

@@ -32,13 +32,12 @@ from bgtools.engine import ids
 from bgtools.engine.position import Position
 from bgtools.replay import Event
 from bgtools.reports.files import analyse_file, expand_paths
-from tests.helpers.paths import CORPUS
+from tests.helpers.paths import CORPUS, FILES
 from tests.helpers.selfplay import load_cases
 from tests.helpers.strategies import random_position
 from tests.helpers.synthetic_matches import fair_die, loaded_die, random_match, write_archive
 
-DATA = Path(__file__).resolve().parent / "data"
-SELFPLAY = DATA / "selfplay"
+SELFPLAY = FILES / "selfplay"
 runner = CliRunner()
 CASES = load_cases()
 
@@ -313,7 +312,7 @@ def raccoons_written(text: str) -> Counter[str]:
 
 
 def test_raccoons_are_counted_per_player() -> None:
-    path = DATA / "money_raccoons.mat"
+    path = FILES / "money_raccoons.mat"
     written = raccoons_written(path.read_text(encoding="utf-8"))
     assert sum(written.values()) >= 2 and len(written) == 2  # one by each player
     obj = stats_of([path])
@@ -373,7 +372,7 @@ def test_stats_tables_for_people(tmp_path: Path) -> None:
 
 
 def test_stats_table_shows_raccoons() -> None:
-    path = DATA / "money_raccoons.mat"
+    path = FILES / "money_raccoons.mat"
     written = raccoons_written(path.read_text(encoding="utf-8"))
     code, out, _ = run("stats", str(path))
     assert code == 0
@@ -412,9 +411,9 @@ def test_stats_skips_invalid_files_with_a_note(tmp_path: Path) -> None:
 @pytest.mark.parametrize("args", [
     ("stats", "/nonexistent/x.mat"),
     ("stats", "/nonexistent/x.mat", "--json"),
-    ("stats", str(DATA), "--by", "country"),
-    ("stats", str(DATA), "--plot", "out.gif"),
-    ("stats", str(DATA), "--rules", "nonsense"),
+    ("stats", str(FILES), "--by", "country"),
+    ("stats", str(FILES), "--plot", "out.gif"),
+    ("stats", str(FILES), "--rules", "nonsense"),
 ])
 def test_stats_bad_input_is_one_line(args: tuple[str, ...]) -> None:
     code, out, err = run(*args)

@@ -16,10 +16,10 @@ from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.limits import MAX_FILE_BYTES
-from tests.helpers.paths import DATA, REPO
+from tests.helpers.paths import FILES, REPO
 
 SAMPLES = REPO / "samples"
-XG_DIR = DATA / "xg"
+XG_DIR = FILES / "xg"
 
 
 def run(args: list[str], stdin: bytes, cwd: Path | None = None,

@@ -27,11 +27,12 @@ from bgtools.engine.diagram import BoardInfo, player_sides, svg_diagram
 from bgtools.engine.position import Position
 from bgtools.reports.board import moment_board
 from bgtools.reports.moments import MatchAnswers, Moment, analyse_answers
+from tests.helpers.paths import FILES
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "samples" / "example_gnubg.mat"
 MATCHES = [EXAMPLE, ROOT / "samples" / "galaxy_match1486073.txt",
-           ROOT / "tests" / "data" / "selfplay" / "m3_s1.mat"]
+           FILES / "selfplay" / "m3_s1.mat"]
 NS = "{http://www.w3.org/2000/svg}"
 
 

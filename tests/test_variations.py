@@ -1,6 +1,6 @@
 """Nackgammon is replayed from its own starting position; other variations are refused.
 
-The records are GNU Backgammon's own (tests/data/variations, see tests/data/SOURCES.md):
+The records are GNU Backgammon's own (tests/files/variations, see tests/files/SOURCES.md):
 a nackgammon match as gnubg exports it (``; [Variation "NackGammon"]``) and saves it
 (``RU[Crawford:Nackgammon]``), and a hypergammon one. An eXtreme Gammon file states its
 variation in the match header (0 backgammon, 1 nackgammon, 2 hypergammon, 3 longgammon).
@@ -26,16 +26,17 @@ from bgtools.reports.files import analyse_file
 from bgtools.write.mat import normalise_match
 from bgtools.write.sgf import render_sgf
 from tests.helpers.fuzzing import bgf_points, build_bgf, build_xg
+from tests.helpers.paths import FILES
 from tests.test_xg import _events
 
-DATA = Path(__file__).resolve().parent / "data" / "variations"
+DATA = FILES / "variations"
 NACK_MAT = DATA / "nackgammon_5pt.mat"
 NACK_SGF = DATA / "nackgammon_5pt.sgf"
-SAMPLE_XG = Path(__file__).resolve().parent / "data" / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.xg"
+SAMPLE_XG = FILES / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.xg"
 runner = CliRunner()
 # GNU Backgammon's own records of a 3-chequer hypergammon match, verbatim (its SGF without
-# the analysis properties; tests/data/SOURCES.md): kept here, not as files, because every
-# file under tests/data is a record bgtools reads and these are refused.
+# the analysis properties; tests/files/SOURCES.md): kept here, not as files, because every
+# file under tests/files is a record bgtools reads and these are refused.
 HYPERGAMMON = {
     "hypergammon3.mat": (
         b'; [EventDate "2026.12.03"]\n; [Variation "HyperGammon (3)"]\n\n 1 point match\n\n'

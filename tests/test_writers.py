@@ -28,11 +28,10 @@ from bgtools.record import MatchRecord
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
 from bgtools.write.mat import UnwritableRecordError, normalise_match, write_mat
 from bgtools.write.sgf import APPLICATION, write_sgf
-from tests.helpers.paths import CORPUS_IN_USE, at_least
+from tests.helpers.paths import CORPUS_IN_USE, FILES, at_least
 from tests.helpers.selfplay import DATA as SELFPLAY
 
 DEBIAN_GNUBG = Path("/usr/games/gnubg")
-DATA = Path(__file__).resolve().parent / "data"
 
 
 def _selfplay(suffix: str) -> list[Path]:
@@ -387,8 +386,8 @@ def _rules(record: MatchRecord) -> tuple[str | None, str | None, bool | None, bo
 
 
 def _session(jacoby: str, beaver: str) -> MatchRecord:
-    """``tests/data/money_raccoons.mat`` (a beaver and a raccoon) under the rules given."""
-    text = (DATA / "money_raccoons.mat").read_text(encoding="utf-8")
+    """``tests/files/money_raccoons.mat`` (a beaver and a raccoon) under the rules given."""
+    text = (FILES / "money_raccoons.mat").read_text(encoding="utf-8")
     text = text.replace('; [Beaver "On"]\n', f'; [Jacoby "{jacoby}"]\n; [Beaver "{beaver}"]\n')
     return parse_mat(text)[0]
 
@@ -421,7 +420,7 @@ def test_jacoby_and_beaver_survive_mat_and_sgf(jacoby: str, beaver: str) -> None
 
 def test_an_sgf_without_a_beaver_rule_states_none() -> None:
     """gnubg writes no beaver rule: its files leave it to the profile (beavers allowed)."""
-    record = parse_mat((DATA / "money_raccoons.mat").read_text(encoding="utf-8").replace(
+    record = parse_mat((FILES / "money_raccoons.mat").read_text(encoding="utf-8").replace(
         '; [Beaver "On"]\n', ""))[0]
     back = parse_sgf(write_sgf(record))[0]
     assert back.tag("Beaver") is None and profile_for(back).beavers
@@ -429,8 +428,8 @@ def test_an_sgf_without_a_beaver_rule_states_none() -> None:
 
 
 def test_xg_session_rules_survive_conversion() -> None:
-    """XG's match header (Jacoby on, beavers off, ``tests/data/xg``) through .mat and SGF."""
-    path = DATA / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.xg"
+    """XG's match header (Jacoby on, beavers off, ``tests/files/xg``) through .mat and SGF."""
+    path = FILES / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.xg"
     header = read_game_file(path.read_bytes())[:RECORD_SIZE]
     xg = load_file(path).records[0]
     assert _rules(xg)[:2] == tuple("On" if header[at] else "Off" for at in (101, 102))
@@ -442,7 +441,7 @@ def test_debian_gnubg_loads_our_sgf_with_beaver_rules(debian_gnubg: Path,
                                                       tmp_path: Path) -> None:
     """gnubg skips the rule names it does not know: our SGF with ``NoBeaver`` and with
     ``Beaver`` loads to the same match as our .mat says."""
-    xg = load_file(DATA / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.xg").records[0]
+    xg = load_file(FILES / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.xg").records[0]
     texts = [write_sgf(xg), write_sgf(xg).replace(":NoBeaver]", ":Beaver]")]
     assert all("Beaver]" in text for text in texts)
     expected = _fingerprint(xg)[1]

@@ -2,7 +2,7 @@
 
 The corpus holds the same matches as ``.xg``, ``.bgf`` and ``.mat``: replaying each binary
 file must give exactly the events (position before and after each play, cube, results) and
-final score of its ``.mat`` twin. ``tests/data/xg`` holds one MIT-licensed triple so that a
+final score of its ``.mat`` twin. ``tests/files/xg`` holds one MIT-licensed triple so that a
 bare clone tests the readers too. Damaged input must end in one typed error, never a
 traceback or unbounded memory.
 """
@@ -32,9 +32,9 @@ from bgtools.readers.xg import RECORD_SIZE, read_game_file
 from bgtools.replay import Event
 from bgtools.reports.files import analyse_file, expand_paths
 from tests.helpers.fuzzing import build_bgf, build_xg
-from tests.helpers.paths import corpus_file
+from tests.helpers.paths import FILES, corpus_file
 
-DATA = Path(__file__).resolve().parent / "data" / "xg"
+DATA = FILES / "xg"
 SAMPLE_XG = DATA / "B4_SrGcsKAQmoTyHlgJCbM.xg"
 SAMPLE_BGF = DATA / "B4_SrGcsKAQmoTyHlgJCbM.bgf"
 SAMPLE_MAT = DATA / "B4_SrGcsKAQmoTyHlgJCbM.mat"

@@ -3,7 +3,7 @@
 real cube is 2^n times theirs (xgdatatools' ``xgstruct.py``, from XG's published layout).
 
 No real file with automatic doubles is published, so the tests patch the money session of
-``tests/data/xg/B4_SrGcsKAQmoTyHlgJCbM.xg`` (version 30): the match header's automatic
+``tests/files/xg/B4_SrGcsKAQmoTyHlgJCbM.xg`` (version 30): the match header's automatic
 doubles flag, a game's count, and, consistently, what the count implies: the game's points
 in its footer, and every score after it (game headers, game footers, the match footer).
 """

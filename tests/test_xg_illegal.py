@@ -2,7 +2,7 @@
 was given (flagged invalid, their checker moves short of the board XG stores), and boards
 set up by hand (a game that starts from a set position, a position edited at a play).
 
-``tests/data/xg/hQ8sVn2LbTdF4wRm`` and ``rK7pXm4TqLb9NzWd`` (GammonView's samples, MIT) hold
+``tests/files/xg/hQ8sVn2LbTdF4wRm`` and ``rK7pXm4TqLb9NzWd`` (GammonView's samples, MIT) hold
 the same match as ``.xg`` and ``.mat``: each ``.xg`` is a bare zlib stream of its records
 (no ZLB archive) and holds illegal plays: ``14/8 15/10 6/8`` off a 6-5 (a checker moved
 backwards, which XG's move list leaves out), ``13/9 13/7`` off a 6-3 and ``13/3 7/4`` off a
@@ -22,9 +22,10 @@ from bgtools.readers.detect import read_records
 from bgtools.readers.xg import RECORD_SIZE, read_game_file
 from bgtools.reports.files import analyse_file
 from tests.helpers.fuzzing import XG_PREFIX, build_xg
+from tests.helpers.paths import FILES
 from tests.test_xg import _events
 
-DATA = Path(__file__).resolve().parent / "data" / "xg"
+DATA = FILES / "xg"
 ILLEGAL = ["hQ8sVn2LbTdF4wRm", "rK7pXm4TqLb9NzWd"]
 
 

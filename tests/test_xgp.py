@@ -4,7 +4,7 @@
 No ``.xgp`` file is published with a licence we can ship, so the tests build them from the
 published layout (``docs/xg-format.md``): the ``RGMH`` container around a record stream of
 a match header, a game header and the decision (a move record for a checker play, a cube
-record for a cube decision), taken here from a real match (``tests/data/xg``). The
+record for a cube decision), taken here from a real match (``tests/files/xg``). The
 position each file gives must be the one the replay of that match has at that decision.
 """
 
@@ -25,8 +25,9 @@ from bgtools.readers.xg import RECORD_SIZE, read_game_file, read_position_file
 from bgtools.replay import Event
 from bgtools.reports.files import analyse_file, expand_paths
 from tests.helpers.fuzzing import build_xg
+from tests.helpers.paths import FILES
 
-MATCH = Path(__file__).resolve().parent / "data" / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.xg"
+MATCH = FILES / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.xg"
 
 
 def _records() -> list[bytes]:
