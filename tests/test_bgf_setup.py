@@ -20,8 +20,8 @@ from bgtools.replay import Event
 from bgtools.reports.files import analyse_file
 from tests.helpers.fuzzing import bgf_points, build_bgf
 from tests.helpers.paths import FILES
-from tests.test_jsonfmt import schema_errors
-from tests.test_xg import _events
+from tests.helpers.replays import replay_keys
+from tests.helpers.schema import schema_errors
 
 SAMPLE = FILES / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.bgf"
 
@@ -47,11 +47,11 @@ def test_a_game_set_up_in_bgblitz_replays_from_its_position(tmp_path: Path) -> N
     document["games"][0]["initial"]["points"] = _points(rolls[cut])
     changed = tmp_path / "setup.bgf"
     changed.write_bytes(build_bgf(json.dumps(document, default=str).encode(), smile=False))
-    before = [e for e in _events(SAMPLE)[0] if e[0] == 1]
-    after = [e for e in _events(changed)[0] if e[0] == 1]
+    before = [e for e in replay_keys(SAMPLE)[0] if e[0] == 1]
+    after = [e for e in replay_keys(changed)[0] if e[0] == 1]
     assert after and after == before[-len(after):]
-    assert [e for e in _events(changed)[0] if e[0] != 1] == \
-        [e for e in _events(SAMPLE)[0] if e[0] != 1]
+    assert [e for e in replay_keys(changed)[0] if e[0] != 1] == \
+        [e for e in replay_keys(SAMPLE)[0] if e[0] != 1]
     result = analyse_file(str(changed), changed)
     problems = [(p.rule, p.severity, p.game) for r in result.replays for p in r.problems]
     assert problems == [("set-position", "warning", 1)]
@@ -81,11 +81,11 @@ def test_the_set_up_cube_keeps_its_owner(tmp_path: Path) -> None:
         cubeOwner=-1 if owner == 0 else 1)
     changed = tmp_path / "owned.bgf"
     changed.write_bytes(build_bgf(json.dumps(document, default=str).encode(), smile=False))
-    before = [e for e in _events(SAMPLE)[0] if e[0] == game]
-    after = [e for e in _events(changed)[0] if e[0] == game]
+    before = [e for e in replay_keys(SAMPLE)[0] if e[0] == game]
+    after = [e for e in replay_keys(changed)[0] if e[0] == game]
     assert after == before[-len(after):] and after[0][6:8] == (event.state_before.cube_value,
                                                                 owner)
-    assert _events(changed)[1] == _events(SAMPLE)[1]
+    assert replay_keys(changed)[1] == replay_keys(SAMPLE)[1]
     result = analyse_file(str(changed), changed)
     problems = [(p.rule, p.severity, p.game) for r in result.replays for p in r.problems]
     assert problems == [("set-position", "warning", game)]

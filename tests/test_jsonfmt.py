@@ -32,10 +32,10 @@ from bgtools.reports.files import analyse_file, event_json, validate_json
 from bgtools.write.json import dumps_file, dumps_match, record_to_json
 from tests.helpers.paths import CORPUS, EXAMPLES, REPO
 from tests.helpers.paths import FILES as TEST_FILES
+from tests.helpers.schema import schema_errors
 
 SAMPLES = REPO / "samples"
 ROOTS = [CORPUS, EXAMPLES, SAMPLES, TEST_FILES]
-VALIDATOR = jsonschema.Draft202012Validator(load_schema())
 runner = CliRunner()
 
 
@@ -60,11 +60,6 @@ def file_id(path: Path) -> str:
         if path.is_relative_to(root):
             return f"{root.name}/{path.relative_to(root)}"
     return str(path)
-
-
-def schema_errors(obj: Any) -> list[str]:
-    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
-            for e in VALIDATOR.iter_errors(obj)]
 
 
 def problem_keys(problems: list[Problem]) -> list[tuple[Any, ...]]:

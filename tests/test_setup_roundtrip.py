@@ -24,11 +24,10 @@ from bgtools.readers.xg import read_game_file
 from bgtools.record import Action, GameRecord, MatchRecord, SetUp
 from bgtools.write.json import dumps_file, dumps_match, record_to_json
 from tests.helpers.fuzzing import build_xg
-from tests.helpers.paths import CORPUS, REPO
+from tests.helpers.paths import CORPUS, REPO, SAMPLE_XG
 from tests.helpers.paths import FILES as TEST_FILES
-from tests.test_jsonfmt import schema_errors
-from tests.test_xg import SAMPLE_XG
-from tests.test_xg_autodoubles import _records, with_auto_doubles
+from tests.helpers.schema import schema_errors
+from tests.helpers.xg_bodies import with_auto_doubles, xg_records
 
 ROOTS = [CORPUS, TEST_FILES, REPO / "samples"]
 SKIPPED = {"SOURCES.md", "README.md", "LICENSE"}
@@ -116,7 +115,7 @@ def edited_xg(tmp_path: Path, auto_doubles: int = 0, flagged: str = "move") -> P
     body = read_game_file(SAMPLE_XG.read_bytes())
     if auto_doubles:
         body = with_auto_doubles(body, 2, auto_doubles)
-    records = _records(body)
+    records = xg_records(body)
     headers = [i for i, r in enumerate(records) if r[8] == 1]
     moves = [i for i in range(headers[0], headers[1]) if records[i][8] == 3]
     records[headers[0]][21:47] = records[moves[5]][9:35]
@@ -200,7 +199,7 @@ def test_sgf_json_without_the_member_reads_as_before(name: str) -> None:
 def test_a_position_file_round_trips(tmp_path: Path) -> None:
     """An .xgp (one game: a set-up and no action) keeps its set-up and its status."""
     body = read_game_file(SAMPLE_XG.read_bytes())
-    records = _records(body)
+    records = xg_records(body)
     move = next(r for r in records if r[8] == 3)
     path = tmp_path / "p.xgp"
     path.write_bytes(build_xg(bytes(records[0]) + bytes(records[1]) + bytes(move)))

@@ -27,6 +27,7 @@ from bgtools.engine.diagram import BoardInfo, player_sides, svg_diagram
 from bgtools.engine.position import Position
 from bgtools.reports.board import moment_board
 from bgtools.reports.moments import MatchAnswers, Moment, analyse_answers
+from tests.helpers.pages import page_frames
 from tests.helpers.paths import FILES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -204,13 +205,6 @@ def test_show_html_refuses_a_bare_id() -> None:
     assert code == 2 and "match file" in err
     code, out, err = run("show", str(EXAMPLE), "--html", "-", "--svg", "-")
     assert code == 2 and out == "" and "standard output" in err
-
-
-def page_frames(html: str) -> list[dict[str, Any]]:
-    start = html.index('<script id="frames" type="application/json">')
-    body = html[start:].split(">", 1)[1].split("</script>", 1)[0]
-    frames: list[dict[str, Any]] = json.loads(body)
-    return frames
 
 
 def test_html_page_holds_every_moment_and_no_network(tmp_path: Path) -> None:

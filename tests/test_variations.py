@@ -26,13 +26,12 @@ from bgtools.reports.files import analyse_file
 from bgtools.write.mat import normalise_match
 from bgtools.write.sgf import render_sgf
 from tests.helpers.fuzzing import bgf_points, build_bgf, build_xg
-from tests.helpers.paths import FILES
-from tests.test_xg import _events
+from tests.helpers.paths import FILES, SAMPLE_XG
+from tests.helpers.replays import replay_keys
 
 DATA = FILES / "variations"
 NACK_MAT = DATA / "nackgammon_5pt.mat"
 NACK_SGF = DATA / "nackgammon_5pt.sgf"
-SAMPLE_XG = FILES / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.xg"
 runner = CliRunner()
 # GNU Backgammon's own records of a 3-chequer hypergammon match, verbatim (its SGF without
 # the analysis properties; tests/files/SOURCES.md): kept here, not as files, because every
@@ -203,7 +202,7 @@ def test_a_bgblitz_match_from_the_nackgammon_start_is_nackgammon(tmp_path: Path)
     copy.write_bytes(build_bgf(json.dumps(document).encode(), smile=False))
     match = bgtools.read(copy)[0]
     assert match.variation == "nackgammon"
-    assert _events(copy) == _events(NACK_MAT)
+    assert replay_keys(copy) == replay_keys(NACK_MAT)
     replay = match.replay()
     assert replay.problems == [] and replay.final_score == (0, 6)
     games = document["games"]

@@ -29,37 +29,17 @@ from bgtools.readers import xg as xg_module
 from bgtools.readers.detect import RECORD_SUFFIXES, read_records
 from bgtools.readers.smile import MAX_DEPTH, SmileError, decode_smile
 from bgtools.readers.xg import RECORD_SIZE, read_game_file
-from bgtools.replay import Event
 from bgtools.reports.files import analyse_file, expand_paths
 from tests.helpers.fuzzing import build_bgf, build_xg
-from tests.helpers.paths import FILES, corpus_file
+from tests.helpers.paths import FILES, SAMPLE_XG, corpus_file
+from tests.helpers.replays import replay_keys
 
 DATA = FILES / "xg"
-SAMPLE_XG = DATA / "B4_SrGcsKAQmoTyHlgJCbM.xg"
 SAMPLE_BGF = DATA / "B4_SrGcsKAQmoTyHlgJCbM.bgf"
 SAMPLE_MAT = DATA / "B4_SrGcsKAQmoTyHlgJCbM.mat"
 TWINS = ["3WNK_g1Z-PLsh_HyvQ5j4a", "5nqfGw9bWG3deTaU", "B4_SrGcsKAQmoTyHlgJCbM",
          "MYdvw1qGuyaRUH__", "Sz-2PgKnvb6aFls69-qFXg", "XCu3RJ0UvDg_Tldl", "baR-U643iUDpvzTC",
          "uwvEbd63UvdX7SDin5o_Iw"]
-Key = tuple[object, ...]
-
-
-def _events(path: Path) -> tuple[list[Key], object]:
-    events: list[Event] = []
-    result = analyse_file(str(path), path, on_event=events.append)
-    assert result.error is None, result.error
-    keys: list[Key] = []
-    for e in events:
-        after = e.position_after.position_id if e.position_after is not None else None
-        keys.append((e.game, e.player, e.action, tuple(sorted(e.dice)) if e.dice else None,
-                     e.position_before.position_id, after, e.state_before.cube_value,
-                     e.state_before.cube_owner, str(e.play) if e.play is not None else None))
-    summary = [(r.final_score, r.complete, r.winner,
-                [(g.winner, g.points, g.result, g.ended_by, g.cube) for g in r.games])
-               for r in result.replays]
-    return keys, summary
-
-
 def _mat_twin(corpus: Path, stem: str) -> Path:
     mat = corpus / "gammonview" / f"{stem}.mat"
     return mat if mat.exists() else corpus_file(corpus, f"synthetic/{stem}.mat")
@@ -69,17 +49,17 @@ def _mat_twin(corpus: Path, stem: str) -> Path:
 @pytest.mark.parametrize("kind", ["xg-binary/{}.xg", "bgblitz/{}.bgf"])
 def test_binary_file_replays_exactly_like_its_mat_twin(corpus: Path, stem: str,
                                                        kind: str) -> None:
-    events, summary = _events(corpus_file(corpus, kind.format(stem)))
-    mat_events, mat_summary = _events(_mat_twin(corpus, stem))
+    events, summary = replay_keys(corpus_file(corpus, kind.format(stem)))
+    mat_events, mat_summary = replay_keys(_mat_twin(corpus, stem))
     assert len(events) == len(mat_events) > 50
     assert events == mat_events
     assert summary == mat_summary
 
 
 def test_the_bundled_sample_replays_like_its_twin() -> None:
-    mat = _events(SAMPLE_MAT)
-    assert _events(SAMPLE_XG) == mat
-    assert _events(SAMPLE_BGF) == mat
+    mat = replay_keys(SAMPLE_MAT)
+    assert replay_keys(SAMPLE_XG) == mat
+    assert replay_keys(SAMPLE_BGF) == mat
     assert mat[1][0][0] == (7, 1)  # type: ignore[index]
 
 
@@ -87,10 +67,10 @@ def test_the_bundled_match_replays_like_its_twin() -> None:
     """A 5-point match (the other bundled triple is a money session): the same events,
     Crawford state and results from all three forms, in a bare clone too."""
     stem = DATA / "UL-CV6F9jMM-E1Pu"
-    mat = _events(stem.with_suffix(".mat"))
+    mat = replay_keys(stem.with_suffix(".mat"))
     assert len(mat[0]) > 150
-    assert _events(stem.with_suffix(".xg")) == mat
-    assert _events(stem.with_suffix(".bgf")) == mat
+    assert replay_keys(stem.with_suffix(".xg")) == mat
+    assert replay_keys(stem.with_suffix(".bgf")) == mat
     ((final, complete, winner, games),) = mat[1]  # type: ignore[misc]
     assert (final, complete, winner) == ((3, 5), True, 1)
     assert len(games) == 5
@@ -179,9 +159,9 @@ def test_convert_keeps_the_match(tmp_path: Path, sample: Path, to: str) -> None:
     out = tmp_path / f"out.{to}"
     result = CliRunner().invoke(app, ["convert", str(sample), "-o", str(out)])
     assert result.exit_code == 0, result.stderr
-    assert _events(out)[1] == _events(sample)[1]
+    assert replay_keys(out)[1] == replay_keys(sample)[1]
     if to != "sgf":  # SGF has no resignation-before-roll cell; every position still agrees
-        assert [k[4:6] for k in _events(out)[0]] == [k[4:6] for k in _events(sample)[0]]
+        assert [k[4:6] for k in replay_keys(out)[0]] == [k[4:6] for k in replay_keys(sample)[0]]
 
 
 # --- damaged input -------------------------------------------------------------------------

@@ -19,40 +19,12 @@ from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.readers.detect import read_records
-from bgtools.readers.xg import RECORD_SIZE, read_game_file
+from bgtools.readers.xg import read_game_file
 from bgtools.reports.files import analyse_file
 from tests.helpers.fuzzing import build_xg
-from tests.test_xg import SAMPLE_XG, _events
-
-Key = tuple[object, ...]
-
-
-def _records(body: bytes) -> list[bytearray]:
-    return [bytearray(body[at:at + RECORD_SIZE]) for at in range(0, len(body), RECORD_SIZE)]
-
-
-def with_auto_doubles(body: bytes, game: int, count: int,
-                      footer_counts_from_one: bool = False) -> bytes:
-    """``body`` (the records of a money session) with ``count`` automatic doubles before
-    game ``game`` (from 1): the header's count, the footer's points 2^count times theirs
-    (or left as the cube records count, ``footer_counts_from_one``, with the scores still
-    the real ones), and every later score moved by what the winner gained more."""
-    records = _records(body)
-    records[0][103] = 1  # the match header's "automatic doubles in use"
-    headers = [i for i, r in enumerate(records) if r[8] == 1]
-    start = headers[game - 1]
-    footer = next(i for i in range(start, len(records)) if records[i][8] == 4)
-    struct.pack_into("<i", records[start], 64, count)
-    winner, points = struct.unpack_from("<ii", records[footer], 24)
-    extra = (points << count) - points
-    if not footer_counts_from_one:
-        struct.pack_into("<i", records[footer], 28, points << count)
-    side = 12 if winner == 1 else 16
-    for i in range(footer, len(records)):
-        if records[i][8] in (1, 4, 5):
-            value = struct.unpack_from("<i", records[i], side)[0]
-            struct.pack_into("<i", records[i], side, value + extra)
-    return b"".join(bytes(r) for r in records)
+from tests.helpers.paths import SAMPLE_XG
+from tests.helpers.replays import Key, replay_keys
+from tests.helpers.xg_bodies import with_auto_doubles, xg_records
 
 
 def _write(tmp_path: Path, body: bytes, name: str) -> Path:
@@ -83,8 +55,8 @@ def test_the_cube_starts_at_two_to_the_count(tmp_path: Path, game: int, count: i
                                              counts_from_one: bool) -> None:
     body = read_game_file(SAMPLE_XG.read_bytes())
     patched = _write(tmp_path, with_auto_doubles(body, game, count, counts_from_one), "a.xg")
-    keys, summary = _events(SAMPLE_XG)
-    patched_keys, patched_summary = _events(patched)
+    keys, summary = replay_keys(SAMPLE_XG)
+    patched_keys, patched_summary = replay_keys(patched)
     assert patched_keys == _scaled(keys, game, 1 << count)
     [(final, _, _, games)] = summary  # type: ignore[misc]
     [(p_final, _, _, p_games)] = patched_summary  # type: ignore[misc]
@@ -111,7 +83,7 @@ def test_the_record_sets_up_the_cube_and_scales_the_doubles() -> None:
 
 def test_a_version_before_26_has_no_count(tmp_path: Path) -> None:
     """Before version 26 the bytes at 64 are not the count: they are not read."""
-    records = _records(read_game_file(SAMPLE_XG.read_bytes()))
+    records = xg_records(read_game_file(SAMPLE_XG.read_bytes()))
     struct.pack_into("<i", records[0], 552, 25)
     headers = [i for i, r in enumerate(records) if r[8] == 1]
     struct.pack_into("<i", records[headers[0]], 64, 3)
@@ -121,7 +93,7 @@ def test_a_version_before_26_has_no_count(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("count", [-1, 16, 1 << 30])
 def test_an_impossible_count_is_a_problem(count: int) -> None:
-    records = _records(read_game_file(SAMPLE_XG.read_bytes()))
+    records = xg_records(read_game_file(SAMPLE_XG.read_bytes()))
     headers = [i for i, r in enumerate(records) if r[8] == 1]
     struct.pack_into("<i", records[headers[0]], 64, count)
     record = read_records(build_xg(b"".join(bytes(r) for r in records)), "a.xg").records[0]
@@ -137,7 +109,7 @@ def test_convert_keeps_the_automatic_doubles(tmp_path: Path, to: str) -> None:
     out = tmp_path / f"a.{to}"
     result = CliRunner().invoke(app, ["convert", str(patched), "-o", str(out)])
     assert result.exit_code == 0, result.output
-    assert _events(out) == _events(patched)
+    assert replay_keys(out) == replay_keys(patched)
     if to == "sgf":
         roots = [line for line in out.read_text().splitlines() if line.startswith("(;")]
         assert ["CV[2]" in root for root in roots] == [False, False, True]
@@ -146,7 +118,7 @@ def test_convert_keeps_the_automatic_doubles(tmp_path: Path, to: str) -> None:
 def test_a_position_file_gives_the_cube_of_its_automatic_doubles(tmp_path: Path) -> None:
     """An ``.xgp`` of a checker decision on a centred cube after two automatic doubles:
     the cube is 4, centred."""
-    records = _records(read_game_file(SAMPLE_XG.read_bytes()))
+    records = xg_records(read_game_file(SAMPLE_XG.read_bytes()))
     move = next(r for r in records if r[8] == 3 and struct.unpack_from("<i", r, 108)[0] == 0)
     header = records[1]
     struct.pack_into("<i", header, 64, 2)
@@ -160,7 +132,7 @@ def test_a_position_file_gives_the_cube_of_its_automatic_doubles(tmp_path: Path)
 def test_a_set_position_survives_conversion_to_sgf(tmp_path: Path) -> None:
     """A game XG set up by hand (the game header's initial position) and a position edited
     at a play are SGF set-up nodes in the converted file, which replays alike."""
-    records = _records(read_game_file(SAMPLE_XG.read_bytes()))
+    records = xg_records(read_game_file(SAMPLE_XG.read_bytes()))
     headers = [i for i, r in enumerate(records) if r[8] == 1]
     moves = [i for i in range(headers[0], headers[1]) if records[i][8] == 3]
     records[headers[0]][21:47] = records[moves[5]][9:35]  # game 1 starts at its 6th play
@@ -173,6 +145,6 @@ def test_a_set_position_survives_conversion_to_sgf(tmp_path: Path) -> None:
     out = tmp_path / "s.sgf"
     result = CliRunner().invoke(app, ["convert", str(patched), "-o", str(out)])
     assert result.exit_code == 0, result.output
-    assert _events(out) == _events(patched)
+    assert replay_keys(out) == replay_keys(patched)
     assert _problems(out) == []
     assert out.read_text().count(";AE[a:y]") == 2

@@ -23,7 +23,7 @@ from bgtools.readers.xg import RECORD_SIZE, read_game_file
 from bgtools.reports.files import analyse_file
 from tests.helpers.fuzzing import XG_PREFIX, build_xg
 from tests.helpers.paths import FILES
-from tests.test_xg import _events
+from tests.helpers.replays import replay_keys
 
 DATA = FILES / "xg"
 ILLEGAL = ["hQ8sVn2LbTdF4wRm", "rK7pXm4TqLb9NzWd"]
@@ -57,7 +57,7 @@ def test_a_damaged_bare_payload_is_unreadable_not_a_crash(cut: int) -> None:
 @pytest.mark.parametrize("stem", ILLEGAL)
 def test_illegal_plays_replay_and_report_like_the_mat_twin(stem: str) -> None:
     xg, mat = DATA / f"{stem}.xg", DATA / f"{stem}.mat"
-    assert _events(xg) == _events(mat)
+    assert replay_keys(xg) == replay_keys(mat)
     errors = _errors(xg)
     assert errors == _errors(mat)
     assert errors and {rule for rule, _ in errors} == {"dice-mismatch"}
@@ -90,11 +90,11 @@ def test_a_game_set_up_by_hand_replays_from_its_position(tmp_path: Path) -> None
     original.write_bytes(build_xg(body))
     changed = tmp_path / "setup.xg"
     changed.write_bytes(build_xg(b"".join(edited)))
-    before = [e for e in _events(original)[0] if e[0] == 1]
-    after = [e for e in _events(changed)[0] if e[0] == 1]
+    before = [e for e in replay_keys(original)[0] if e[0] == 1]
+    after = [e for e in replay_keys(changed)[0] if e[0] == 1]
     assert after and after == before[-len(after):]
-    assert [e for e in _events(changed)[0] if e[0] != 1] == \
-        [e for e in _events(original)[0] if e[0] != 1]
+    assert [e for e in replay_keys(changed)[0] if e[0] != 1] == \
+        [e for e in replay_keys(original)[0] if e[0] != 1]
     result = analyse_file(str(changed), changed)
     rules = [(p.rule, p.severity) for r in result.replays for p in r.problems]
     assert rules == [("set-position", "warning")]
@@ -118,8 +118,8 @@ def test_a_position_edited_at_a_play_is_set_up_there(tmp_path: Path) -> None:
     original.write_bytes(build_xg(body))
     changed = tmp_path / "edited.xg"
     changed.write_bytes(build_xg(b"".join(edited)))
-    before = [e[1:] for e in _events(original)[0] if e[0] == 1]
-    after = [e[1:] for e in _events(changed)[0] if e[0] == 1]
+    before = [e[1:] for e in replay_keys(original)[0] if e[0] == 1]
+    after = [e[1:] for e in replay_keys(changed)[0] if e[0] == 1]
     assert after[:2] == before[:2]
     assert after[2:] == before[4:]
     result = analyse_file(str(changed), changed)

@@ -45,6 +45,10 @@ def at_least(corpus: Path, shared: int, shipped: int) -> int:
     return shared if corpus == CORPUS else shipped
 
 
+SAMPLE_XG = FILES / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.xg"
+"""A real eXtreme Gammon money session (its source in ``tests/files/SOURCES.md``): the tests
+of the binary readers edit its records."""
+
 GALAXY_SAMPLE = REPO / "samples" / "galaxy_match1486073.txt"
 """A real Backgammon Galaxy match (lasse against jonnyb1169, 3 points) shipped as a sample."""
 

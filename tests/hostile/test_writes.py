@@ -39,9 +39,9 @@ from bgtools.errors import (
 from bgtools.reports.files import glob_matches
 from bgtools.write import atomic
 from bgtools.write.atomic import check_output, write_atomically
+from tests.helpers.pages import page_frames
 from tests.helpers.paths import REPO
 from tests.helpers.processes import INTERRUPTIBLE_MAIN, alive, children, has_open, run_bgtools
-from tests.test_svg import page_frames
 
 SAMPLE = REPO / "samples" / "example_gnubg.mat"
 runner = CliRunner()
