@@ -22,9 +22,9 @@ from bgtools.engine.position import Position
 from bgtools.reports.board import BoardInfo, ascii_board
 from bgtools.reports.files import expand_paths
 from bgtools.reports.moments import MatchAnswers, analyse_answers, crawford_status, moment_ids
-from tests.helpers.paths import at_least, nameless_copy
+from tests.helpers.paths import REPO, at_least, nameless_copy
 
-SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+SAMPLES = REPO / "samples"
 EXAMPLE = SAMPLES / "example_gnubg.mat"
 MONEY = SAMPLES / "money_gnubg.mat"
 runner = CliRunner()

@@ -32,9 +32,9 @@ from bgtools import (
     play_text,
 )
 from bgtools.rules import RULES
+from tests.helpers.paths import REPO
 from tests.helpers.strategies import dice, positions, random_position
 
-REPO = Path(__file__).resolve().parents[1]
 KINDS = ["contact", "bar", "bearoff", "race", "prime", "mixed"]
 
 

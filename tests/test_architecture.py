@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "bgtools"
+from tests.helpers.paths import REPO
+
+PACKAGE = REPO / "bgtools"
 
 # Lower layers first; a module may import only from its own layer and those before it.
 LAYERS: tuple[tuple[str, ...], ...] = (

@@ -17,10 +17,9 @@ from typer.testing import CliRunner
 from bgtools.batch import Batch, BatchSummary, FileReport
 from bgtools.cli import app
 from bgtools.reports.files import expand_paths
-from tests.helpers.paths import CORPUS, FILES
+from tests.helpers.paths import CORPUS, FILES, REPO
 from tests.helpers.processes import INTERRUPTIBLE_MAIN, alive, children
 
-REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "samples"
 SELFPLAY = FILES / "selfplay"
 runner = CliRunner()

@@ -12,8 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 from bgtools.cli import app
+from tests.helpers.paths import REPO
 
-SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+SAMPLES = REPO / "samples"
 runner = CliRunner()
 
 
@@ -103,7 +104,7 @@ def test_rules_lists_rule_ids() -> None:
 
 
 def test_subprocess_entry_point_and_broken_pipe() -> None:
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    env = dict(os.environ, PYTHONPATH=str(REPO))
     proc = subprocess.run(
         [sys.executable, "-c", "from bgtools.cli import main; main()", "replay",
          str(SAMPLES / "example_gnubg.mat"), "--jsonl"],

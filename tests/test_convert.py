@@ -13,9 +13,9 @@ from bgtools.cli import app
 from bgtools.errors import BgtoolsError
 from bgtools.readers.detect import load_file
 from bgtools.replay import replay_match
-from tests.helpers.paths import FILES, at_least
+from tests.helpers.paths import FILES, REPO, at_least
 
-SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+SAMPLES = REPO / "samples"
 SELFPLAY = FILES / "selfplay"
 runner = CliRunner()
 

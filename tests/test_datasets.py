@@ -23,9 +23,8 @@ from bgtools.data.export import (
     parquet_schema,
 )
 from bgtools.reports.files import analyse_file, expand_paths
-from tests.helpers.paths import CORPUS, FILES
+from tests.helpers.paths import CORPUS, FILES, REPO
 
-REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "samples"
 CONTRACT = REPO / "docs" / "contract.md"
 TWIN_MAT = FILES / "selfplay" / "m3_s2.mat"

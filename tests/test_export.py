@@ -22,12 +22,12 @@ from bgtools.data.spreadsheet import text_cell
 from bgtools.engine import ids
 from bgtools.reports.files import analyse_file, expand_paths
 from bgtools.write import atomic as atomicio
-from tests.helpers.paths import CORPUS, FILES
+from tests.helpers.paths import CORPUS, FILES, REPO
 from tests.helpers.selfplay import load_cases
 from tests.helpers.synthetic_matches import random_match
 
-SAMPLES = Path(__file__).resolve().parents[1] / "samples"
-DATA_PAGE = Path(__file__).resolve().parents[1] / "docs" / "data.md"
+SAMPLES = REPO / "samples"
+DATA_PAGE = REPO / "docs" / "data.md"
 """The manual's page of the data commands: its DuckDB query runs here."""
 CASES = load_cases()
 runner = CliRunner()

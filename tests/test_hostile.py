@@ -33,9 +33,9 @@ from bgtools.errors import (
 from bgtools.readers import detect
 from bgtools.readers.detect import load_file, read_records
 from bgtools.readers.source import printable_path
+from tests.helpers.paths import FILES, REPO
 from tests.helpers.processes import INTERRUPTIBLE_MAIN, has_open, run_bgtools
 
-REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "samples"
 SAMPLE_MAT = SAMPLES / "example_gnubg.mat"
 SAMPLE_SGF = SAMPLES / "example_gnubg.sgf"
@@ -272,7 +272,7 @@ def test_process_substitution_fifo_is_read(tmp_path: Path) -> None:
 def test_broken_pipe_ends_quietly() -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     command = (f"'{sys.executable}' -c 'from bgtools.cli import main; main()' replay --jsonl "
-               f"'{SAMPLES}' '{REPO / 'tests' / 'data' / 'selfplay'}' | head -1; "
+               f"'{SAMPLES}' '{FILES / 'selfplay'}' | head -1; "
                "exit ${PIPESTATUS[0]}")
     proc = subprocess.run(["bash", "-c", command], check=False, capture_output=True, env=env,
                           timeout=300, stdin=subprocess.DEVNULL)

@@ -11,9 +11,7 @@ import pytest
 
 from bgtools.readers import mat
 from bgtools.record import Action
-from tests.helpers.paths import CORPUS, FILES
-
-REPO = Path(__file__).resolve().parent.parent
+from tests.helpers.paths import CORPUS, FILES, REPO
 
 
 def _mat_files() -> list[Path]:

@@ -23,8 +23,9 @@ import rich
 from bgtools.batch import Batch, BatchSummary, FileReport, Input, validate_report
 from bgtools.cli.progress import run_batch
 from bgtools.reports.files import count_inputs, expand_paths
+from tests.helpers.paths import REPO
 
-SAMPLE = Path(__file__).resolve().parents[1] / "samples" / "example_gnubg.mat"
+SAMPLE = REPO / "samples" / "example_gnubg.mat"
 
 SMALL, LARGE = 400, 4000
 """Files in the small and the large tree."""

@@ -44,7 +44,7 @@ def json_lines(*args: str) -> list[dict[str, Any]]:
 # --- item 4: replay of a file with errors --------------------------------------------------
 
 
-@pytest.mark.parametrize("path", [EMPTY_PLAY, NICKSBAR], ids=["tests-data", "corpus"])
+@pytest.mark.parametrize("path", [EMPTY_PLAY, NICKSBAR], ids=["tests-files", "corpus"])
 def test_replay_prints_the_problems_validate_prints(path: Path) -> None:
     if not path.exists():
         pytest.skip("the shared corpus is absent")
@@ -58,7 +58,7 @@ def test_replay_prints_the_problems_validate_prints(path: Path) -> None:
     assert all(json.loads(line)["schema"] == "bgtools/1" for line in out.splitlines())
 
 
-@pytest.mark.parametrize("path", [EMPTY_PLAY, NICKSBAR], ids=["tests-data", "corpus"])
+@pytest.mark.parametrize("path", [EMPTY_PLAY, NICKSBAR], ids=["tests-files", "corpus"])
 @pytest.mark.parametrize("command", ["status", "show"])
 def test_show_and_status_point_to_validate_instead_of_listing(command: str, path: Path
                                                               ) -> None:

@@ -5,14 +5,12 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 from bgtools.readers.mat import parse_mat
 from bgtools.replay import replay_match
-from tests.helpers.paths import FILES
+from tests.helpers.paths import FILES, REPO
 
 SELFPLAY = FILES / "selfplay"
-REPO = Path(__file__).resolve().parents[1]
 
 
 def _renumbered(numbers: list[int]) -> str:

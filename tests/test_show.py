@@ -23,12 +23,11 @@ from bgtools.engine.diagram import (
 from bgtools.engine.position import Position
 from bgtools.reports.board import id_board, moment_board
 from bgtools.reports.moments import MatchAnswers, Moment, analyse_answers
-from tests.helpers.paths import FILES
+from tests.helpers.paths import FILES, REPO
 
-ROOT = Path(__file__).resolve().parents[1]
 MATCHES = [
-    ROOT / "samples" / "example_gnubg.mat",
-    ROOT / "samples" / "galaxy_match1486073.txt",
+    REPO / "samples" / "example_gnubg.mat",
+    REPO / "samples" / "galaxy_match1486073.txt",
     FILES / "selfplay" / "m3_s1.mat",
     FILES / "selfplay" / "m3_s10.sgf",
     FILES / "sites" / "match1100068.txt",

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from tests.helpers.paths import CORPUS
+from tests.helpers.paths import CORPUS, REPO
 
-REPO = Path(__file__).resolve().parents[1]
 SAMPLE_MAT = REPO / "samples" / "example_gnubg.mat"
 
 _PROBE = """

@@ -32,7 +32,7 @@ from bgtools.engine import ids
 from bgtools.engine.position import Position
 from bgtools.replay import Event
 from bgtools.reports.files import analyse_file, expand_paths
-from tests.helpers.paths import CORPUS, FILES
+from tests.helpers.paths import CORPUS, FILES, REPO
 from tests.helpers.selfplay import load_cases
 from tests.helpers.strategies import random_position
 from tests.helpers.synthetic_matches import fair_die, loaded_die, random_match, write_archive
@@ -452,8 +452,7 @@ def test_plot_titles_and_legend_cover_nothing(args: tuple[str, ...], panels: int
 
     from bgtools.data.plot import plot_figure
 
-    root = Path(__file__).resolve().parents[1]
-    paths = [str(root / a) if a.startswith("samples") else a for a in args]
+    paths = [str(REPO / a) if a.startswith("samples") else a for a in args]
     code, out, err = run("stats", "--json", *paths)
     assert code == 0, err
     figure = plot_figure(json.loads(out))
@@ -533,7 +532,7 @@ def test_merging_is_order_free_and_counts_add_up(order: list[int]) -> None:
 def test_the_dice_table_counts_and_rates_over_one_base() -> None:
     # example_gnubg.mat: Alice rolls 23 times, 3 of them the opening roll of a game; the
     # table showed 23 rolls beside 10 doubles at 50.0% (10 of the other 20).
-    example = Path(__file__).resolve().parents[1] / "samples" / "example_gnubg.mat"
+    example = REPO / "samples" / "example_gnubg.mat"
     code, out, _ = run("stats", "--json", str(example))
     groups = json.loads(out)["players"]
     result = runner.invoke(app, ["stats", str(example)], env={"COLUMNS": "120", "NO_COLOR": "1"})

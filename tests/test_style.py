@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers.paths import REPO
 
 
 def test_ruff_is_clean() -> None:
@@ -17,6 +16,6 @@ def test_ruff_is_clean() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "ruff", "check", "--no-cache", "bgtools", "tests", "scripts",
          "benchmarks"],
-        cwd=ROOT, capture_output=True, text=True, check=False,
+        cwd=REPO, capture_output=True, text=True, check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr

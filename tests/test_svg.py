@@ -28,11 +28,10 @@ from bgtools.engine.position import Position
 from bgtools.reports.board import moment_board
 from bgtools.reports.moments import MatchAnswers, Moment, analyse_answers
 from tests.helpers.pages import page_frames
-from tests.helpers.paths import FILES
+from tests.helpers.paths import FILES, REPO
 
-ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = ROOT / "samples" / "example_gnubg.mat"
-MATCHES = [EXAMPLE, ROOT / "samples" / "galaxy_match1486073.txt",
+EXAMPLE = REPO / "samples" / "example_gnubg.mat"
+MATCHES = [EXAMPLE, REPO / "samples" / "galaxy_match1486073.txt",
            FILES / "selfplay" / "m3_s1.mat"]
 NS = "{http://www.w3.org/2000/svg}"
 

@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.paths import REPO
+
 
 def test_mypy_strict_is_clean() -> None:
     api = pytest.importorskip("mypy.api")
-    root = Path(__file__).resolve().parents[1]
-    stdout, stderr, status = api.run(["--config-file", str(root / "pyproject.toml"),
-                                      str(root / "bgtools")])
+    stdout, stderr, status = api.run(["--config-file", str(REPO / "pyproject.toml"),
+                                      str(REPO / "bgtools")])
     assert status == 0, stdout + stderr
 
 
@@ -25,7 +26,6 @@ def test_the_closed_vocabularies_are_literal_types(tmp_path: Path) -> None:
 
     assert get_args(RulesName) == PROFILE_NAMES
     api = pytest.importorskip("mypy.api")
-    root = Path(__file__).resolve().parents[1]
     code = ("import bgtools\n"
             "match = bgtools.read('samples/example_gnubg.mat')[0]\n"
             "replay = match.replay(rules='galaxy')\n"
@@ -36,7 +36,7 @@ def test_the_closed_vocabularies_are_literal_types(tmp_path: Path) -> None:
             "match.replay(rules='nonsense')\n")
     snippet = tmp_path / "snippet.py"
     snippet.write_text(code, encoding="utf-8")
-    stdout, stderr, status = api.run(["--config-file", str(root / "pyproject.toml"),
+    stdout, stderr, status = api.run(["--config-file", str(REPO / "pyproject.toml"),
                                       str(snippet)])
     assert status == 1, stdout + stderr
     errors = [line for line in stdout.splitlines() if ": error:" in line]
