@@ -4,7 +4,7 @@ The grammar ``grammars/notation.lark`` is the definition of what is accepted. Th
 common shape of a play (paths of points, blanks or commas between them) is read by a fast
 path whose expressions are assembled from the grammar's own terminals; any other text goes
 to the grammar's parser (Lark, loaded on first use), whose tree a Transformer reads. The
-fast path is proven equal to the grammar by tests/test_notation_resolve.py. Results are
+fast path is proven equal to the grammar by tests/engine/test_notation_resolve.py. Results are
 memoised per distinct text because the same play strings recur constantly in match files.
 Parse errors become :class:`bgtools.errors.NotationError` with the column and the context
 line.
@@ -169,7 +169,7 @@ def _parse_fast(text: str) -> list[RawPath] | None:
     optional ``*`` and ``(N)``, separated by blanks or commas) without Lark.
 
     None when the text has any other shape: the grammar then decides. Whenever this returns
-    paths, the grammar reads the same paths (tests/test_notation_resolve.py proves it).
+    paths, the grammar reads the same paths (tests/engine/test_notation_resolve.py proves it).
     """
     syntax = _fast_syntax()
     out: list[RawPath] = []
@@ -283,7 +283,7 @@ def _parse_plain(text: str) -> list[RawPath] | None:
     it, items separated by blanks, tabs or commas.
 
     None for any other text, which the general path (:func:`_parse_fast`, then the grammar)
-    reads. Whenever this returns paths they are the grammar's (tests/test_notation_plain.py
+    reads. Whenever this returns paths they are the grammar's (tests/engine/test_notation_plain.py
     proves it); it is the first reader because its every step compiles to plain C.
     """
     out: list[RawPath] = []
@@ -335,7 +335,7 @@ def plain_segments(text: str) -> Segments | None:
 def _segments_by_item(stripped: str) -> Segments | None:
     """:func:`_segments_of` of ``stripped``, read blank-separated piece by piece, each piece
     memoised: no token of the plain shape holds a blank, so the plain reader reads the
-    pieces as it reads the whole (tests/test_notation_plain.py proves it). On distinct
+    pieces as it reads the whole (tests/engine/test_notation_plain.py proves it). On distinct
     matches most play texts are new, but they are made of a few thousand pieces."""
     pieces = stripped.split(" ")
     if len(pieces) == 2:  # the usual play of a non-double: no tuple of tuples to join

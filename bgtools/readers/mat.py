@@ -19,7 +19,7 @@ Design:
   assembled from the same terminals in the shape of the rules (``_scan_regex``), which
   reads every cell the grammar knows; they leave to the grammar only plays with unusual
   words, and unreadable lines, whose message needs the grammar's expectations.
-  tests/test_mat_reader.py proves each fast path equal to the grammar
+  tests/readers/test_mat_reader.py proves each fast path equal to the grammar
   (:func:`scan_line_lark`, a Lark Transformer over the parse tree) on every corpus line and
   on generated lines, and the word scanner's classes equal to the lexer's tokens.
 * Each cell becomes an :class:`~bgtools.record.Action` in one place (``_Reader.make_action``).
@@ -87,8 +87,9 @@ _DEFAULT_RIGHT_COLUMN = 34  # 1-based column of gnubg's right cell
 
 _MOVE_WORD_SHAPE = "(?=[0-9]++/|[bB][aA][rR]/)"
 """The play words the fast path reads (``13/7*``, ``bar/22``, ``Bar/21(2)``): only the
-lexer's PLAY_WORD can start with digits then ``/``, or with ``bar/`` (tests/test_mat_reader.py
-checks it); any other word of a play sends the line to the grammar."""
+lexer's PLAY_WORD can start with digits then ``/``, or with ``bar/``
+(tests/readers/test_mat_reader.py checks it); any other word of a play sends the line to the
+grammar."""
 
 _DICE_PAIRS: Final[tuple[tuple[int, int] | None, ...]] = tuple(
     (index // 7, index % 7) if 1 <= index // 7 <= 6 and 1 <= index % 7 <= 6 else None

@@ -1,6 +1,6 @@
 """Mutators that mangle real record files, and the in-process check every mangled file must pass.
 
-Shared by ``tests/test_fuzz.py`` (Hypothesis draws the edits) and ``scripts/fuzz.py`` (a
+Shared by ``tests/hostile/test_fuzz.py`` (Hypothesis draws the edits) and ``scripts/fuzz.py`` (a
 seeded random generator draws them, for as long as asked). An edit is a plain tuple
 ``(kind, where, size, choice)`` so that both can draw it and Hypothesis can shrink it.
 """
@@ -563,7 +563,7 @@ def binary_seed_files(max_bytes: int | None = None, corpus: bool = True) -> list
 # --- field mutations: what found the hostile files of issue 38 ---------------------------------
 # Counts, lengths, nesting and numbers far beyond any real file, each just below and just
 # above its limit too. Heavier than the mutators above (a case may build a megabyte), so
-# tests/test_fuzz.py leaves them to scripts/fuzz.py and tests/hostile.
+# tests/hostile/test_fuzz.py leaves them to scripts/fuzz.py and tests/hostile.
 
 from bgtools import limits  # noqa: E402 - grouped with the mutations that use it
 

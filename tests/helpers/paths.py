@@ -8,7 +8,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 """The repository root (the directory of pyproject.toml)."""
 FILES = REPO / "tests" / "files"
-"""The committed test files (self-play and set-up fixtures, site files, .xg/.bgf files)."""
+"""The committed test files (self-play and set-up fixtures, site files, .xg/.bgf files); not
+``tests/data``, which holds the tests of ``bgtools/data`` as ``tests/engine`` those of
+``bgtools/engine``."""
 SHARED = Path(os.environ.get("BGTOOLS_TEST_SHARED") or REPO.parent / "shared")
 """The shared folder of real files and format docs: ``../shared`` beside the repository, or
 the folder ``BGTOOLS_TEST_SHARED`` names (``scripts/test_builds.py`` names one that does not

@@ -1,7 +1,7 @@
 """Perft-style differential test: our legal plays against GNU Backgammon's own generator.
 
 For each random position and roll the *set of resulting positions* must be identical to
-the one gnubg's C ``GenerateMoves`` gives (see tests/ORACLE_NOTES.md for how it is reached).
+the one gnubg's C ``GenerateMoves`` gives (see tests/helpers/ORACLE_NOTES.md for how it is reached).
 """
 
 from __future__ import annotations

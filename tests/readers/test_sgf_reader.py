@@ -204,7 +204,7 @@ def test_setup_node_is_kept_for_the_replay() -> None:
     text = ("(;GM[6]MI[length:0][game:0][ws:0][bs:0]RE[W+1]"
             ";PL[B]AE[a:y]AW[a][a][a]AB[s][y];B[double];W[drop])")
     rec = parse_sgf(text)[0]
-    assert rec.problems == []  # applied and checked by the replay (tests/test_sgf_setup.py)
+    assert rec.problems == []  # applied and checked by the replay (tests/readers/test_sgf_setup.py)
     (setup,) = rec.games[0].setups
     assert setup.properties[1] == ("AE", ("a:y",)) and setup.turn == 1 and setup.sets_board
     assert (setup.node, setup.line, setup.column, setup.before) == (1, 1, 47, 0)

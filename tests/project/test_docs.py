@@ -14,7 +14,7 @@ The examples of the Markdown pages (README.md, docs/*.md) are fenced blocks, eac
 - ``sh``: recipes that install packages or run long jobs (the suite, benchmarks, fuzzing), so
   they are not run here; each command is checked instead: the extras it installs exist, the
   scripts it runs exist and accept the options it gives them.
-- ``json``, ``sql``, ``text``: shown, not run (the SQL query runs in tests/test_export.py).
+- ``json``, ``sql``, ``text``: shown, not run (the SQL query runs in tests/data/test_export.py).
 
 Sphinx and myst-parser are in the ``test`` extra; DuckDB and pyarrow too, and the page that
 needs them is skipped without them. Nothing here reads ``../shared``: a bare clone runs it all.
@@ -283,7 +283,7 @@ def check_recipe(command: str, extras: set[str]) -> None:
     if words[0] in ("python", "python3"):
         args = words[1:]
         if args[:2] in (["-m", "sphinx"], ["-m", "pytest"]) or args[0] == "-c":
-            return  # the one-liner of docs/library.md runs in tests/test_library.py
+            return  # the one-liner of docs/library.md runs in tests/api/test_library.py
         script = args[:2] if args[0] == "-m" else args[:1]
         if script[0] != "-m":
             assert (REPO / script[0]).is_file(), command

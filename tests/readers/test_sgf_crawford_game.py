@@ -1,6 +1,7 @@
 """A file that starts with a player 1-away (gnubg's saved game) says in its SGF ``RU`` whether
 its first game is the Crawford game: the replay takes its word rather than guess (a `.mat`
-cannot say, and gets a ``crawford-unknown`` warning for a double there: tests/test_site_rules)."""
+cannot say, and gets a ``crawford-unknown`` warning for a double there:
+tests/replay/test_site_rules)."""
 
 from __future__ import annotations
 

@@ -81,7 +81,7 @@ def test_one_mat_file_loads_no_rich_no_resources_and_no_other_layer(command: str
 
 def test_a_plain_mat_file_loads_no_lark() -> None:
     # Every line of this file takes the readers' fast paths, built from the grammars'
-    # terminals without Lark (tests/test_grammars.py proves them equal).
+    # terminals without Lark (tests/project/test_grammars.py proves them equal).
     assert _loaded(imported("validate", "--json", str(SAMPLE_MAT)), ("lark",)) == []
 
 

@@ -1,0 +1,1 @@
+"""Tests of the records and their JSON codec (``bgtools.record``, ``bgtools.record_json``)."""
