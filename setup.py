@@ -111,7 +111,7 @@ def _compiled_modules() -> list[Any]:
         # The build environment holds only the build requirements: the runtime
         # dependencies (lark, zlib-ng) are missing there, and only modules that stay pure
         # import them, so their types are not needed. Type errors are mypy's job in the
-        # test suite (tests/test_typing.py); here they would only block the compiled build.
+        # test suite (tests/project/test_typing.py); here they would only block the compiled build.
         return list(mypycify(["--ignore-missing-imports", "--follow-imports=silent",
                               *COMPILED], opt_level="3", multi_file=True))
     except BaseException as exc:  # noqa: BLE001 - mypyc exits on type errors; stay pure

@@ -9,7 +9,7 @@ process, no subprocess start-up):
 
 * the distinct self-play matches of ``benchmarks/make_selfplay.py`` (``--distinct N``: played
   by gnubg where its module is installed, else those of its cache and of
-  ``tests/data/selfplay``, each content once);
+  ``tests/files/selfplay``, each content once);
 * the corpus (``../shared/corpus``, every file bgtools reads).
 
 Four ways are timed (CPU time of the process, the ways taking turns), the median of
@@ -58,7 +58,7 @@ def distinct_selfplay(count: int) -> list[Path]:
     seen: set[bytes] = set()
     found: list[Path] = []
     for path in [*sorted(DEFAULT_CACHE.glob("*.mat")),
-                 *sorted((REPO / "tests" / "data" / "selfplay").glob("*.mat"))]:
+                 *sorted((REPO / "tests" / "files" / "selfplay").glob("*.mat"))]:
         data = path.read_bytes()
         if data not in seen and len(found) < count:
             seen.add(data)

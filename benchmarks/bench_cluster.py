@@ -4,7 +4,7 @@
 [--scheduler ADDRESS] [--repeat 1] [--keep DIR]``
 
 1. Builds an archive of ``--files`` files in a temporary directory (or ``--keep DIR``) by
-   copying the readable match files of the shared corpus (else ``tests/data/corpus``), each
+   copying the readable match files of the shared corpus (else ``tests/files/corpus``), each
    copy under a new name, round robin, so the archive's mix of formats and sizes is the
    corpus's.
 2. Times ``bgtools COMMAND --json ARCHIVE`` as a subprocess (wall clock, end to end: start-up,
@@ -31,7 +31,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"
-BUNDLED = REPO / "tests" / "data" / "corpus"
+BUNDLED = REPO / "tests" / "files" / "corpus"
 SUFFIXES = {".mat", ".txt", ".sgf", ".xg", ".bgf", ".json"}
 
 
@@ -48,7 +48,7 @@ def build_archive(directory: Path, count: int) -> None:
     """``count`` copies of the seed files under new names, 1,000 to a subdirectory."""
     seeds = seed_files()
     if not seeds:
-        sys.exit("no seed files: neither ../shared/corpus nor tests/data/corpus")
+        sys.exit("no seed files: neither ../shared/corpus nor tests/files/corpus")
     for number in range(count):
         seed = seeds[number % len(seeds)]
         target = directory / f"{number // 1000:03d}" / f"m{number:06d}{seed.suffix}"

@@ -5,7 +5,7 @@
 * The distinct matches are played once by gnubg (0-ply, seeded, ``set threads 1``), one
   process per match because gnubg keeps global state, and cached in ``--cache``
   (default ``~/.cache/bgtools-bench/selfplay``); later runs reuse the cache.
-* Without the ``gnubg`` module the 7-point matches of ``tests/data/selfplay`` are used.
+* Without the ``gnubg`` module the 7-point matches of ``tests/files/selfplay`` are used.
 * ``OUT_DIR`` then receives ``--files`` copies (``m0000.mat`` ...), cycling through the
   distinct matches, so the archive looks like a real one: many files, recurring plays.
 """
@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-FALLBACK = REPO / "tests" / "data" / "selfplay"
+FALLBACK = REPO / "tests" / "files" / "selfplay"
 DEFAULT_CACHE = (Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
                  / "bgtools-bench" / "selfplay")
 FIRST_SEED = 1000
@@ -48,7 +48,7 @@ def _play_one(seed: int, out: Path) -> None:
 
 def distinct_matches(count: int, cache: Path = DEFAULT_CACHE) -> list[Path]:
     """``count`` distinct 7-point self-play matches (generated once into ``cache``), or the
-    fallback files from ``tests/data/selfplay`` when gnubg is not installed."""
+    fallback files from ``tests/files/selfplay`` when gnubg is not installed."""
     if not have_gnubg():
         found = sorted(FALLBACK.glob(f"m{LENGTH}_*.mat"))
         print(f"gnubg module not installed: using {len(found)} match(es) from {FALLBACK}",

@@ -8,7 +8,7 @@ reports, the grammars' terminals) are declared ``@dataclass(..., init=False, rep
 eq=False)``, never ``frozen=True``, write their ``__init__`` by hand and inherit the rest
 from :class:`FieldMethods` or :class:`FrozenFieldMethods` (a class mypyc compiles calls the
 functions instead, and declares its fields ``Final``, which the compiled class enforces),
-which do what the generated methods do (``tests/test_record_methods.py`` compares each class
+which do what the generated methods do (``tests/project/test_record_methods.py`` compares each class
 with a twin whose methods dataclasses generates).
 """
 

@@ -1,6 +1,6 @@
 """Sphinx configuration of bgtools' manual (``docs/``): user guide, reference, API.
 
-Built by ``tests/test_docs.py`` with warnings as errors (``-W``); by hand:
+Built by ``tests/project/test_docs.py`` with warnings as errors (``-W``); by hand:
 ``python -m sphinx -W -b html docs docs/_build``.
 """
 
@@ -28,6 +28,6 @@ html_theme = "alabaster"
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_default_options = {"members": True, "show-inheritance": False}
-# "Python" code in the pages is checked by tests/test_docs.py (doctest), not highlighted
+# "Python" code in the pages is checked by tests/project/test_docs.py (doctest), not highlighted
 # with guesses: a block that fails to lex would otherwise only warn.
 highlight_language = "python3"

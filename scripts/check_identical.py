@@ -9,7 +9,7 @@ byte-identical before and after. This script makes that checkable::
     python scripts/check_identical.py compare /tmp/before /tmp/after
 
 ``record`` runs the CLI in process (Typer's test runner, one worker, fixed terminal width)
-over every file under the given roots (default: ``../shared/corpus``, ``tests/data`` and
+over every file under the given roots (default: ``../shared/corpus``, ``tests/files`` and
 ``samples``) and writes one file per (command, input): the exit code, stdout and stderr. It
 also records the commands that read a whole archive at once (stats, standings, export).
 ``compare`` lists every output that differs and exits 1 if any does.
@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_ROOTS = (REPO.parent / "shared" / "corpus", REPO / "tests" / "data", REPO / "samples")
+DEFAULT_ROOTS = (REPO.parent / "shared" / "corpus", REPO / "tests" / "files", REPO / "samples")
 SKIPPED_NAMES = {"SOURCES.md", "README.md", "LICENSE"}
 # The one thing that differs between two runs of the same code: the validator's own timing.
 TIMING_RE = re.compile(r"in [0-9.]+ s \([0-9,]+ rolls/s\)")

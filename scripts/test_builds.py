@@ -21,7 +21,7 @@ without it: so a developer's or CI's run also proves what a bare clone's run pro
 slow tests (oracle comparisons, the whole corpus, fuzzing) run on the compiled build only:
 both builds run the same source.
 
-Each run sets ``BGTOOLS_EXPECT_BUILD``, which ``tests/test_build.py`` checks against the
+Each run sets ``BGTOOLS_EXPECT_BUILD``, which ``tests/project/test_build.py`` checks against the
 modules that actually ran. Extra arguments go to every pytest run; ``--only pure`` runs the
 whole suite on the pure build. The exit status is 0 only when every run passed.
 """

@@ -100,7 +100,7 @@ def gnubg() -> ModuleType:
 @pytest.fixture(scope="session")
 def corpus() -> Path:
     """The shared corpus of real match files, or when it is absent its licensed part in
-    ``tests/data/corpus`` (same layout); a test of a file not shipped there skips through
+    ``tests/files/corpus`` (same layout); a test of a file not shipped there skips through
     :func:`corpus_file`."""
     return CORPUS if CORPUS.is_dir() else BUNDLED_CORPUS
 

@@ -32,7 +32,7 @@ COMMAND_MODULES: dict[str, str] = {
     "stats": "data", "standings": "data", "export": "data",
 }
 """The module of :mod:`bgtools.cli` that defines each command, in the order ``--help``
-lists them (``tests/test_cli.py`` checks it against the registered commands)."""
+lists them (``tests/cli/test_cli.py`` checks it against the registered commands)."""
 
 _MODULE_ORDER = tuple(dict.fromkeys(COMMAND_MODULES.values()))
 

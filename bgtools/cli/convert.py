@@ -44,7 +44,7 @@ HELP = (
 TO_METAVAR = "mat|sgf|json|ogxm"
 """The formats ``--to`` takes, as ``--help`` shows them: bgtools.write.formats.WRITE_FORMATS
 (written out here: a command module imports no more than it needs at load time;
-tests/test_formats.py holds the two equal)."""
+tests/project/test_formats.py holds the two equal)."""
 
 
 @app.command(help=HELP)

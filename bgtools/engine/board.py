@@ -238,7 +238,7 @@ def uses_most_dice(mover: Sequence[int], opponent: Sequence[int], die1: int, die
                    steps: Sequence[Step]) -> bool:
     """Whether the legal play ``steps`` of ``die1``/``die2`` (legal one after another from
     the sides ``mover``/``opponent``) leads to one of the results :func:`generate_plays`
-    gives (exactly: tests/test_resolve_steps.py proves it): it uses every die, or no play
+    gives (exactly: tests/engine/test_resolve_steps.py proves it): it uses every die, or no play
     uses more, and when only one die of a non-double can be played, it is credited with the
     larger die or no play is (the generator's rule, :func:`_takes_die`). Without generating
     the plays."""
@@ -339,7 +339,7 @@ class _PlaySearch:
 def search_plays(mover: Sequence[int], opponent: Sequence[int], die1: int,
                  die2: int) -> list[GeneratedPlay]:
     """:func:`generate_plays` by the full search alone, without its shortcut for a roll that
-    cannot be played (tests/test_position.py proves the shortcut changes no result)."""
+    cannot be played (tests/engine/test_position.py proves the shortcut changes no result)."""
     search = _PlaySearch()
     dice = (die1,) * 4 if die1 == die2 else (die1, die2)
     search.walk(list(mover), list(opponent), dice, [], [], 0)

@@ -5,7 +5,7 @@ common shape of a play (paths of points, blanks or commas between them) is read 
 reader, :func:`_parse_plain`, with string methods that compile to plain C; any other text
 goes to the grammar's parser (Lark, loaded on first use), whose tree a Transformer reads,
 and which words every syntax error. The fast reader is proven to read what the grammar
-reads (tests/test_notation_plain.py) and takes every play of the real files. Results are
+reads (tests/engine/test_notation_plain.py) and takes every play of the real files. Results are
 memoised per distinct text because the same play strings recur constantly in match files.
 Parse errors become :class:`bgtools.errors.NotationError` with the column and the context
 line.
@@ -201,9 +201,9 @@ def _parse_plain(text: str) -> list[RawPath] | None:
     it, items separated by blanks, tabs or commas.
 
     None for any other text, which the grammar reads. Whenever this returns paths they are
-    the grammar's (tests/test_notation_plain.py proves it). The vocabulary is the grammar's
+    the grammar's (tests/engine/test_notation_plain.py proves it). The vocabulary is the grammar's
     terminals: ``NUMBER``, ``BAR``, ``OFF``, ``STAR``, ``/``, ``(N)`` and the separators
-    ``%ignore`` skips (tests/test_notation_plain.py checks them against notation.lark).
+    ``%ignore`` skips (tests/engine/test_notation_plain.py checks them against notation.lark).
     """
     out: list[RawPath] = []
     end = len(text)
@@ -254,7 +254,7 @@ def plain_segments(text: str) -> Segments | None:
 def _segments_by_item(stripped: str) -> Segments | None:
     """:func:`_segments_of` of ``stripped``, read blank-separated piece by piece, each piece
     memoised: no token of the plain shape holds a blank, so the plain reader reads the
-    pieces as it reads the whole (tests/test_notation_plain.py proves it). On distinct
+    pieces as it reads the whole (tests/engine/test_notation_plain.py proves it). On distinct
     matches most play texts are new, but they are made of a few thousand pieces."""
     pieces = stripped.split(" ")
     if len(pieces) == 2:  # the usual play of a non-double: no tuple of tuples to join

@@ -619,7 +619,7 @@ def sides_after_steps(mover: tuple[int, ...], opponent: tuple[int, ...], die1: i
     """The replayer's per-roll path for exact steps (``.xg``, ``.bgf``, SGF): the sides
     after ``steps`` when the general path (``Game.play_steps``: :func:`play_steps`, then
     :func:`check_maximal`) finds no problem in them; None when it finds one, which it then
-    words (tests/test_resolve_steps.py proves the two equal)."""
+    words (tests/engine/test_resolve_steps.py proves the two equal)."""
     me = list(mover)
     opp = list(opponent)
     if not _play_steps_quietly(me, opp, steps, die1, die2):
@@ -691,7 +691,7 @@ def sides_after_plain_play(mover: tuple[int, ...], opponent: tuple[int, ...], di
     same points, so the general path reaches the same sides. Also one segment of a
     non-double that one die only carries, when no play uses more dice
     (:func:`_sides_after_one_step`). None for any other play or
-    text: the caller then asks :func:`resolve_written_play` (tests/test_resolve_plain.py
+    text: the caller then asks :func:`resolve_written_play` (tests/engine/test_resolve_plain.py
     proves the two equal).
 
     Unmemoised on purpose: this costs less than building and hashing a memo key of two

@@ -8,7 +8,7 @@ repository's top-level ``grammars/``, installed as this package's data:
 * :func:`terminals` reads a grammar's terminals (name, pattern, flags, priority) from the same
   text without Lark, so that the readers' fast readers know the grammar's own vocabulary
   and a file whose every line takes a fast reader never loads Lark (start-up time).
-  ``tests/test_grammars.py`` proves the terminals equal to those Lark compiles.
+  ``tests/project/test_grammars.py`` proves the terminals equal to those Lark compiles.
 """
 
 from __future__ import annotations

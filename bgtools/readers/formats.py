@@ -135,7 +135,7 @@ READ_FORMATS: tuple[FormatName, ...] = get_args(FormatName)
 
 BINARY_STARTS: tuple[bytes, ...] = tuple(start for row in READERS if row.binary
                                           for start in row.starts)
-"""How every file the binary readers accept begins; tests/test_detect_binary.py holds the
+"""How every file the binary readers accept begins; tests/readers/test_detect_binary.py holds the
 readers' own checks to it."""
 
 RECORD_SUFFIXES: tuple[str, ...] = tuple(suffix for row in READERS for suffix in row.suffixes)

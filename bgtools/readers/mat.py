@@ -17,7 +17,7 @@ Design:
   the grammar's own terminals (read from the grammar file when first needed; memoised per
   word) and reads the rules' shapes from those classes. Any other line (a token glued to the
   next, more than two cells, an unreadable line) goes to the grammar, which also words every
-  syntax error. tests/test_mat_reader.py proves the word scanner equal to the grammar
+  syntax error. tests/readers/test_mat_reader.py proves the word scanner equal to the grammar
   (:func:`scan_line_lark`, a Lark Transformer over the parse tree) on every corpus line and
   on generated lines, and its classes equal to the lexer's tokens.
 * Each cell becomes an :class:`~bgtools.record.Action` in one place (``_Reader.make_action``).

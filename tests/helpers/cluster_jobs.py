@@ -1,5 +1,5 @@
-"""Jobs for the tests of ``--scheduler`` (tests/test_cluster.py): ``validate``'s own job, with a
-worker process that dies on one input (once, or every time) or a pause per input.
+"""Jobs for the tests of ``--scheduler`` (tests/batch/test_cluster.py): ``validate``'s own job,
+with a worker process that dies on one input (once, or every time) or a pause per input.
 
 They live in a module, not in the test file, so that Dask's worker processes import them by
 name as they import bgtools' own jobs.

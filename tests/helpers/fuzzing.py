@@ -1,6 +1,6 @@
 """Mutators that mangle real record files, and the in-process check every mangled file must pass.
 
-Shared by ``tests/test_fuzz.py`` (Hypothesis draws the edits) and ``scripts/fuzz.py`` (a
+Shared by ``tests/hostile/test_fuzz.py`` (Hypothesis draws the edits) and ``scripts/fuzz.py`` (a
 seeded random generator draws them, for as long as asked). An edit is a plain tuple
 ``(kind, where, size, choice)`` so that both can draw it and Hypothesis can shrink it.
 """
@@ -20,7 +20,7 @@ from bgtools.replay import Event, profile_for, replay_match
 from bgtools.reports.board import BoardInfo, ascii_board
 from bgtools.reports.files import FileResult, event_json, validate_json
 from bgtools.reports.moments import build_moments, pips_json, score_json, status_json
-from tests.helpers.paths import REPO, SHARED
+from tests.helpers.paths import FILES, REPO, SHARED
 
 Edit = tuple[str, int, int, int]
 """``(kind, where, size, choice)``: which mutator, at which offset (modulo the length),
@@ -197,9 +197,9 @@ def random_edits(rng: random.Random, count: int) -> list[Edit]:
 
 
 def seed_files(max_bytes: int | None = None, corpus: bool = True) -> list[Path]:
-    """Real record files to mangle: the samples, the test data, and (when present) the shared
+    """Real record files to mangle: the samples, the test files, and (when present) the shared
     corpus and FORMATS.md's examples; only files of at most ``max_bytes``."""
-    roots = [REPO / "samples", REPO / "tests" / "data"]
+    roots = [REPO / "samples", FILES]
     if corpus:
         roots += [SHARED / "corpus", SHARED / "docs" / "examples"]
     found: list[Path] = []
@@ -547,8 +547,8 @@ def apply_binary_edits(data: bytes, edits: Iterable[Edit]) -> bytes:
 
 
 def binary_seed_files(max_bytes: int | None = None, corpus: bool = True) -> list[Path]:
-    """``.xg`` and ``.bgf`` files to mangle: the test data and (when present) the corpus."""
-    roots = [REPO / "tests" / "data"]
+    """``.xg`` and ``.bgf`` files to mangle: the test files and (when present) the corpus."""
+    roots = [FILES]
     if corpus:
         roots.append(SHARED / "corpus")
     found: list[Path] = []
@@ -563,7 +563,7 @@ def binary_seed_files(max_bytes: int | None = None, corpus: bool = True) -> list
 # --- field mutations: what found the hostile files of issue 38 ---------------------------------
 # Counts, lengths, nesting and numbers far beyond any real file, each just below and just
 # above its limit too. Heavier than the mutators above (a case may build a megabyte), so
-# tests/test_fuzz.py leaves them to scripts/fuzz.py and tests/hostile.
+# tests/hostile/test_fuzz.py leaves them to scripts/fuzz.py and tests/hostile.
 
 from bgtools import limits  # noqa: E402 - grouped with the mutations that use it
 

@@ -256,7 +256,7 @@ def _self_check() -> list[str]:
     fails: list[str] = []
     start = _start()
     # Opening position: distinct resulting positions, as computed independently by a
-    # brute-force reference generator (see tests/ORACLE_NOTES.md).
+    # brute-force reference generator (see tests/helpers/ORACLE_NOTES.md).
     for (a, b), want in {
         (3, 1): 16,
         (1, 3): 16,

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from tests.helpers.fuzzing import Encoder, build_bgf, smile_7bit, smile_vint
-from tests.helpers.paths import REPO
+from tests.helpers.paths import FILES, REPO
 
-SAMPLE_BGF = REPO / "tests" / "data" / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.bgf"
+SAMPLE_BGF = FILES / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.bgf"
 SAMPLE_SGF = REPO / "samples" / "example_gnubg.sgf"
 SAMPLE_JSON = REPO / "samples" / "example_gnubg.json"
 SAMPLE_MAT = REPO / "samples" / "example_gnubg.mat"
@@ -30,7 +30,7 @@ SAMPLE_MAT = REPO / "samples" / "example_gnubg.mat"
 
 
 def bgf_match() -> dict[str, Any]:
-    """A real BGBlitz match (tests/data), its analysis left out: the base of the attacks."""
+    """A real BGBlitz match (tests/files), its analysis left out: the base of the attacks."""
     from bgtools.readers.bgf import read_bgf_document
 
     _, document = read_bgf_document(SAMPLE_BGF.read_bytes())
@@ -139,7 +139,7 @@ class Attack:
     says: str
     """Text the one-line answer must hold (a limit's name ...)."""
     stored: bool = False
-    """Kept in tests/data/hostile (small); else built in the test."""
+    """Kept in tests/files/hostile (small); else built in the test."""
 
 
 def _set_names(first: str) -> Callable[[dict[str, Any]], None]:
@@ -233,7 +233,7 @@ ATTACKS: dict[str, Attack] = {
 }
 """Every attack of issue 38's reader half, by file name."""
 
-HOSTILE_DATA = REPO / "tests" / "data" / "hostile"
+HOSTILE_DATA = FILES / "hostile"
 """Where the small attacks are kept (``python -m tests.helpers.hostile_files`` writes them)."""
 
 
@@ -246,7 +246,7 @@ def attack_bytes(name: str) -> bytes:
 
 
 def write_stored() -> None:
-    """Write the small attacks into tests/data/hostile."""
+    """Write the small attacks into tests/files/hostile."""
     HOSTILE_DATA.mkdir(parents=True, exist_ok=True)
     for name, attack in ATTACKS.items():
         if attack.stored:

@@ -1,4 +1,4 @@
-"""Where the tests find their inputs: the repository, the shared corpus and the test data."""
+"""Where the tests find their inputs: the repository, the shared corpus and the test files."""
 
 from __future__ import annotations
 
@@ -7,43 +7,49 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 """The repository root (the directory of pyproject.toml)."""
-DATA = REPO / "tests" / "data"
-"""The committed test data (self-play and set-up fixtures, site files, .xg/.bgf files)."""
+FILES = REPO / "tests" / "files"
+"""The committed test files (self-play and set-up fixtures, site files, .xg/.bgf files); not
+``tests/data``, which holds the tests of ``bgtools/data`` as ``tests/engine`` those of
+``bgtools/engine``."""
 SHARED = Path(os.environ.get("BGTOOLS_TEST_SHARED") or REPO.parent / "shared")
 """The shared folder of real files and format docs: ``../shared`` beside the repository, or
 the folder ``BGTOOLS_TEST_SHARED`` names (``scripts/test_builds.py`` names one that does not
 exist to test as a bare clone does). Absent on a bare clone: the tests then use the files
-shipped in ``tests/data`` or skip."""
+shipped in ``tests/files`` or skip."""
 CORPUS = SHARED / "corpus"
 """The shared corpus of real match files (absent on some machines: tests then skip)."""
-BUNDLED_CORPUS = DATA / "corpus"
+BUNDLED_CORPUS = FILES / "corpus"
 """A small licensed part of the corpus shipped with the tests, in the same layout (one
-directory per producer or dialect; sources in ``tests/data/SOURCES.md``): what the
+directory per producer or dialect; sources in ``tests/files/SOURCES.md``): what the
 corpus tests read when ``../shared/corpus`` is absent."""
 CORPUS_IN_USE = CORPUS if CORPUS.is_dir() else BUNDLED_CORPUS
-"""The corpus the corpus tests read: the shared one, else the part shipped in tests/data."""
+"""The corpus the corpus tests read: the shared one, else the part shipped in tests/files."""
 SHARED_EXAMPLES = SHARED / "docs" / "examples"
 """FORMATS.md's example records, beside the shared docs."""
-EXAMPLES = SHARED_EXAMPLES if SHARED_EXAMPLES.is_dir() else DATA / "examples"
-"""FORMATS.md's example records: the shared copy, else the copy in ``tests/data/examples``."""
+EXAMPLES = SHARED_EXAMPLES if SHARED_EXAMPLES.is_dir() else FILES / "examples"
+"""FORMATS.md's example records: the shared copy, else the copy in ``tests/files/examples``."""
 
 
 def corpus_file(corpus: Path, relative: str) -> Path:
     """``corpus / relative``, skipping the test when that file is absent: a corpus file
-    whose licence keeps it out of ``tests/data/corpus`` is tested with the shared corpus."""
+    whose licence keeps it out of ``tests/files/corpus`` is tested with the shared corpus."""
     import pytest
 
     path = corpus / relative
     if not path.exists():
-        pytest.skip(f"{relative} is only in the shared corpus (not shipped in tests/data)")
+        pytest.skip(f"{relative} is only in the shared corpus (not shipped in tests/files)")
     return path
 
 
 def at_least(corpus: Path, shared: int, shipped: int) -> int:
     """A size a corpus test expects: ``shared`` for the shared corpus, ``shipped`` for the
-    part shipped in ``tests/data/corpus`` (a bare clone)."""
+    part shipped in ``tests/files/corpus`` (a bare clone)."""
     return shared if corpus == CORPUS else shipped
 
+
+SAMPLE_XG = FILES / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.xg"
+"""A real eXtreme Gammon money session (its source in ``tests/files/SOURCES.md``): the tests
+of the binary readers edit its records."""
 
 GALAXY_SAMPLE = REPO / "samples" / "galaxy_match1486073.txt"
 """A real Backgammon Galaxy match (lasse against jonnyb1169, 3 points) shipped as a sample."""

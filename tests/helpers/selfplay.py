@@ -1,4 +1,4 @@
-"""GNU Backgammon self-play matches as a replay oracle (cached under tests/data/selfplay/).
+"""GNU Backgammon self-play matches as a replay oracle (cached under tests/files/selfplay/).
 
 ``python -m tests.helpers.selfplay --regenerate`` (from the repository root) lets gnubg
 (0-ply, seeded, cube in use) play the matches and money sessions of ``SPECS`` against itself
@@ -34,10 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.helpers.paths import DATA as TEST_DATA
-from tests.helpers.paths import REPO
+from tests.helpers.paths import FILES, REPO
 
-DATA = TEST_DATA / "selfplay"
+DATA = FILES / "selfplay"
 
 
 @dataclass(frozen=True)

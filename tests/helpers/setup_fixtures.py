@@ -1,4 +1,4 @@
-"""GNU Backgammon records with set-up positions as a replay oracle (tests/data/setup/).
+"""GNU Backgammon records with set-up positions as a replay oracle (tests/files/setup/).
 
 ``python -m tests.helpers.setup_fixtures --regenerate`` (from the repository root) drives
 gnubg through each scenario of ``SCENARIOS`` (set a board, the player to move, the cube by
@@ -27,11 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tests.helpers.paths import DATA as TEST_DATA
-from tests.helpers.paths import REPO
+from tests.helpers.paths import FILES, REPO
 from tests.helpers.selfplay import current_ids, load_gnubg, quiet_stdout
 
-DATA = TEST_DATA / "setup"
+DATA = FILES / "setup"
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 one-line typed errors, and writers whose files read back.
 
 Every attack of :data:`tests.helpers.hostile_files.ATTACKS` (each built from a security
-probe's reproducer: small ones kept in ``tests/data/hostile``, big ones built here) goes
+probe's reproducer: small ones kept in ``tests/files/hostile``, big ones built here) goes
 through ``validate --json``, ``score``, ``convert``, ``show --html`` and the library
 (``bgtools.read(...)`` then ``.replay()``) in a child process whose address space is capped
 (``RLIMIT_AS``) and which is killed at a time limit: each must answer within

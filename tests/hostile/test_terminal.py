@@ -2,7 +2,7 @@
 plays and file names reach the terminal escaped, from every command that prints text from
 a file; the JSON output keeps them as they are (``json.dumps`` escapes them itself).
 
-The hostile record is ``tests/data/hostile/control_characters.json`` (names with an OSC
+The hostile record is ``tests/files/hostile/control_characters.json`` (names with an OSC
 title sequence, a colour, a line break that would forge an ``error[...]`` line and a C1
 CSI; a play with a trailing ESC sequence), copied under a file name holding an OSC
 sequence and a line break.
@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from bgtools.cli.terminal import CONTROL_CHARACTERS, terminal_text
-from tests.helpers.paths import DATA
+from tests.helpers.paths import FILES
 from tests.helpers.processes import run_bgtools
 
-HOSTILE = DATA / "hostile" / "control_characters.json"
+HOSTILE = FILES / "hostile" / "control_characters.json"
 NAMES = ("Al\x1b]0;owned\x07ice\x1b[31m", "Bo\nb: error[fake]\x9b2J")
 HOSTILE_FILE_NAME = "m\x1b]0;t\x07\n.json"
 

@@ -39,9 +39,9 @@ from bgtools.errors import (
 from bgtools.readers.inputs import glob_matches
 from bgtools.write import atomic
 from bgtools.write.atomic import check_output, write_atomically
+from tests.helpers.pages import page_frames
 from tests.helpers.paths import REPO
 from tests.helpers.processes import INTERRUPTIBLE_MAIN, alive, children, has_open, run_bgtools
-from tests.test_svg import page_frames
 
 SAMPLE = REPO / "samples" / "example_gnubg.mat"
 runner = CliRunner()
@@ -403,10 +403,10 @@ def test_glob_matches_is_glob_without_links(monkeypatch: pytest.MonkeyPatch) -> 
     """On a tree without links, glob_matches gives what glob.glob does, trailing '/' and
     repeated '**' included (as lists: glob.glob repeats a match too)."""
     monkeypatch.chdir(REPO)
-    patterns = ["tests/data/**/*.mat", "tests/data/**", "tests/data/**/", "**/*.sgf",
-                "tests/*/**/*.txt", "tests/data/**/s*/**/*.mat", "samples/**/*",
-                f"{REPO}/samples/**/*.mat", "t*/**/x*", "tests/data/**/*/",
-                "tests/**/**/*.mat", "tests/data/**/.*", "missing/**/*.mat", "samples/**"]
+    patterns = ["tests/files/**/*.mat", "tests/files/**", "tests/files/**/", "**/*.sgf",
+                "tests/*/**/*.txt", "tests/files/**/s*/**/*.mat", "samples/**/*",
+                f"{REPO}/samples/**/*.mat", "t*/**/x*", "tests/files/**/*/",
+                "tests/**/**/*.mat", "tests/files/**/.*", "missing/**/*.mat", "samples/**"]
     for pattern in patterns:
         assert sorted(glob_matches(pattern)) == sorted(glob.glob(pattern, recursive=True)), \
             pattern

@@ -1,0 +1,2 @@
+"""Tests of ``bgtools.batch``: the ordered process pool, the cluster executor, memory over many
+files."""

@@ -1,0 +1,1 @@
+"""Tests of ``bgtools.cli``: the commands as a user runs them, their output and exit codes."""

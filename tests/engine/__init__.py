@@ -1,0 +1,1 @@
+"""Tests of ``bgtools.engine``: the board kernel, positions, IDs, notation and resolution."""

@@ -1,0 +1,1 @@
+"""Tests of ``bgtools.reports``: the contract's JSON objects, the answers, the boards and pages."""

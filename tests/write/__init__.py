@@ -1,0 +1,1 @@
+"""Tests of ``bgtools.write``: the writers, ``convert`` and safe writes."""
