@@ -7,34 +7,7 @@
 (``bgtools/1``) and its JSON Schema. Importing this package loads the model only.
 """
 
-from bgtools.record.model import (
-    SCHEMA,
-    UNNAMED,
-    Action,
-    ActionKind,
-    CubePosition,
-    GameRecord,
-    MatchRecord,
-    Problem,
-    SetUp,
-    Severity,
-    SgfProperties,
-    is_unnamed,
-    shown_names,
-)
+from bgtools.record import model
+from bgtools.record.model import *  # noqa: F403 - the package's names are the model's
 
-__all__ = [
-    "Severity",
-    "Problem",
-    "ActionKind",
-    "Action",
-    "CubePosition",
-    "SetUp",
-    "SgfProperties",
-    "GameRecord",
-    "MatchRecord",
-    "UNNAMED",
-    "is_unnamed",
-    "shown_names",
-    "SCHEMA",
-]
+__all__ = model.__all__
