@@ -1,25 +1,33 @@
-"""One declaration of a dataclass's fields, its methods made without slowing start-up.
+"""Dataclasses whose fields are declared once and whose methods cost no start-up time.
 
 ``dataclasses`` compiles a class's ``__init__``, ``__repr__``, ``__eq__`` (and, frozen,
 ``__hash__``, ``__setattr__`` and ``__delattr__``) from source text when the class is
-defined, after reading every annotation: about 0.35 ms a class (0.06 ms with ``init=False,
-repr=False, eq=False``), paid by every run of the command line for every class it imports.
-The classes of the start-up path (the records, the positions, the batch's reports, the
-grammars' terminals) declare each field once, as an annotation with its default, under
-:func:`lazy_dataclass` instead: a dataclass with slots (``dataclasses.fields``, ``replace``
-and ``asdict`` work) whose ``__init__`` is compiled on its first call, and which inherits
-the rest from :class:`FieldMethods` or :class:`FrozenFieldMethods` (frozen: the hash of its
-fields, no assignment). Those do what the generated methods do (``tests/test_record_methods.py``
-compares each class with a twin whose methods dataclasses generates). A class whose
-``__init__`` does more than set its fields (``Position`` checks and completes its sides)
-writes it, and the decorator keeps it.
+defined, after resolving every annotation: about 0.35 ms a class (0.06 ms even with
+``init=False, repr=False, eq=False``), paid by every run of the command line for every class
+it imports. Compiling only the ``__init__``, even on a class's first instance, costs about as
+much (half a million instructions for eight fields). So the classes of the start-up path
+(the records, the positions, the batch's reports, the grammars' terminals) are declared
+:func:`prebuilt_dataclass`: each field once, as an annotation with its default; the fields,
+``__match_args__`` and slots made without resolving the annotations; and the ``__init__``
+dataclasses would generate taken from ``bgtools/dataclass_inits.py``, which
+``scripts/write_dataclass_inits.py`` generates from the classes' fields (one maker a shape
+of fields, compiled with the package; ``tests/test_record_methods.py`` fails when it is not
+current, and a class whose shape it lacks compiles its ``__init__`` when defined). They
+inherit the rest from :class:`FieldMethods` or :class:`FrozenFieldMethods`, which do what the
+generated methods do (the test compares each class with a twin whose methods dataclasses
+generates). A ``validate`` of one file runs 4.4 million fewer instructions than with the
+hand-written ``__init__`` of before (``benchmarks/bench_startup.py --callgrind``). A class
+whose ``__init__`` does more than set its fields (``Position`` checks and completes its
+sides) writes it, and the decorator keeps it.
 
 The classes of the modules mypyc compiles (``setup.py``) write their ``__init__``: mypyc reads
-only ``dataclasses.dataclass``, whose generated ``__init__`` it leaves interpreted, compiled
-from source at every import and called through Python from the compiled readers and replayer.
-They are declared ``@dataclass(slots=True, init=False, repr=False, eq=False)``, call the
-functions below for their other methods (a compiled class cannot inherit them), and declare
-their fields ``Final``, which the compiled class enforces.
+only ``dataclasses.dataclass``, and the ``__init__`` dataclasses generates for it stays
+interpreted: compiled from source at every import (4.5 million instructions more to import
+``bgtools.replay.model`` with its three classes' generated) and called through Python from the
+compiled replayer (about 10% slower to replay with events). They are declared
+``@dataclass(slots=True, init=False, repr=False, eq=False)``, call the functions below for
+their other methods (a compiled class cannot inherit them), and declare their fields
+``Final``, which the compiled class enforces.
 """
 
 from __future__ import annotations
@@ -27,6 +35,9 @@ from __future__ import annotations
 import sys
 from dataclasses import _FIELD, MISSING, Field, FrozenInstanceError, field  # type: ignore[attr-defined]
 from reprlib import recursive_repr
+from types import FunctionType
+
+from bgtools.dataclass_inits import MAKERS  # generated from SHAPES
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads it so)
 if TYPE_CHECKING:  # pragma: no cover
@@ -36,12 +47,13 @@ if TYPE_CHECKING:  # pragma: no cover
     C = TypeVar("C", bound=type)
 else:
     def dataclass_transform(**_: object) -> object:
-        """What tells type checkers that :func:`lazy_dataclass` makes dataclasses (nothing
-        at run time)."""
+        """What tells type checkers that :func:`prebuilt_dataclass` makes dataclasses
+        (nothing at run time)."""
         return lambda decorator: decorator
 
 __all__ = ["FACTORY", "FACTORY_LIST", "FieldMethods", "FrozenFieldMethods", "fields_eq",
-           "fields_hash", "fields_reduce", "fields_repr", "field_values", "lazy_dataclass"]
+           "fields_hash", "fields_reduce", "fields_repr", "field_values", "init_shape",
+           "init_source", "prebuilt_dataclass", "SHAPES"]
 
 
 class _Factory:
@@ -154,10 +166,15 @@ _NOT_FIELDS = ("ClassVar", "typing.ClassVar", "InitVar", "dataclasses.InitVar", 
                "dataclasses.KW_ONLY")
 """The annotations dataclasses reads as something other than a field: not taken here."""
 
+SHAPES: dict[str, str] = {}
+"""The shape of every prebuilt dataclass's ``__init__`` (:func:`init_shape`), with the first
+class of that shape (what ``scripts/write_dataclass_inits.py`` writes
+``bgtools/dataclass_inits.py`` from)."""
+
 
 @dataclass_transform(field_specifiers=(field,))
-def lazy_dataclass(cls: C) -> C:
-    """Make ``cls`` a dataclass with slots whose ``__init__`` is compiled on its first call.
+def prebuilt_dataclass(cls: C) -> C:
+    """Make ``cls`` a dataclass with slots whose ``__init__`` was compiled with the package.
 
     ``cls`` inherits :class:`FieldMethods` (its ``__repr__`` and ``__eq__``) or, frozen,
     :class:`FrozenFieldMethods`, and declares each field once, as an annotation with its
@@ -166,17 +183,16 @@ def lazy_dataclass(cls: C) -> C:
     (``__dataclass_fields__``), ``__match_args__`` and ``__slots__`` (a new class, as
     dataclasses makes), without resolving what the annotations name (most of what
     dataclasses costs): a ``ClassVar``, ``InitVar`` or ``KW_ONLY`` annotation,
-    ``field(init=False)``, ``kw_only`` and a dataclass base are refused instead. The
-    ``__init__`` dataclasses would generate, with its signature, is compiled on the first
-    instance (a run pays for the classes it makes, and the hot path then calls a plain
-    function); until then ``inspect.signature``, ``help()`` and Sphinx find the signature
-    through the placeholder's ``__wrapped__``. A class that writes its own ``__init__``
-    keeps it.
+    ``field(init=False)``, ``kw_only`` and a dataclass base are refused instead. Its
+    ``__init__`` is the one dataclasses would generate, with that signature, taken from
+    ``bgtools/dataclass_inits.py`` (generated from the fields' shapes: no code is compiled
+    at run time), or compiled now for a shape that file lacks. A class that writes its own
+    ``__init__`` keeps it.
     """
     if not issubclass(cls, FieldMethods):
-        raise TypeError(f"{cls.__qualname__}: a lazy dataclass inherits FieldMethods")
+        raise TypeError(f"{cls.__qualname__}: a prebuilt dataclass inherits FieldMethods")
     if any("__dataclass_fields__" in base.__dict__ for base in cls.__mro__[1:]):
-        raise TypeError(f"{cls.__qualname__}: a lazy dataclass has no dataclass base")
+        raise TypeError(f"{cls.__qualname__}: a prebuilt dataclass has no dataclass base")
     body = dict(cls.__dict__)
     if "__slots__" in body:
         raise TypeError(f"{cls.__qualname__} already specifies __slots__")
@@ -190,7 +206,7 @@ def lazy_dataclass(cls: C) -> C:
                                  "allowed: use default_factory")
             spec = field(default=spec)
         if not spec.init or spec.kw_only is True or str(annotation).startswith(_NOT_FIELDS):
-            raise TypeError(f"{cls.__qualname__}.{name}: not a field a lazy dataclass takes")
+            raise TypeError(f"{cls.__qualname__}.{name}: not a field a prebuilt dataclass takes")
         if spec.default is not MISSING or spec.default_factory is not MISSING:
             defaulted = name
         elif defaulted:
@@ -201,105 +217,82 @@ def lazy_dataclass(cls: C) -> C:
     for name in ("__dict__", "__weakref__"):
         body.pop(name, None)
     body.setdefault("__match_args__", tuple(fields))
+    if "__init__" not in body:
+        body["__init__"] = _init(cls, list(fields.values()), issubclass(cls, FrozenFieldMethods))
     metaclass: Any = type(cls)  # the class again, with slots (as dataclasses makes it)
     made: C = metaclass(cls.__name__, cls.__bases__, {
         **body, "__slots__": tuple(fields), "__dataclass_fields__": fields,
         "__qualname__": cls.__qualname__})
-    if "__init__" not in body:
-        made.__init__ = _placeholder(made)  # type: ignore[misc]
     return made
 
 
-class _PendingInit:
-    """The ``__init__`` a lazy dataclass will have: made, and put on the class, when first
-    called or when its signature is first asked for."""
-
-    __slots__ = ("cls", "init")
-
-    def __init__(self, cls: type) -> None:
-        self.cls = cls
-        self.init: Callable[..., None] | None = None
-
-    def install(self) -> Callable[..., None]:
-        """The class's ``__init__``, compiled and put on the class the first time."""
-        if self.init is None:
-            self.init = _generated_init(self.cls)
-            self.cls.__init__ = self.init  # type: ignore[misc]
-        return self.init
-
-    @property
-    def __signature__(self) -> object:
-        """The signature ``inspect.signature`` finds by following ``__wrapped__``."""
-        import inspect  # here: asked by whoever already uses inspect
-
-        return inspect.signature(self.install())
-
-    @property
-    def __globals__(self) -> dict[str, Any]:
-        """Where ``typing.get_type_hints`` resolves the annotations (the class's module)."""
-        return self.install().__globals__
+def init_shape(fields: list[Field[Any]], frozen: bool) -> str:
+    """What an ``__init__`` depends on, as a key: ``frozen:`` for a frozen class, then the
+    fields in order, a field made by a factory marked ``()``."""
+    names = " ".join([f.name + ("()" if f.default_factory is not MISSING else "")
+                      for f in fields])
+    return f"frozen: {names}" if frozen else names
 
 
-def _placeholder(cls: type) -> Callable[..., None]:
-    """The ``__init__`` of a lazy dataclass until its first call, which compiles the real
-    one, puts it on the class and runs it."""
-    pending = _PendingInit(cls)
+def init_source(shape: str, maker: str) -> str:
+    """The source of the function ``maker`` that makes the ``__init__`` of ``shape``, from
+    its helpers: ``__setattr`` (frozen), then ``__factory`` (:data:`FACTORY`) and each
+    factory (``__make_NAME``). The ``__init__`` sets one field a statement, as dataclasses
+    generates it (frozen: with ``object.__setattr__``)."""
+    frozen = shape.startswith("frozen: ")
+    marks = shape.removeprefix("frozen: ").split()
+    names = [mark.removesuffix("()") for mark in marks]
+    made = [mark[:-2] for mark in marks if mark.endswith("()")]
+    helpers = (["__setattr"] if frozen else []) + (
+        ["__factory", *[f"__make_{name}" for name in made]] if made else [])
+    lines = []
+    for mark, name in zip(marks, names):
+        value = f"__make_{name}() if {name} is __factory else {name}" if mark != name else name
+        lines.append(f"__setattr(self, \"{name}\", {value})" if frozen else
+                     f"self.{name} = {value}")
+    return "".join([
+        *_wrapped(f"def {maker}(", [f"{helper}: Any" for helper in helpers],
+                  ") -> Callable[..., None]:", ""),
+        *_wrapped("    def __init__(", ["self: Any", *[f"{name}: Any" for name in names]],
+                  ") -> None:", "    "),
+        *[f"        {line}\n" for line in lines],
+        "    return __init__\n",
+    ])
 
-    def __init__(self: object, /, *args: object, **kwargs: object) -> None:  # noqa: N807
-        pending.install()(self, *args, **kwargs)
 
-    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
-    __init__.__module__ = cls.__module__
-    __init__.__annotations__ = _annotations(cls)
-    __init__.__wrapped__ = pending  # type: ignore[attr-defined]  # inspect.unwrap follows it
-    return __init__
-
-
-def _annotations(cls: type) -> dict[str, Any]:
-    """The annotations of the ``__init__`` dataclasses would generate for ``cls``."""
-    return {**{f.name: f.type for f in cls.__dataclass_fields__.values()},  # type: ignore[attr-defined]
-            "return": None}
+def _wrapped(head: str, items: list[str], tail: str, indent: str) -> list[str]:
+    """``head`` + the comma-separated ``items`` + ``tail`` in lines of at most 100 columns."""
+    lines, line = [], head
+    for number, item in enumerate(items):
+        text = item + (", " if number < len(items) - 1 else "")
+        if len(line) + len(text.rstrip()) > 99 - (len(tail) if number == len(items) - 1 else 0):
+            lines.append(line.rstrip() + "\n")
+            line = indent + "        "
+        line += text
+    return [*lines, line + tail + "\n"]
 
 
-def _generated_init(cls: type) -> Callable[..., None]:
-    """Compile the ``__init__`` dataclasses would generate for the lazy dataclass ``cls``:
-    one statement a field (``self.name = name``; frozen, one call that sets them all), a
-    factory's field made when its argument is :data:`FACTORY`."""
-    fields = list(cls.__dataclass_fields__.values())  # type: ignore[attr-defined]
-    names = [f.name for f in fields]
-    helpers: dict[str, object] = {"__factory": FACTORY}
-    values = []
-    for f in fields:
-        if f.default_factory is MISSING:
-            values.append(f.name)
-        else:
-            helpers[f"__make_{f.name}"] = f.default_factory
-            values.append(f"__make_{f.name}() if {f.name} is __factory else {f.name}")
-    if issubclass(cls, FrozenFieldMethods):
-        helpers["__set_fields"] = _frozen_setter(cls, names)
-        body = f"  __set_fields(self, ({', '.join(values)},))"
-    else:
-        body = "\n".join(f"  self.{name} = {value}" for name, value in zip(names, values))
-    source = (f"def __create_fn__({', '.join(helpers)}):\n"
-              f" def __init__(self, {', '.join(names)}):\n{body}\n return __init__\n")
-    made: dict[str, Any] = {}
-    exec(source, sys.modules[cls.__module__].__dict__, made)  # as dataclasses does
-    init: Callable[..., None] = made["__create_fn__"](*helpers.values())
+def _init(cls: type, fields: list[Field[Any]], frozen: bool) -> Callable[..., None]:
+    """The ``__init__`` dataclasses would generate for ``cls``: made by the maker
+    ``bgtools/dataclass_inits.py`` has for its shape, else by one compiled now."""
+    shape = init_shape(fields, frozen)
+    SHAPES.setdefault(shape, f"{cls.__module__}.{cls.__qualname__}")
+    maker = MAKERS.get(shape)
+    if maker is None:  # a class that is new or changed since the file was written
+        made: dict[str, Any] = {}
+        exec(init_source(shape, "maker"), {}, made)  # (its annotations stay strings)
+        maker = made["maker"]
+    helpers: list[object] = [object.__setattr__] if frozen else []
+    factories = [f.default_factory for f in fields if f.default_factory is not MISSING]
+    if factories:
+        helpers += [FACTORY, *factories]
+    made_init = maker(*helpers)
+    # The class's module as its globals, where typing.get_type_hints (Sphinx) looks.
+    init: Callable[..., None] = FunctionType(
+        made_init.__code__, sys.modules[cls.__module__].__dict__, "__init__",
+        tuple(FACTORY if f.default is MISSING else f.default for f in fields
+              if f.default is not MISSING or f.default_factory is not MISSING) or None,
+        made_init.__closure__)
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__annotations__ = _annotations(cls)
-    init.__defaults__ = tuple(
-        FACTORY if f.default is MISSING else f.default for f in fields
-        if f.default is not MISSING or f.default_factory is not MISSING) or None
+    init.__annotations__ = {**{f.name: f.type for f in fields}, "return": None}
     return init
-
-
-def _frozen_setter(cls: type, names: list[str]) -> Callable[[object, tuple[object, ...]], None]:
-    """What sets the fields of a frozen instance, past its ``__setattr__``: the slots' own
-    setters (as fast as a call of ``object.__setattr__`` a field, and compiled once)."""
-    setters = tuple(cls.__dict__[name].__set__ for name in names)
-
-    def set_fields(instance: object, values: tuple[object, ...]) -> None:
-        for setter, value in zip(setters, values):
-            setter(instance, value)
-
-    return set_fields

@@ -13,7 +13,7 @@ from dataclasses import field
 from enum import Enum
 from typing import Literal
 
-from bgtools.dataclass_methods import FieldMethods, FrozenFieldMethods, lazy_dataclass
+from bgtools.dataclass_methods import FieldMethods, FrozenFieldMethods, prebuilt_dataclass
 
 __all__ = [
     "Severity",
@@ -37,7 +37,7 @@ SCHEMA = "bgtools/1"
 report object of the contract)."""
 
 
-# The records are lazy dataclasses (bgtools.dataclass_methods): dataclasses would compile
+# The records are prebuilt dataclasses (bgtools.dataclass_methods): dataclasses would compile
 # their methods from source at every import (about half of this module's import, paid by every
 # run of the command line).
 
@@ -51,7 +51,7 @@ class Severity(str, Enum):
     """Worth knowing, not a broken rule: the match stays valid."""
 
 
-@lazy_dataclass
+@prebuilt_dataclass
 class Problem(FrozenFieldMethods):
     """One problem found in a record, with a stable rule id and a 1-based location.
 
@@ -104,7 +104,7 @@ cell (``points``) for the player in that column; ``resign``: an explicit resigna
 """
 
 
-@lazy_dataclass
+@prebuilt_dataclass
 class Action(FieldMethods):
     """One cell of a record, attributed to player 0 or 1, with its source location.
 
@@ -169,7 +169,7 @@ CubePosition = Literal[0, 1, "centred"]
 """Where a set-up puts the cube: owned by player 0 or 1, or in the middle."""
 
 
-@lazy_dataclass
+@prebuilt_dataclass
 class SetUp(FrozenFieldMethods):
     """A board, turn or cube set by hand inside a game (an SGF set-up node: ``AE``/``AW``/
     ``AB``, ``PL``, ``CV``, ``CP``; a root ``CV`` of automatic doubles).
@@ -276,7 +276,7 @@ def _setup_letters(values: tuple[str, ...], name: str, errors: list[str]) -> lis
     return out
 
 
-@lazy_dataclass
+@prebuilt_dataclass
 class GameRecord(FieldMethods):
     """One game as written: its header, its score line and its cells in order.
 
@@ -345,7 +345,7 @@ _OTHER_GAMES = ("hyper", "long", "acey", "gul", "plakoto", "fevga", "nard", "mou
 blanks removed, lower case): gnubg's ``HyperGammon (3)``, XG's ``LongGammon`` ..."""
 
 
-@lazy_dataclass
+@prebuilt_dataclass
 class MatchRecord(FieldMethods):
     """A whole file's match (or money session) as written, plus reader problems.
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from bgtools.dataclass_methods import FrozenFieldMethods, lazy_dataclass
+from bgtools.dataclass_methods import FrozenFieldMethods, prebuilt_dataclass
 
 __all__ = ["ERROR", "RULES", "WARNING", "Rule", "RuleSeverity"]
 
@@ -24,8 +24,8 @@ WARNING: Final = "warning"
 """A warning: reported, but the record stays valid."""
 
 
-# A lazy dataclass (see bgtools.dataclass_methods: start-up time).
-@lazy_dataclass
+# A prebuilt dataclass (see bgtools.dataclass_methods: start-up time).
+@prebuilt_dataclass
 class Rule(FrozenFieldMethods):
     """One rule: its stable ``id`` (in messages, JSON and tests), its ``severity``, a one-line
     ``description``, and ``checked_by``: where it is checked (methods of

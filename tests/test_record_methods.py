@@ -1,6 +1,6 @@
 """The ``__init__``, ``__repr__``, ``__eq__`` and ``__hash__`` of the dataclasses of the
 start-up path (the records, ``MatchState``, the batch's reports, the grammars' terminals, the
-readers' inputs and decoded text, the reports' ``FileResult``: lazy dataclasses; the compiled
+readers' inputs and decoded text, the reports' ``FileResult``: prebuilt dataclasses; the compiled
 modules' classes, written by hand) do what the methods dataclasses would generate do
 (``bgtools.dataclass_methods``: the generated ones are compiled from source at every
 import)."""
@@ -19,12 +19,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bgtools import record
+from bgtools import dataclass_inits, record
 from bgtools.batch.jobs import FileReport
 from bgtools.batch.pool import Outcome
 from bgtools.batch.summary import BatchSummary
 from bgtools.build import is_compiled
-from bgtools.dataclass_methods import FieldMethods, FrozenFieldMethods, lazy_dataclass
+from bgtools.dataclass_inits import MAKERS
+from bgtools.dataclass_methods import SHAPES, FieldMethods, FrozenFieldMethods, prebuilt_dataclass
 from bgtools.engine.ids import MatchState
 from bgtools.engine.notation import WrittenPath, WrittenPlay, parse_play
 from bgtools.engine.position import ParsedId, Play, Position, parse_id
@@ -52,7 +53,7 @@ the annotations are gone)."""
 
 def is_frozen(cls: type) -> bool:
     """Whether ``cls`` is one of the frozen classes: none is declared ``frozen=True`` (its
-    methods would be generated); a lazy dataclass inherits FrozenFieldMethods, a compiled one
+    methods would be generated); a prebuilt dataclass inherits FrozenFieldMethods, a compiled one
     declares its fields Final."""
     return issubclass(cls, FrozenFieldMethods) or cls in FINAL_FIELDS
 
@@ -149,10 +150,27 @@ def test_factory_defaults_are_fresh_and_shown_as_factories() -> None:
     assert Action("roll", 0, extra=given_extra).extra is given_extra
 
 
-def _lazy_classes() -> tuple[type, type]:
-    """A mutable and a frozen lazy dataclass, new (no instance made yet)."""
+def test_every_prebuilt_init_is_compiled_with_the_package() -> None:
+    # scripts/write_dataclass_inits.py wrote the file from the classes as they are now, and
+    # every class of bgtools takes its __init__ from it (none compiles one when defined).
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    from write_dataclass_inits import TARGET, generated_text
 
-    @lazy_dataclass
+    assert TARGET.read_text("utf-8") == generated_text(), \
+        "run python scripts/write_dataclass_inits.py"
+    owners = {owner for owner in SHAPES.values() if owner.startswith("bgtools.")}
+    assert len(owners) == len(MAKERS) >= 18
+    for cls in RECORDS:
+        init = cls.__init__  # type: ignore[misc]
+        assert init.__code__.co_filename == dataclass_inits.__file__
+        assert init.__globals__ is sys.modules[cls.__module__].__dict__  # as generated
+
+
+def _new_classes() -> tuple[type, type]:
+    """A mutable and a frozen prebuilt dataclass of shapes bgtools has not (compiled when
+    defined)."""
+
+    @prebuilt_dataclass
     class Mutable(FieldMethods):
         """A mutable one."""
 
@@ -160,7 +178,7 @@ def _lazy_classes() -> tuple[type, type]:
         count: int = 0
         seen: list[int] = dataclasses.field(default_factory=list)
 
-    @lazy_dataclass
+    @prebuilt_dataclass
     class Frozen(FrozenFieldMethods):
         """A frozen one."""
 
@@ -171,49 +189,34 @@ def _lazy_classes() -> tuple[type, type]:
     return Mutable, Frozen
 
 
-def test_a_lazy_dataclass_shows_its_signature_before_its_first_instance() -> None:
-    for cls in _lazy_classes():
-        placeholder = cls.__init__  # type: ignore[misc]
-        shown = str(inspect.signature(cls))
-        assert shown == str(inspect.signature(generated_twin(cls)))
-        assert shown.startswith("(name: 'str', ") and shown.endswith("= <factory>) -> None")
-        assert cls.__init__ is not placeholder  # type: ignore[misc]  # asking compiled it
-        assert str(inspect.signature(placeholder)) == f"(self, {shown[1:]}"
-    mutable, _ = _lazy_classes()
-    placeholder = mutable.__init__  # type: ignore[misc]
-    assert str(inspect.signature(placeholder)).startswith("(self, name: 'str', count")
-    assert placeholder.__qualname__ == f"{mutable.__qualname__}.__init__"
-
-
 @pytest.mark.parametrize("index", [0, 1], ids=["mutable", "frozen"])
-def test_a_lazy_dataclass_compiles_its_init_on_the_first_instance(index: int) -> None:
-    cls = _lazy_classes()[index]
-    placeholder = cls.__init__  # type: ignore[misc]
-    first = cls("a")
-    installed = cls.__init__  # type: ignore[misc]
-    assert installed is not placeholder and installed.__code__.co_varnames[:4] == (
-        "self", "name", *cls.__match_args__[1:])  # type: ignore[attr-defined]
-    second, twin = cls("a"), generated_twin(cls)("a")
-    assert cls.__init__ is installed  # type: ignore[misc]
-    assert first == second and repr(first) == repr(twin)
-    assert getattr(first, cls.__match_args__[2]) is not getattr(second, cls.__match_args__[2])  # type: ignore[attr-defined]
+def test_a_prebuilt_dataclass_of_a_new_shape_does_what_the_generated_one_does(
+        index: int) -> None:
+    cls = _new_classes()[index]
+    twin = generated_twin(cls)
+    assert str(inspect.signature(cls)) == str(inspect.signature(twin))
+    assert str(inspect.signature(cls)).startswith("(name: 'str', ")
+    assert str(inspect.signature(cls)).endswith("= <factory>) -> None")
+    assert cls.__init__.__qualname__ == f"{cls.__qualname__}.__init__"  # type: ignore[misc]
+    first, second = cls("a"), cls("a")
+    assert first == second and repr(first) == repr(twin("a"))
+    made = cls.__match_args__[2]  # type: ignore[attr-defined]
+    assert getattr(first, made) is not getattr(second, made)  # a new one each
     given = [1] if index == 0 else frozenset("x")
-    made = cls("b", 1 if index == 0 else (1,), given)
-    assert getattr(made, cls.__match_args__[2]) is given  # type: ignore[attr-defined]
-    assert placeholder(object.__new__(cls), "c") is None  # an old reference still works
+    assert getattr(cls("b", **{made: given}), made) is given
     assert cls.__slots__ == cls.__match_args__  # type: ignore[attr-defined]
     assert [f.name for f in dataclasses.fields(cls)] == list(cls.__match_args__)  # type: ignore[attr-defined]
     assert not hasattr(first, "__dict__")
-    with pytest.raises(TypeError, match="missing 1 required positional argument"):
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'name'"):
         cls()
     if index == 1:
         with pytest.raises(dataclasses.FrozenInstanceError):
             first.name = "x"
-        assert hash(first) == hash(twin)
+        assert hash(first) == hash(twin("a"))
 
 
-def test_a_lazy_dataclass_keeps_the_init_it_writes() -> None:
-    @lazy_dataclass
+def test_a_prebuilt_dataclass_keeps_the_init_it_writes() -> None:
+    @prebuilt_dataclass
     class Checked(FrozenFieldMethods):
         """Its own __init__."""
 
@@ -225,25 +228,25 @@ def test_a_lazy_dataclass_keeps_the_init_it_writes() -> None:
     assert Checked(-2).value == 2 and repr(Checked(-2)).endswith("Checked(value=2)")
 
 
-def test_a_lazy_dataclass_refuses_what_it_does_not_read() -> None:
+def test_a_prebuilt_dataclass_refuses_what_it_does_not_read() -> None:
     with pytest.raises(ValueError, match="mutable default"):
-        @lazy_dataclass
+        @prebuilt_dataclass
         class ListDefault(FieldMethods):
             items: list[int] = []  # noqa: RUF012 - what is refused
 
     with pytest.raises(TypeError, match="follows default argument"):
-        @lazy_dataclass
+        @prebuilt_dataclass
         class Order(FieldMethods):
             first: int = 0
             second: int  # type: ignore[misc]
 
     with pytest.raises(TypeError, match="not a field"):
-        @lazy_dataclass
+        @prebuilt_dataclass
         class Shared(FieldMethods):
             count: ClassVar[int] = 0
 
     with pytest.raises(TypeError, match="inherits FieldMethods"):
-        @lazy_dataclass
+        @prebuilt_dataclass
         class Plain:
             value: int
 

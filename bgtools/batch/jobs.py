@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bgtools.dataclass_methods import FrozenFieldMethods, lazy_dataclass
+from bgtools.dataclass_methods import FrozenFieldMethods, prebuilt_dataclass
 from bgtools.readers.detect import InputSource
 from bgtools.record import shown_names
 from bgtools.reports.files import analyse_file, validate_json
@@ -73,7 +73,7 @@ def warm_up() -> None:
         pass
 
 
-@lazy_dataclass
+@prebuilt_dataclass
 class FileReport(FrozenFieldMethods):
     """What a worker sends back about one file: small and picklable.
 

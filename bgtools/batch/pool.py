@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from bgtools.dataclass_methods import FrozenFieldMethods, lazy_dataclass
+from bgtools.dataclass_methods import FrozenFieldMethods, prebuilt_dataclass
 from bgtools.errors import interrupt
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -36,7 +36,7 @@ def default_jobs() -> int:
     return os.cpu_count() or 1
 
 
-@lazy_dataclass
+@prebuilt_dataclass
 class Outcome(FrozenFieldMethods, Generic[T, R]):
     """The result of the job on one input: ``value``, or ``failure`` when the job raised or
     its worker process died. ``seconds`` is the time the job took."""

@@ -11,7 +11,7 @@ from pathlib import Path
 from bgtools.api.reading import MatchFile, ReadFormat, check_read_format, read
 from bgtools.batch.jobs import Input, warm_up
 from bgtools.batch.pool import Batch
-from bgtools.dataclass_methods import FrozenFieldMethods, lazy_dataclass
+from bgtools.dataclass_methods import FrozenFieldMethods, prebuilt_dataclass
 from bgtools.errors import BgtoolsError, describe_error
 from bgtools.readers.detect import StdinInput
 
@@ -21,7 +21,7 @@ PathArgument = str | os.PathLike[str]
 """A file, a directory or a glob, as the command line takes it."""
 
 
-@lazy_dataclass
+@prebuilt_dataclass
 class ReadFailure(FrozenFieldMethods):
     """An input :func:`read_many` could not read: ``path`` as the command line shows it and
     ``message``, the one-line error the command line prints for it (a missing file, a glob

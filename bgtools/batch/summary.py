@@ -9,14 +9,14 @@ from dataclasses import field
 from typing import Any
 
 from bgtools.batch.jobs import FileReport
-from bgtools.dataclass_methods import FieldMethods, lazy_dataclass
+from bgtools.dataclass_methods import FieldMethods, prebuilt_dataclass
 from bgtools.errors import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE
 from bgtools.record import SCHEMA
 
 __all__ = ["BatchSummary"]
 
 
-@lazy_dataclass
+@prebuilt_dataclass
 class BatchSummary(FieldMethods):
     """Counts of a run, in constant memory: files valid, invalid and unreadable, problems by
     rule, rolls, the ``slowest`` files (``keep_slowest`` of them) and the first

@@ -15,7 +15,7 @@ from dataclasses import replace
 from enum import IntEnum
 from itertools import compress
 
-from bgtools.dataclass_methods import FrozenFieldMethods, lazy_dataclass
+from bgtools.dataclass_methods import FrozenFieldMethods, prebuilt_dataclass
 from bgtools.errors import BgtoolsError
 
 __all__ = [
@@ -139,7 +139,7 @@ def decode_position_id(text: str) -> tuple[Side, Side]:
     return not_on_roll, on_roll
 
 
-@lazy_dataclass
+@prebuilt_dataclass
 class MatchState(FrozenFieldMethods):
     """Every field of a GNU Backgammon Match ID.
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-from bgtools.dataclass_methods import FrozenFieldMethods, lazy_dataclass
+from bgtools.dataclass_methods import FrozenFieldMethods, prebuilt_dataclass
 from bgtools.engine import board, ids
 from bgtools.engine.board import BAR, CHECKERS, OFF, Step
 from bgtools.errors import BgtoolsError, InvalidArgumentError
@@ -39,11 +39,11 @@ class PositionError(BgtoolsError, ValueError):
     ``ValueError``, as python-chess's errors of a bad board are)."""
 
 
-# The classes here are frozen lazy dataclasses (see bgtools.dataclass_methods: generating
+# The classes here are frozen prebuilt dataclasses (see bgtools.dataclass_methods: generating
 # their methods with dataclasses costs start-up time).
 
 
-@lazy_dataclass
+@prebuilt_dataclass
 class Play(FrozenFieldMethods):
     """All the steps of one turn, in the order they are played.
 
@@ -89,7 +89,7 @@ def _side(counts: Sequence[int], what: str) -> tuple[int, ...]:
     return tuple(board)
 
 
-@lazy_dataclass
+@prebuilt_dataclass
 class Position(FrozenFieldMethods):
     """An immutable backgammon position seen from the player to act.
 
@@ -358,7 +358,7 @@ def format_play(steps: Sequence[Step], hits: Sequence[bool] = ()) -> str:
     return " ".join(out)
 
 
-@lazy_dataclass
+@prebuilt_dataclass
 class ParsedId(FrozenFieldMethods):
     """What an ID string says: the position (player to act on roll) and, when the ID
     carries one, the match state (GNUbg ID or XGID)."""

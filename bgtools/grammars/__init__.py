@@ -17,7 +17,7 @@ import re
 from functools import cache
 from typing import TYPE_CHECKING
 
-from bgtools.dataclass_methods import FrozenFieldMethods, lazy_dataclass
+from bgtools.dataclass_methods import FrozenFieldMethods, prebuilt_dataclass
 
 if TYPE_CHECKING:  # pragma: no cover
     from lark import Lark
@@ -80,7 +80,7 @@ def parser(name: str) -> Lark:
     return Lark(grammar_text(name), parser="lalr", **_LARK_OPTIONS[name])
 
 
-@lazy_dataclass
+@prebuilt_dataclass
 class Terminal(FrozenFieldMethods):
     """A terminal of a grammar: ``pattern`` is a Python regular expression (a string literal
     is escaped), ``ignore_case`` its ``i`` flag, ``priority`` the lexer's (0 when not given)."""
@@ -96,7 +96,7 @@ class Terminal(FrozenFieldMethods):
         return f"(?i:{self.pattern})" if self.ignore_case else f"(?:{self.pattern})"
 
 
-@lazy_dataclass
+@prebuilt_dataclass
 class Lexicon(FrozenFieldMethods):
     """The terminals of one grammar, in the order of the file, and what it ignores."""
 

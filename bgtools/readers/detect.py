@@ -14,7 +14,7 @@ from dataclasses import field
 from pathlib import Path
 from typing import NoReturn
 
-from bgtools.dataclass_methods import FieldMethods, FrozenFieldMethods, lazy_dataclass
+from bgtools.dataclass_methods import FieldMethods, FrozenFieldMethods, prebuilt_dataclass
 from bgtools.errors import (
     BgtoolsError,
     LimitExceededError,
@@ -70,9 +70,9 @@ class RepeatedStdinError(BgtoolsError):
     """``-`` (standard input) given more than once: a usage error (exit 2)."""
 
 
-# The two classes are lazy dataclasses (bgtools.dataclass_methods): dataclasses would compile
+# The two classes are prebuilt dataclasses (bgtools.dataclass_methods): dataclasses would compile
 # their methods from source at every import of the readers.
-@lazy_dataclass
+@prebuilt_dataclass
 class StdinInput(FrozenFieldMethods):
     """Standard input, read whole (up to MAX_FILE_BYTES) by the process that was given
     ``-``: its bytes travel with the input to a worker, whose own stdin is not the user's."""
@@ -85,7 +85,7 @@ InputSource = str | Path | StdinInput
 it, or a ``Path``), or standard input already read."""
 
 
-@lazy_dataclass
+@prebuilt_dataclass
 class LoadedRecords(FieldMethods):
     """What a file holds: its format, the encoding assumed, and its match records."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import codecs
 
-from bgtools.dataclass_methods import FrozenFieldMethods, lazy_dataclass
+from bgtools.dataclass_methods import FrozenFieldMethods, prebuilt_dataclass
 
 __all__ = ["DecodedText", "decode_bytes", "decode_stated", "decode_text", "decode_utf16",
            "normalise_newlines", "printable_path"]
@@ -13,9 +13,9 @@ _BOM = b"\xef\xbb\xbf"
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
-# A lazy dataclass (bgtools.dataclass_methods): dataclasses would compile its methods from
+# A prebuilt dataclass (bgtools.dataclass_methods): dataclasses would compile its methods from
 # source at every import of a text reader.
-@lazy_dataclass
+@prebuilt_dataclass
 class DecodedText(FrozenFieldMethods):
     """Decoded text with LF line ends, the encoding assumed, and where UTF-8 failed.
 

@@ -13,7 +13,7 @@ from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bgtools.dataclass_methods import FieldMethods, lazy_dataclass
+from bgtools.dataclass_methods import FieldMethods, prebuilt_dataclass
 from bgtools.errors import BgtoolsError, InvalidPathError, describe_error
 from bgtools.record import SCHEMA, Problem
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
@@ -36,9 +36,9 @@ __all__ = [
 ]
 
 
-# FileResult is a lazy dataclass (bgtools.dataclass_methods): dataclasses would compile its
+# FileResult is a prebuilt dataclass (bgtools.dataclass_methods): dataclasses would compile its
 # methods from source at every import of the reports.
-@lazy_dataclass
+@prebuilt_dataclass
 class FileResult(FieldMethods):
     """One input file: its format, its replayed matches, or why it could not be read."""
 
