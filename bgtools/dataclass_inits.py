@@ -50,8 +50,8 @@ def _read_failure(__setattr: Any) -> Callable[..., None]:
 
 
 # bgtools.batch.summary.BatchSummary
-def _batch_summary(__factory: Any, __make_by_rule: Any, __make_by_profile: Any, __make_failed: Any,
-        __make__slowest: Any, __make__started: Any) -> Callable[..., None]:
+def _batch_summary(__factory: Any, __make_by_rule: Any, __make_by_profile: Any,
+        __make__started: Any) -> Callable[..., None]:
     def __init__(self: Any, total: Any, keep_slowest: Any, keep_failed: Any, valid: Any,
             invalid: Any, unreadable: Any, errors: Any, warnings: Any, rolls: Any,
             interrupted: Any, by_rule: Any, by_profile: Any, failed: Any, _slowest: Any,
@@ -68,8 +68,8 @@ def _batch_summary(__factory: Any, __make_by_rule: Any, __make_by_profile: Any, 
         self.interrupted = interrupted
         self.by_rule = __make_by_rule() if by_rule is __factory else by_rule
         self.by_profile = __make_by_profile() if by_profile is __factory else by_profile
-        self.failed = __make_failed() if failed is __factory else failed
-        self._slowest = __make__slowest() if _slowest is __factory else _slowest
+        self.failed = [] if failed is __factory else failed
+        self._slowest = [] if _slowest is __factory else _slowest
         self._started = __make__started() if _started is __factory else _started
         self._elapsed = _elapsed
     return __init__
@@ -130,11 +130,11 @@ def _terminal(__setattr: Any) -> Callable[..., None]:
 
 
 # bgtools.readers.detect.LoadedRecords
-def _loaded_records(__factory: Any, __make_records: Any) -> Callable[..., None]:
+def _loaded_records(__factory: Any) -> Callable[..., None]:
     def __init__(self: Any, format: Any, encoding: Any, records: Any) -> None:
         self.format = format
         self.encoding = encoding
-        self.records = __make_records() if records is __factory else records
+        self.records = [] if records is __factory else records
     return __init__
 
 
@@ -155,7 +155,7 @@ def _decoded_text(__setattr: Any) -> Callable[..., None]:
 
 
 # bgtools.record.Action
-def _action(__factory: Any, __make_extra: Any) -> Callable[..., None]:
+def _action(__factory: Any) -> Callable[..., None]:
     def __init__(self: Any, kind: Any, player: Any, line: Any, column: Any, dice: Any,
             play_text: Any, play_column: Any, steps: Any, cube: Any, points: Any,
             and_the_match: Any, cannot_move: Any, resign_marker: Any, illegal: Any, move: Any,
@@ -178,13 +178,12 @@ def _action(__factory: Any, __make_extra: Any) -> Callable[..., None]:
         self.illegal_text = illegal_text
         self.dice_only = dice_only
         self.forfeit = forfeit
-        self.extra = __make_extra() if extra is __factory else extra
+        self.extra = {} if extra is __factory else extra
     return __init__
 
 
 # bgtools.record.GameRecord
-def _game_record(__factory: Any, __make_actions: Any, __make_comments: Any,
-        __make_extra: Any) -> Callable[..., None]:
+def _game_record(__factory: Any) -> Callable[..., None]:
     def __init__(self: Any, number: Any, line: Any, names: Any, score: Any, score_line: Any,
             score_columns: Any, actions: Any, setups: Any, comments: Any, extra: Any,
             crawford: Any) -> None:
@@ -194,27 +193,26 @@ def _game_record(__factory: Any, __make_actions: Any, __make_comments: Any,
         self.score = score
         self.score_line = score_line
         self.score_columns = score_columns
-        self.actions = __make_actions() if actions is __factory else actions
+        self.actions = [] if actions is __factory else actions
         self.setups = setups
-        self.comments = __make_comments() if comments is __factory else comments
-        self.extra = __make_extra() if extra is __factory else extra
+        self.comments = [] if comments is __factory else comments
+        self.extra = {} if extra is __factory else extra
         self.crawford = crawford
     return __init__
 
 
 # bgtools.record.MatchRecord
-def _match_record(__factory: Any, __make_tags: Any, __make_comments: Any, __make_games: Any,
-        __make_problems: Any, __make_extra: Any) -> Callable[..., None]:
+def _match_record(__factory: Any) -> Callable[..., None]:
     def __init__(self: Any, format: Any, match_length: Any, length_line: Any, tags: Any,
             comments: Any, games: Any, problems: Any, extra: Any) -> None:
         self.format = format
         self.match_length = match_length
         self.length_line = length_line
-        self.tags = __make_tags() if tags is __factory else tags
-        self.comments = __make_comments() if comments is __factory else comments
-        self.games = __make_games() if games is __factory else games
-        self.problems = __make_problems() if problems is __factory else problems
-        self.extra = __make_extra() if extra is __factory else extra
+        self.tags = [] if tags is __factory else tags
+        self.comments = [] if comments is __factory else comments
+        self.games = [] if games is __factory else games
+        self.problems = [] if problems is __factory else problems
+        self.extra = {} if extra is __factory else extra
     return __init__
 
 
@@ -253,15 +251,15 @@ def _set_up(__setattr: Any) -> Callable[..., None]:
 
 
 # bgtools.reports.files.FileResult
-def _file_result(__factory: Any, __make_replays: Any, __make_events: Any) -> Callable[..., None]:
+def _file_result(__factory: Any) -> Callable[..., None]:
     def __init__(self: Any, display: Any, format: Any, encoding: Any, replays: Any, error: Any,
             events: Any) -> None:
         self.display = display
         self.format = format
         self.encoding = encoding
-        self.replays = __make_replays() if replays is __factory else replays
+        self.replays = [] if replays is __factory else replays
         self.error = error
-        self.events = __make_events() if events is __factory else events
+        self.events = [] if events is __factory else events
     return __init__
 
 
@@ -281,21 +279,21 @@ MAKERS: dict[str, Callable[..., Callable[..., None]]] = {
     "frozen: display error valid rolls rules objects problems extra": _file_report,
     "frozen: index item value failure seconds": _outcome,
     "frozen: path message": _read_failure,
-    "total keep_slowest keep_failed valid invalid unreadable errors warnings rolls interrupted by_rule() by_profile() failed() _slowest() _started() _elapsed": _batch_summary,
+    "total keep_slowest keep_failed valid invalid unreadable errors warnings rolls interrupted by_rule() by_profile() failed[] _slowest[] _started() _elapsed": _batch_summary,
     "frozen: match_length score cube_value cube_owner on_roll crawford game_state turn doubled resignation dice jacoby": _match_state,
     "frozen: position state": _parsed_id,
     "frozen: steps hits": _play,
     "frozen: terminals ignored": _lexicon,
     "frozen: name pattern ignore_case priority": _terminal,
-    "format encoding records()": _loaded_records,
+    "format encoding records[]": _loaded_records,
     "frozen: data": _stdin_input,
     "frozen: text encoding first_bad_line": _decoded_text,
-    "kind player line column dice play_text play_column steps cube points and_the_match cannot_move resign_marker illegal move illegal_text dice_only forfeit extra()": _action,
-    "number line names score score_line score_columns actions() setups comments() extra() crawford": _game_record,
-    "format match_length length_line tags() comments() games() problems() extra()": _match_record,
+    "kind player line column dice play_text play_column steps cube points and_the_match cannot_move resign_marker illegal move illegal_text dice_only forfeit extra{}": _action,
+    "number line names score score_line score_columns actions[] setups comments[] extra{} crawford": _game_record,
+    "format match_length length_line tags[] comments[] games[] problems[] extra{}": _match_record,
     "frozen: rule message line column game severity move": _problem,
     "frozen: before emptied white black turn cube cube_position errors line column node properties": _set_up,
-    "display format encoding replays() error events()": _file_result,
+    "display format encoding replays[] error events[]": _file_result,
     "frozen: id severity description checked_by step_message": _rule,
 }
 """The maker of each shape (see dataclass_methods.init_shape)."""
