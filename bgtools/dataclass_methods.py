@@ -166,10 +166,10 @@ _NOT_FIELDS = ("ClassVar", "typing.ClassVar", "InitVar", "dataclasses.InitVar", 
                "dataclasses.KW_ONLY")
 """The annotations dataclasses reads as something other than a field: not taken here."""
 
-SHAPES: dict[str, str] = {}
-"""The shape of every prebuilt dataclass's ``__init__`` (:func:`init_shape`), with the first
-class of that shape (what ``scripts/write_dataclass_inits.py`` writes
-``bgtools/dataclass_inits.py`` from)."""
+SHAPES: dict[str, set[str]] = {}
+"""The shape of every prebuilt dataclass's ``__init__`` (:func:`init_shape`), with the classes
+of that shape (``module.qualname``): what ``scripts/write_dataclass_inits.py`` writes
+``bgtools/dataclass_inits.py`` from."""
 
 
 @dataclass_transform(field_specifiers=(field,))
@@ -283,7 +283,7 @@ def _init(cls: type, fields: list[Field[Any]], frozen: bool) -> Callable[..., No
     """The ``__init__`` dataclasses would generate for ``cls``: made by the maker
     ``bgtools/dataclass_inits.py`` has for its shape, else by one compiled now."""
     shape = init_shape(fields, frozen)
-    SHAPES.setdefault(shape, f"{cls.__module__}.{cls.__qualname__}")
+    SHAPES.setdefault(shape, set()).add(f"{cls.__module__}.{cls.__qualname__}")
     maker = MAKERS.get(shape)
     if maker is None:  # a class that is new or changed since the file was written
         made: dict[str, Any] = {}

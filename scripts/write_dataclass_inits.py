@@ -56,19 +56,22 @@ def generated_text() -> str:
 
     for module in declaring_modules():
         importlib.import_module(module)
+    # By class name, not module: moving a class to another module changes nothing here.
+    named = {shape: sorted(owner.rsplit(".", 1)[1] for owner in owners
+                           if owner.startswith("bgtools."))
+             for shape, owners in SHAPES.items()}
     makers: dict[str, str] = {}
-    for shape, owner in sorted(SHAPES.items(), key=lambda item: item[1]):
-        if not owner.startswith("bgtools."):
-            continue  # a class of the tests
-        name = "_" + re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", owner.rsplit(".", 1)[1]).lower()
+    for shape, classes in sorted(named.items(), key=lambda item: item[1]):
+        if not classes:
+            continue  # only classes of the tests
+        name = "_" + re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", classes[0]).lower()
         while name in makers.values():
             name += "_"
         makers[shape] = name
     parts = [HEADER]
     for shape, name in makers.items():
         source = init_source(shape, name)
-        first, rest = source.split("\n", 1)
-        parts.append(f"\n\n# {SHAPES[shape]}\n{first}\n{rest}")
+        parts.append(f"\n\n# {', '.join(named[shape])}\n{source}")
     parts.append("\n\nMAKERS: dict[str, Callable[..., Callable[..., None]]] = {\n")
     parts.extend(f'    "{shape}": {name},\n' for shape, name in makers.items())
     parts.append('}\n"""The maker of each shape (see dataclass_methods.init_shape)."""\n')
