@@ -23,8 +23,8 @@ def main() -> None:
                         default=[str(Path(__file__).resolve().parents[2] / "shared" / "corpus")])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    files = [path for _, path, err in expand_paths(args.paths)
-             if path is not None and err is None and path.suffix != ".sgf"]
+    files = [path for _, path, err in expand_paths(args.paths)  # (paths as str: the walk's)
+             if path is not None and err is None and Path(str(path)).suffix != ".sgf"]
     for attempt in range(1, args.repeat + 1):
         start = time.perf_counter()
         cpu_start = time.process_time()

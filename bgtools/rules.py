@@ -9,10 +9,9 @@ documentation (``bgtools rules``, ``docs/rules.md``) the whole table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final, Literal
 
-from bgtools.dataclass_methods import FrozenFieldMethods
+from bgtools.dataclass_methods import FrozenFieldMethods, prebuilt_dataclass
 
 __all__ = ["ERROR", "RULES", "WARNING", "Rule", "RuleSeverity"]
 
@@ -25,8 +24,8 @@ WARNING: Final = "warning"
 """A warning: reported, but the record stays valid."""
 
 
-# Its methods are written, not generated (see bgtools.dataclass_methods: start-up time).
-@dataclass(slots=True, init=False, repr=False, eq=False)
+# A prebuilt dataclass (see bgtools.dataclass_methods: start-up time).
+@prebuilt_dataclass
 class Rule(FrozenFieldMethods):
     """One rule: its stable ``id`` (in messages, JSON and tests), its ``severity``, a one-line
     ``description``, and ``checked_by``: where it is checked (methods of
@@ -39,14 +38,6 @@ class Rule(FrozenFieldMethods):
     description: str
     checked_by: str
     step_message: str | None = None
-
-    def __init__(self, id: str, severity: RuleSeverity, description: str,  # noqa: A002
-                 checked_by: str, step_message: str | None = None) -> None:
-        object.__setattr__(self, "id", id)
-        object.__setattr__(self, "severity", severity)
-        object.__setattr__(self, "description", description)
-        object.__setattr__(self, "checked_by", checked_by)
-        object.__setattr__(self, "step_message", step_message)
 
 
 _TABLE = (

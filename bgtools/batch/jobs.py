@@ -8,11 +8,11 @@ their events.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bgtools.dataclass_methods import FrozenFieldMethods
+from bgtools.dataclass_methods import FrozenFieldMethods, prebuilt_dataclass
 from bgtools.readers.inputs import Input
 from bgtools.record import shown_names
 from bgtools.reports.files import analyse_file, validate_json
@@ -70,7 +70,7 @@ def warm_up() -> None:
         pass
 
 
-@dataclass(slots=True, init=False, repr=False, eq=False)
+@prebuilt_dataclass
 class FileReport(FrozenFieldMethods):
     """What a worker sends back about one file: small and picklable.
 
@@ -88,21 +88,6 @@ class FileReport(FrozenFieldMethods):
     objects: tuple[dict[str, Any], ...] = ()
     problems: tuple[dict[str, Any], ...] = ()
     extra: tuple[dict[str, Any], ...] = ()
-
-    def __init__(self, display: str, error: str | None = None, valid: bool = False,
-                 rolls: int = 0, rules: str | None = None,
-                 objects: tuple[dict[str, Any], ...] = (),
-                 problems: tuple[dict[str, Any], ...] = (),
-                 extra: tuple[dict[str, Any], ...] = ()) -> None:
-        setter = object.__setattr__  # frozen; the methods are not generated: start-up time
-        setter(self, "display", display)
-        setter(self, "error", error)
-        setter(self, "valid", valid)
-        setter(self, "rolls", rolls)
-        setter(self, "rules", rules)
-        setter(self, "objects", objects)
-        setter(self, "problems", problems)
-        setter(self, "extra", extra)
 
     @property
     def errors(self) -> int:

@@ -17,11 +17,10 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from bgtools.dataclass_methods import FrozenFieldMethods
+from bgtools.dataclass_methods import FrozenFieldMethods, prebuilt_dataclass
 from bgtools.errors import interrupt
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,7 +36,7 @@ def default_jobs() -> int:
     return os.cpu_count() or 1
 
 
-@dataclass(slots=True, init=False, repr=False, eq=False)
+@prebuilt_dataclass
 class Outcome(FrozenFieldMethods, Generic[T, R]):
     """The result of the job on one input: ``value``, or ``failure`` when the job raised or
     its worker process died. ``seconds`` is the time the job took."""
@@ -47,15 +46,6 @@ class Outcome(FrozenFieldMethods, Generic[T, R]):
     value: R | None
     failure: str | None
     seconds: float
-
-    def __init__(self, index: int, item: T, value: R | None, failure: str | None,
-                 seconds: float) -> None:
-        setter = object.__setattr__  # frozen; the methods are not generated: start-up time
-        setter(self, "index", index)
-        setter(self, "item", item)
-        setter(self, "value", value)
-        setter(self, "failure", failure)
-        setter(self, "seconds", seconds)
 
 
 @contextlib.contextmanager

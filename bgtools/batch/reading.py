@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
 from bgtools.api.reading import MatchFile, ReadFormat, check_read_format, read
 from bgtools.batch.jobs import Input, warm_up
 from bgtools.batch.pool import Batch
-from bgtools.dataclass_methods import FrozenFieldMethods
+from bgtools.dataclass_methods import FrozenFieldMethods, prebuilt_dataclass
 from bgtools.errors import BgtoolsError, describe_error
 from bgtools.readers.detect import StdinInput
 
@@ -22,7 +21,7 @@ PathArgument = str | os.PathLike[str]
 """A file, a directory or a glob, as the command line takes it."""
 
 
-@dataclass(slots=True, init=False, repr=False, eq=False)
+@prebuilt_dataclass
 class ReadFailure(FrozenFieldMethods):
     """An input :func:`read_many` could not read: ``path`` as the command line shows it and
     ``message``, the one-line error the command line prints for it (a missing file, a glob
@@ -35,10 +34,6 @@ class ReadFailure(FrozenFieldMethods):
     """The input as the command line shows it."""
     message: str
     """The one-line error the command line prints for it."""
-
-    def __init__(self, path: str, message: str) -> None:
-        object.__setattr__(self, "path", path)  # frozen
-        object.__setattr__(self, "message", message)
 
 
 def read_many(paths: PathArgument | Iterable[PathArgument], *, jobs: int = 1,

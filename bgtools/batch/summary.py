@@ -5,18 +5,18 @@ from __future__ import annotations
 import heapq
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from bgtools.batch.jobs import FileReport
-from bgtools.dataclass_methods import FACTORY, FieldMethods
+from bgtools.dataclass_methods import FieldMethods, prebuilt_dataclass
 from bgtools.errors import EXIT_OK, EXIT_PROBLEMS, EXIT_UNUSABLE
 from bgtools.record import SCHEMA
 
 __all__ = ["BatchSummary"]
 
 
-@dataclass(slots=True, init=False, repr=False, eq=False)
+@prebuilt_dataclass
 class BatchSummary(FieldMethods):
     """Counts of a run, in constant memory: files valid, invalid and unreadable, problems by
     rule, rolls, the ``slowest`` files (``keep_slowest`` of them) and the first
@@ -42,32 +42,6 @@ class BatchSummary(FieldMethods):
     _slowest: list[tuple[float, int, str, int]] = field(default_factory=list)
     _started: float = field(default_factory=time.perf_counter)
     _elapsed: float | None = None
-
-    def __init__(self, total: int | None = None, keep_slowest: int = 5, keep_failed: int = 20,
-                 valid: int = 0, invalid: int = 0, unreadable: int = 0, errors: int = 0,
-                 warnings: int = 0, rolls: int = 0, interrupted: bool = False,
-                 by_rule: Counter[tuple[str, str]] = FACTORY,
-                 by_profile: Counter[str] = FACTORY,
-                 failed: list[tuple[str, int | None]] = FACTORY,
-                 _slowest: list[tuple[float, int, str, int]] = FACTORY,
-                 _started: float = FACTORY, _elapsed: float | None = None) -> None:
-        # The methods are not generated: start-up time.
-        self.total = total
-        self.keep_slowest = keep_slowest
-        self.keep_failed = keep_failed
-        self.valid = valid
-        self.invalid = invalid
-        self.unreadable = unreadable
-        self.errors = errors
-        self.warnings = warnings
-        self.rolls = rolls
-        self.interrupted = interrupted
-        self.by_rule = Counter() if by_rule is FACTORY else by_rule
-        self.by_profile = Counter() if by_profile is FACTORY else by_profile
-        self.failed = [] if failed is FACTORY else failed
-        self._slowest = [] if _slowest is FACTORY else _slowest
-        self._started = time.perf_counter() if _started is FACTORY else _started
-        self._elapsed = _elapsed
 
     @property
     def done(self) -> int:

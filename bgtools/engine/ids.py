@@ -11,11 +11,11 @@ from __future__ import annotations
 import binascii
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from enum import IntEnum
 from itertools import compress
 
-from bgtools.dataclass_methods import FrozenFieldMethods
+from bgtools.dataclass_methods import FrozenFieldMethods, prebuilt_dataclass
 from bgtools.errors import BgtoolsError
 
 __all__ = [
@@ -139,7 +139,7 @@ def decode_position_id(text: str) -> tuple[Side, Side]:
     return not_on_roll, on_roll
 
 
-@dataclass(slots=True, init=False, repr=False, eq=False)
+@prebuilt_dataclass
 class MatchState(FrozenFieldMethods):
     """Every field of a GNU Backgammon Match ID.
 
@@ -172,32 +172,9 @@ class MatchState(FrozenFieldMethods):
     jacoby: bool = False
     """True when the Jacoby rule is on (money play)."""
 
-    def __init__(self, match_length: int = 0, score: tuple[int, int] = (0, 0),
-                 cube_value: int = 1, cube_owner: int | None = None, on_roll: int = 0,
-                 crawford: bool = False, game_state: GameState = GameState.PLAYING,
-                 turn: int = 0, doubled: bool = False, resignation: int = 0,
-                 dice: tuple[int, int] | None = None, jacoby: bool = False) -> None:
-        setter = object.__setattr__  # frozen; the methods are not generated: start-up time
-        setter(self, "match_length", match_length)
-        setter(self, "score", score)
-        setter(self, "cube_value", cube_value)
-        setter(self, "cube_owner", cube_owner)
-        setter(self, "on_roll", on_roll)
-        setter(self, "crawford", crawford)
-        setter(self, "game_state", game_state)
-        setter(self, "turn", turn)
-        setter(self, "doubled", doubled)
-        setter(self, "resignation", resignation)
-        setter(self, "dice", dice)
-        setter(self, "jacoby", jacoby)
-
     def with_(self, **changes: object) -> MatchState:
         """A copy with some fields changed."""
         return replace(self, **changes)  # type: ignore[arg-type]
-
-
-# dataclasses annotates its generated __init__ so (the other annotations are strings here).
-MatchState.__init__.__annotations__["return"] = None
 
 
 def _cube_log2(value: int) -> int:

@@ -11,10 +11,9 @@ calls. Nothing in this module knows about files or terminals.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Literal
 
-from bgtools.dataclass_methods import FrozenFieldMethods
+from bgtools.dataclass_methods import FrozenFieldMethods, prebuilt_dataclass
 from bgtools.engine import board, ids
 from bgtools.engine.board import BAR, CHECKERS, OFF, Step
 from bgtools.errors import BgtoolsError, InvalidArgumentError
@@ -40,11 +39,11 @@ class PositionError(BgtoolsError, ValueError):
     ``ValueError``, as python-chess's errors of a bad board are)."""
 
 
-# The classes here are frozen dataclasses whose methods are written, not generated (see
-# bgtools.dataclass_methods: generating them costs start-up time).
+# The classes here are frozen prebuilt dataclasses (see bgtools.dataclass_methods: generating
+# their methods with dataclasses costs start-up time).
 
 
-@dataclass(slots=True, init=False, repr=False, eq=False)
+@prebuilt_dataclass
 class Play(FrozenFieldMethods):
     """All the steps of one turn, in the order they are played.
 
@@ -57,11 +56,6 @@ class Play(FrozenFieldMethods):
     empty when no legal play."""
     hits: tuple[bool, ...] = ()
     """For each step, True when it hits a blot."""
-
-    def __init__(self, steps: tuple[Step, ...] = (), hits: tuple[bool, ...] = ()) -> None:
-        setter = object.__setattr__  # frozen
-        setter(self, "steps", steps)
-        setter(self, "hits", hits)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is self.__class__ and isinstance(other, Play):  # (mypy: narrows)
@@ -95,7 +89,7 @@ def _side(counts: Sequence[int], what: str) -> tuple[int, ...]:
     return tuple(board)
 
 
-@dataclass(slots=True, init=False, repr=False, eq=False)
+@prebuilt_dataclass
 class Position(FrozenFieldMethods):
     """An immutable backgammon position seen from the player to act.
 
@@ -364,18 +358,13 @@ def format_play(steps: Sequence[Step], hits: Sequence[bool] = ()) -> str:
     return " ".join(out)
 
 
-@dataclass(slots=True, init=False, repr=False, eq=False)
+@prebuilt_dataclass
 class ParsedId(FrozenFieldMethods):
     """What an ID string says: the position (player to act on roll) and, when the ID
     carries one, the match state (GNUbg ID or XGID)."""
 
     position: Position
     state: ids.MatchState | None
-
-    def __init__(self, position: Position, state: ids.MatchState | None) -> None:
-        setter = object.__setattr__  # frozen
-        setter(self, "position", position)
-        setter(self, "state", state)
 
 
 def parse_id(text: str) -> ParsedId:

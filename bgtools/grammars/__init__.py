@@ -14,11 +14,10 @@ repository's top-level ``grammars/``, installed as this package's data:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from bgtools.dataclass_methods import FrozenFieldMethods
+from bgtools.dataclass_methods import FrozenFieldMethods, prebuilt_dataclass
 
 if TYPE_CHECKING:  # pragma: no cover
     from lark import Lark
@@ -81,7 +80,7 @@ def parser(name: str) -> Lark:
     return Lark(grammar_text(name), parser="lalr", **_LARK_OPTIONS[name])
 
 
-@dataclass(slots=True, init=False, repr=False, eq=False)
+@prebuilt_dataclass
 class Terminal(FrozenFieldMethods):
     """A terminal of a grammar: ``pattern`` is a Python regular expression (a string literal
     is escaped), ``ignore_case`` its ``i`` flag, ``priority`` the lexer's (0 when not given)."""
@@ -91,32 +90,19 @@ class Terminal(FrozenFieldMethods):
     ignore_case: bool = False
     priority: int = 0
 
-    def __init__(self, name: str, pattern: str, ignore_case: bool = False,
-                 priority: int = 0) -> None:
-        setter = object.__setattr__  # frozen; the methods are not generated: start-up time
-        setter(self, "name", name)
-        setter(self, "pattern", pattern)
-        setter(self, "ignore_case", ignore_case)
-        setter(self, "priority", priority)
-
     @property
     def regex(self) -> str:
         """The pattern as a group with its flag, to be embedded in a larger expression."""
         return f"(?i:{self.pattern})" if self.ignore_case else f"(?:{self.pattern})"
 
 
-@dataclass(slots=True, init=False, repr=False, eq=False)
+@prebuilt_dataclass
 class Lexicon(FrozenFieldMethods):
     """The terminals of one grammar, in the order of the file, and what it ignores."""
 
     terminals: tuple[Terminal, ...]
     ignored: tuple[str, ...]
     """The patterns of the ``%ignore`` lines (what may separate two tokens), as groups."""
-
-    def __init__(self, terminals: tuple[Terminal, ...], ignored: tuple[str, ...]) -> None:
-        setter = object.__setattr__  # frozen; the methods are not generated: start-up time
-        setter(self, "terminals", terminals)
-        setter(self, "ignored", ignored)
 
     def __getitem__(self, name: str) -> Terminal:
         for terminal in self.terminals:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import os
 import select
 import stat
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import NoReturn
 
-from bgtools.dataclass_methods import FACTORY, FieldMethods, FrozenFieldMethods
+from bgtools.dataclass_methods import FieldMethods, FrozenFieldMethods, prebuilt_dataclass
 from bgtools.errors import (
     BgtoolsError,
     LimitExceededError,
@@ -70,17 +70,14 @@ class RepeatedStdinError(BgtoolsError):
     """``-`` (standard input) given more than once: a usage error (exit 2)."""
 
 
-# The two classes write their methods (bgtools.dataclass_methods): dataclasses would compile
-# them from source at every import of the readers.
-@dataclass(slots=True, init=False, repr=False, eq=False)
+# The two classes are prebuilt dataclasses (bgtools.dataclass_methods): dataclasses would compile
+# their methods from source at every import of the readers.
+@prebuilt_dataclass
 class StdinInput(FrozenFieldMethods):
     """Standard input, read whole (up to MAX_FILE_BYTES) by the process that was given
     ``-``: its bytes travel with the input to a worker, whose own stdin is not the user's."""
 
     data: bytes
-
-    def __init__(self, data: bytes) -> None:
-        object.__setattr__(self, "data", data)  # frozen
 
 
 InputSource = str | Path | StdinInput
@@ -88,19 +85,13 @@ InputSource = str | Path | StdinInput
 it, or a ``Path``), or standard input already read."""
 
 
-@dataclass(slots=True, init=False, repr=False, eq=False)
+@prebuilt_dataclass
 class LoadedRecords(FieldMethods):
     """What a file holds: its format, the encoding assumed, and its match records."""
 
     format: str
     encoding: str
     records: list[MatchRecord] = field(default_factory=list)
-
-    def __init__(self, format: str, encoding: str,  # noqa: A002
-                 records: list[MatchRecord] = FACTORY) -> None:
-        self.format = format
-        self.encoding = encoding
-        self.records = [] if records is FACTORY else records
 
 
 def detect_format(text: str) -> str | None:

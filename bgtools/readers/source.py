@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import codecs
-from dataclasses import dataclass
 
-from bgtools.dataclass_methods import FrozenFieldMethods
+from bgtools.dataclass_methods import FrozenFieldMethods, prebuilt_dataclass
 
 __all__ = ["DecodedText", "decode_bytes", "decode_stated", "decode_text", "decode_utf16",
            "normalise_newlines", "printable_path"]
@@ -14,9 +13,9 @@ _BOM = b"\xef\xbb\xbf"
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
-# The methods are written here (bgtools.dataclass_methods): dataclasses would compile them
-# from source at every import of a text reader.
-@dataclass(slots=True, init=False, repr=False, eq=False)
+# A prebuilt dataclass (bgtools.dataclass_methods): dataclasses would compile its methods from
+# source at every import of a text reader.
+@prebuilt_dataclass
 class DecodedText(FrozenFieldMethods):
     """Decoded text with LF line ends, the encoding assumed, and where UTF-8 failed.
 
@@ -27,12 +26,6 @@ class DecodedText(FrozenFieldMethods):
     text: str
     encoding: str
     first_bad_line: int | None = None
-
-    def __init__(self, text: str, encoding: str, first_bad_line: int | None = None) -> None:
-        setter = object.__setattr__  # frozen
-        setter(self, "text", text)
-        setter(self, "encoding", encoding)
-        setter(self, "first_bad_line", first_bad_line)
 
 
 def normalise_newlines(text: str) -> str:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
 from typing import Literal
 
-from bgtools.dataclass_methods import FACTORY, FieldMethods, FrozenFieldMethods
+from bgtools.dataclass_methods import FieldMethods, FrozenFieldMethods, prebuilt_dataclass
 
 __all__ = [
     "Severity",
@@ -36,9 +36,9 @@ SCHEMA = "bgtools/1"
 report object of the contract)."""
 
 
-# The records write their __init__ and inherit __repr__, __eq__ and __hash__ from
-# bgtools.dataclass_methods: dataclasses would compile them from source at every import (about
-# half of this module's import, paid by every run of the command line).
+# The records are prebuilt dataclasses (bgtools.dataclass_methods): dataclasses would compile
+# their methods from source at every import (about half of this module's import, paid by every
+# run of the command line).
 
 
 class Severity(str, Enum):
@@ -50,7 +50,7 @@ class Severity(str, Enum):
     """Worth knowing, not a broken rule: the match stays valid."""
 
 
-@dataclass(slots=True, init=False, repr=False, eq=False)
+@prebuilt_dataclass
 class Problem(FrozenFieldMethods):
     """One problem found in a record, with a stable rule id and a 1-based location.
 
@@ -78,18 +78,6 @@ class Problem(FrozenFieldMethods):
     """In binary formats (``.xg``, ``.bgf``): the 1-based number of the action in its game; else
     None."""
 
-    def __init__(self, rule: str, message: str, line: int | None = None,
-                 column: int | None = None, game: int | None = None,
-                 severity: Severity = Severity.ERROR, move: int | None = None) -> None:
-        setter = object.__setattr__  # frozen
-        setter(self, "rule", rule)
-        setter(self, "message", message)
-        setter(self, "line", line)
-        setter(self, "column", column)
-        setter(self, "game", game)
-        setter(self, "severity", severity)
-        setter(self, "move", move)
-
     def to_json(self) -> dict[str, object]:
         """The contract's JSON form of a problem (``move`` only when known: binary formats)."""
         out: dict[str, object] = {
@@ -115,7 +103,7 @@ cell (``points``) for the player in that column; ``resign``: an explicit resigna
 """
 
 
-@dataclass(slots=True, init=False, repr=False, eq=False)
+@prebuilt_dataclass
 class Action(FieldMethods):
     """One cell of a record, attributed to player 0 or 1, with its source location.
 
@@ -172,35 +160,6 @@ class Action(FieldMethods):
     extra: dict[str, object] = field(default_factory=dict)
     """What a reader passes through untouched (SGF properties, .mat markers and rows)."""
 
-    def __init__(self, kind: ActionKind, player: int, line: int | None = None,
-                 column: int | None = None, dice: tuple[int, int] | None = None,
-                 play_text: str = "", play_column: int | None = None,
-                 steps: tuple[tuple[int, int], ...] | None = None, cube: int | None = None,
-                 points: int | None = None, and_the_match: bool = False,
-                 cannot_move: bool = False, resign_marker: bool = False,
-                 illegal: bool = False, move: int | None = None,
-                 illegal_text: str | None = None, dice_only: bool = False,
-                 forfeit: bool = False, extra: dict[str, object] = FACTORY) -> None:
-        self.kind = kind
-        self.player = player
-        self.line = line
-        self.column = column
-        self.dice = dice
-        self.play_text = play_text
-        self.play_column = play_column
-        self.steps = steps
-        self.cube = cube
-        self.points = points
-        self.and_the_match = and_the_match
-        self.cannot_move = cannot_move
-        self.resign_marker = resign_marker
-        self.illegal = illegal
-        self.move = move
-        self.illegal_text = illegal_text
-        self.dice_only = dice_only
-        self.forfeit = forfeit
-        self.extra = {} if extra is FACTORY else extra
-
 
 SgfProperties = tuple[tuple[str, tuple[str, ...]], ...]
 """The properties of one SGF node in order, values unescaped: ``(("AE", ("a:c",)), ...)``."""
@@ -209,7 +168,7 @@ CubePosition = Literal[0, 1, "centred"]
 """Where a set-up puts the cube: owned by player 0 or 1, or in the middle."""
 
 
-@dataclass(slots=True, init=False, repr=False, eq=False)
+@prebuilt_dataclass
 class SetUp(FrozenFieldMethods):
     """A board, turn or cube set by hand inside a game (an SGF set-up node: ``AE``/``AW``/
     ``AB``, ``PL``, ``CV``, ``CP``; a root ``CV`` of automatic doubles).
@@ -251,33 +210,13 @@ class SetUp(FrozenFieldMethods):
     properties: SgfProperties = ()
     """The node's properties as written, kept for loss-free JSON."""
 
-    def __init__(self, before: int, emptied: tuple[int, ...] = (), white: tuple[int, ...] = (),
-                 black: tuple[int, ...] = (), turn: int | None = None,
-                 cube: int | None = None, cube_position: CubePosition | None = None,
-                 errors: tuple[str, ...] = (), line: int | None = None,
-                 column: int | None = None, node: int = 0,
-                 properties: SgfProperties = ()) -> None:
-        setter = object.__setattr__  # frozen
-        setter(self, "before", before)
-        setter(self, "emptied", emptied)
-        setter(self, "white", white)
-        setter(self, "black", black)
-        setter(self, "turn", turn)
-        setter(self, "cube", cube)
-        setter(self, "cube_position", cube_position)
-        setter(self, "errors", errors)
-        setter(self, "line", line)
-        setter(self, "column", column)
-        setter(self, "node", node)
-        setter(self, "properties", properties)
-
     @property
     def sets_board(self) -> bool:
         """True when the node changes checkers (``AE``, ``AW`` or ``AB``)."""
         return bool(self.emptied or self.white or self.black)
 
 
-@dataclass(slots=True, init=False, repr=False, eq=False)
+@prebuilt_dataclass
 class GameRecord(FieldMethods):
     """One game as written: its header, its score line and its cells in order.
 
@@ -311,25 +250,6 @@ class GameRecord(FieldMethods):
     crawford: bool | None = None
     """Whether the file states that this is the Crawford game (None: it states nothing)."""
 
-    def __init__(self, number: int | None, line: int | None = None,
-                 names: tuple[str, str] | None = None, score: tuple[int, int] | None = None,
-                 score_line: int | None = None,
-                 score_columns: tuple[int | None, int | None] = (None, None),
-                 actions: list[Action] = FACTORY, setups: tuple[SetUp, ...] = (),
-                 comments: list[tuple[int, str]] = FACTORY,
-                 extra: dict[str, object] = FACTORY, crawford: bool | None = None) -> None:
-        self.number = number
-        self.line = line
-        self.names = names
-        self.score = score
-        self.score_line = score_line
-        self.score_columns = score_columns
-        self.actions = [] if actions is FACTORY else actions
-        self.setups = setups
-        self.comments = [] if comments is FACTORY else comments
-        self.extra = {} if extra is FACTORY else extra
-        self.crawford = crawford
-
 
 UNNAMED = ("player 0", "player 1")
 """How the views name player 0 and player 1 when the file names nobody."""
@@ -356,7 +276,7 @@ _OTHER_GAMES = ("hyper", "long", "acey", "gul", "plakoto", "fevga", "nard", "mou
 blanks removed, lower case): gnubg's ``HyperGammon (3)``, XG's ``LongGammon`` ..."""
 
 
-@dataclass(slots=True, init=False, repr=False, eq=False)
+@prebuilt_dataclass
 class MatchRecord(FieldMethods):
     """A whole file's match (or money session) as written, plus reader problems.
 
@@ -381,20 +301,6 @@ class MatchRecord(FieldMethods):
     """What the reader could not read (the reader records a problem and carries on)."""
     extra: dict[str, object] = field(default_factory=dict)
     """What a reader passes through untouched (SGF properties, ratings)."""
-
-    def __init__(self, format: str, match_length: int | None = None,  # noqa: A002
-                 length_line: int | None = None, tags: list[tuple[str, str]] = FACTORY,
-                 comments: list[str] = FACTORY, games: list[GameRecord] = FACTORY,
-                 problems: list[Problem] = FACTORY,
-                 extra: dict[str, object] = FACTORY) -> None:
-        self.format = format
-        self.match_length = match_length
-        self.length_line = length_line
-        self.tags = [] if tags is FACTORY else tags
-        self.comments = [] if comments is FACTORY else comments
-        self.games = [] if games is FACTORY else games
-        self.problems = [] if problems is FACTORY else problems
-        self.extra = {} if extra is FACTORY else extra
 
     def tag(self, name: str) -> str | None:
         """The value of the first header tag called ``name`` (case-insensitive), or None."""
@@ -479,9 +385,3 @@ def _rating(value: object) -> float | None:
         if match is not None:
             return float(match.group(1).replace(",", "."))
     return None
-
-
-for _record in (Problem, Action, SetUp, GameRecord, MatchRecord):
-    # dataclasses annotates its generated __init__ so (the others are strings here).
-    _record.__init__.__annotations__["return"] = None
-del _record

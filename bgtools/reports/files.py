@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
-from bgtools.dataclass_methods import FACTORY, FieldMethods
+from bgtools.dataclass_methods import FieldMethods, prebuilt_dataclass
 from bgtools.errors import BgtoolsError, describe_error
 from bgtools.record import SCHEMA, Problem
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
@@ -31,9 +31,9 @@ __all__ = [
 ]
 
 
-# FileResult writes its methods (bgtools.dataclass_methods): dataclasses would compile them
-# from source at every import of the reports.
-@dataclass(slots=True, init=False, repr=False, eq=False)
+# FileResult is a prebuilt dataclass (bgtools.dataclass_methods): dataclasses would compile its
+# methods from source at every import of the reports.
+@prebuilt_dataclass
 class FileResult(FieldMethods):
     """One input file: its format, its replayed matches, or why it could not be read."""
 
@@ -44,16 +44,6 @@ class FileResult(FieldMethods):
     error: str | None = None
     events: list[list[Event]] = field(default_factory=list)
     """Per replay, its events, when ``analyse_file(..., keep_events=True)`` asked for them."""
-
-    def __init__(self, display: str, format: str | None = None,  # noqa: A002
-                 encoding: str | None = None, replays: list[MatchReplay] = FACTORY,
-                 error: str | None = None, events: list[list[Event]] = FACTORY) -> None:
-        self.display = display
-        self.format = format
-        self.encoding = encoding
-        self.replays = [] if replays is FACTORY else replays
-        self.error = error
-        self.events = [] if events is FACTORY else events
 
     @property
     def problems(self) -> list[Problem]:

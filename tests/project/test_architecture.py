@@ -22,7 +22,7 @@ PACKAGE = REPO / "bgtools"
 # Lower layers first; a module may import only from its own layer and those before it.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("bgtools.errors", "bgtools.limits", "bgtools.build", "bgtools.dataclass_methods",
-     "bgtools.rules"),
+     "bgtools.dataclass_inits", "bgtools.rules"),
     ("bgtools.grammars",),
     ("bgtools.engine",),
     ("bgtools.record",),

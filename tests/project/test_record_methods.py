@@ -1,8 +1,9 @@
-"""The hand-written ``__init__``, ``__repr__``, ``__eq__`` and ``__hash__`` of the dataclasses
-of the start-up path (the records, ``MatchState``, the batch's reports, the grammars'
-terminals, the readers' inputs and decoded text, the reports' ``FileResult``) do what the
-methods dataclasses would generate do (``bgtools.dataclass_methods``: the generated ones are
-compiled from source at every import)."""
+"""The ``__init__``, ``__repr__``, ``__eq__`` and ``__hash__`` of the dataclasses of the
+start-up path (the records, ``MatchState``, the batch's reports, the grammars' terminals, the
+readers' inputs and decoded text, the reports' ``FileResult``: prebuilt dataclasses; the compiled
+modules' classes, written by hand) do what the methods dataclasses would generate do
+(``bgtools.dataclass_methods``: the generated ones are compiled from source at every
+import)."""
 
 from __future__ import annotations
 
@@ -12,18 +13,19 @@ import pickle
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bgtools import record
+from bgtools import dataclass_inits, record
 from bgtools.batch.jobs import FileReport
 from bgtools.batch.pool import Outcome
 from bgtools.batch.summary import BatchSummary
 from bgtools.build import is_compiled
-from bgtools.dataclass_methods import FrozenFieldMethods
+from bgtools.dataclass_inits import MAKERS
+from bgtools.dataclass_methods import SHAPES, FieldMethods, FrozenFieldMethods, prebuilt_dataclass
 from bgtools.engine.ids import MatchState
 from bgtools.engine.notation import WrittenPath, WrittenPlay, parse_play
 from bgtools.engine.position import ParsedId, Play, Position, parse_id
@@ -36,6 +38,7 @@ from bgtools.replay import replay_match
 from bgtools.replay.model import Event, GameSummary, MatchReplay
 from bgtools.replay.rules import PROFILES, RuleProfile
 from bgtools.reports.files import FileResult
+from tests.helpers.paths import REPO
 
 PUBLIC = (Problem, Action, SetUp, GameRecord, MatchRecord, MatchState)
 """The classes of the documented API: their signatures are the generated ones, to the
@@ -51,7 +54,7 @@ the annotations are gone)."""
 
 def is_frozen(cls: type) -> bool:
     """Whether ``cls`` is one of the frozen classes: none is declared ``frozen=True`` (its
-    methods would be generated); a pure one inherits FrozenFieldMethods, a compiled one
+    methods would be generated); a prebuilt dataclass inherits FrozenFieldMethods, a compiled one
     declares its fields Final."""
     return issubclass(cls, FrozenFieldMethods) or cls in FINAL_FIELDS
 
@@ -146,6 +149,108 @@ def test_factory_defaults_are_fresh_and_shown_as_factories() -> None:
     assert "extra: 'dict[str, object]' = <factory>" in str(inspect.signature(Action))
     given_extra: dict[str, object] = {"a": 1}
     assert Action("roll", 0, extra=given_extra).extra is given_extra
+
+
+def test_every_prebuilt_init_is_compiled_with_the_package() -> None:
+    # scripts/write_dataclass_inits.py wrote the file from the classes as they are now, and
+    # every class of bgtools takes its __init__ from it (none compiles one when defined).
+    sys.path.insert(0, str(REPO / "scripts"))
+    from write_dataclass_inits import TARGET, generated_text
+
+    assert TARGET.read_text("utf-8") == generated_text(), \
+        "run python scripts/write_dataclass_inits.py"
+    shapes = {shape for shape, owners in SHAPES.items()
+              if any(owner.startswith("bgtools.") for owner in owners)}
+    assert shapes == set(MAKERS) and len(shapes) >= 18
+    for cls in RECORDS:
+        init = cls.__init__  # type: ignore[misc]
+        assert init.__code__.co_filename == dataclass_inits.__file__
+        assert init.__globals__ is sys.modules[cls.__module__].__dict__  # as generated
+
+
+def _new_classes() -> tuple[type, type]:
+    """A mutable and a frozen prebuilt dataclass of shapes bgtools has not (compiled when
+    defined)."""
+
+    @prebuilt_dataclass
+    class Mutable(FieldMethods):
+        """A mutable one."""
+
+        name: str
+        count: int = 0
+        seen: list[int] = dataclasses.field(default_factory=list)
+
+    @prebuilt_dataclass
+    class Frozen(FrozenFieldMethods):
+        """A frozen one."""
+
+        name: str
+        sizes: tuple[int, ...] = ()
+        tags: frozenset[str] = dataclasses.field(default_factory=frozenset)
+
+    return Mutable, Frozen
+
+
+@pytest.mark.parametrize("index", [0, 1], ids=["mutable", "frozen"])
+def test_a_prebuilt_dataclass_of_a_new_shape_does_what_the_generated_one_does(
+        index: int) -> None:
+    cls = _new_classes()[index]
+    twin = generated_twin(cls)
+    assert str(inspect.signature(cls)) == str(inspect.signature(twin))
+    assert str(inspect.signature(cls)).startswith("(name: 'str', ")
+    assert str(inspect.signature(cls)).endswith("= <factory>) -> None")
+    assert cls.__init__.__qualname__ == f"{cls.__qualname__}.__init__"  # type: ignore[misc]
+    first, second = cls("a"), cls("a")
+    assert first == second and repr(first) == repr(twin("a"))
+    made = cls.__match_args__[2]  # type: ignore[attr-defined]
+    assert getattr(first, made) is not getattr(second, made)  # a new one each
+    given = [1] if index == 0 else frozenset("x")
+    assert getattr(cls("b", **{made: given}), made) is given
+    assert cls.__slots__ == cls.__match_args__  # type: ignore[attr-defined]
+    assert [f.name for f in dataclasses.fields(cls)] == list(cls.__match_args__)  # type: ignore[attr-defined]
+    assert not hasattr(first, "__dict__")
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'name'"):
+        cls()
+    if index == 1:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            first.name = "x"
+        assert hash(first) == hash(twin("a"))
+
+
+def test_a_prebuilt_dataclass_keeps_the_init_it_writes() -> None:
+    @prebuilt_dataclass
+    class Checked(FrozenFieldMethods):
+        """Its own __init__."""
+
+        value: int
+
+        def __init__(self, value: int) -> None:
+            object.__setattr__(self, "value", abs(value))
+
+    assert Checked(-2).value == 2 and repr(Checked(-2)).endswith("Checked(value=2)")
+
+
+def test_a_prebuilt_dataclass_refuses_what_it_does_not_read() -> None:
+    with pytest.raises(ValueError, match="mutable default"):
+        @prebuilt_dataclass
+        class ListDefault(FieldMethods):
+            items: list[int] = []  # noqa: RUF012 - what is refused
+
+    with pytest.raises(TypeError, match="follows default argument"):
+        @prebuilt_dataclass
+        class Order(FieldMethods):
+            first: int = 0
+            second: int  # type: ignore[misc]
+
+    with pytest.raises(TypeError, match="not a field"):
+        @prebuilt_dataclass
+        class Shared(FieldMethods):
+            count: ClassVar[int] = 0
+
+    with pytest.raises(TypeError, match="inherits FieldMethods"):
+        @prebuilt_dataclass
+        class Plain:
+            value: int
 
 
 def test_a_record_that_holds_itself_is_shown_without_recursion() -> None:
