@@ -25,6 +25,8 @@ __all__ = [
     "MomentExtra",
     "PendingObject",
     "PipsObject",
+    "PlayRow",
+    "PlaysObject",
     "ProblemObject",
     "ReplayRow",
     "ReportExtra",
@@ -240,6 +242,32 @@ class ReplayRow(EventObject):
     """A row of ``bgtools replay``'s table: the event object and its play as shown."""
 
     label: str
+
+
+class PlayRow(TypedDict):
+    """A legal play of a ``plays --json`` object."""
+
+    play: str
+    """Canonical notation; ``""`` for a roll with no legal play."""
+    steps: list[list[int]]
+    hits: int
+    position_id_after: str
+    """Encoded for the opponent, who acts next."""
+    pips_after: list[int]
+    """The mover's, then the opponent's."""
+
+
+class PlaysObject(TypedDict):
+    """``plays --json`` (reports/plays.py)."""
+
+    schema: str
+    position_id: str
+    dice: list[int]
+    """As given."""
+    pips: list[int]
+    """The mover's, then the opponent's."""
+    plays: list[PlayRow]
+    """Ordered by pips, then by points (:func:`bgtools.reports.plays.play_order`)."""
 
 
 class MomentExtra(TypedDict):
