@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
 from bgtools.engine.position import Play, Position, Step
 from bgtools.engine.results import ResultName
@@ -41,6 +41,7 @@ from bgtools.reports import moments as answers
 if TYPE_CHECKING:
     from bgtools.engine.diagram import HomeSide
     from bgtools.reports.board import BoardInfo
+    from bgtools.reports.objects import StatusDetails
 
 __all__ = ["Cube", "Moment", "Replay", "ReplayedAction", "ReplayedGame", "RulesName", "Verdict",
            "check_rules", "collector_paused",
@@ -249,7 +250,7 @@ class Replay:
 
         return moment_board(self._answers, moment.state_moment)
 
-    def status_details(self, moment: Moment) -> dict[str, object]:
+    def status_details(self, moment: Moment) -> StatusDetails:
         """What ``status --json`` says of ``moment`` besides its state: the players, the
         dice to play, a pending double and a game's result."""
         return answers.status_details(self._answers, moment.state_moment)
@@ -676,7 +677,9 @@ class Moment:
     def status(self) -> dict[str, object]:
         """The facts of ``status --json`` at this moment, under its names (without
         ``schema`` and ``file``)."""
-        obj = answers.status_json("", self.replay.summary, self.state_moment)
+        # (cast: the contract's object, with two of its keys then dropped)
+        obj = cast("dict[str, object]",
+                   answers.status_json("", self.replay.summary, self.state_moment))
         obj.update(self.replay.status_details(self))
         for key in ("schema", "file"):
             obj.pop(key)

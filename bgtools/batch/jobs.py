@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 from bgtools.dataclass_methods import FrozenFieldMethods, prebuilt_dataclass
 from bgtools.readers.inputs import Input
@@ -20,6 +20,15 @@ from bgtools.reports.files import analyse_file, validate_json
 if TYPE_CHECKING:
     from bgtools.reports.convert import PlannedOutput, TargetFormat
     from bgtools.reports.moments import MatchAnswers, Moment, MoveRef
+    from bgtools.reports.objects import (
+        MomentExtra,
+        ProblemObject,
+        ReportExtra,
+        ReportObject,
+        ScoreExtra,
+        ScoreObject,
+        StatusObject,
+    )
 
 __all__ = [
     "FileReport",
@@ -85,9 +94,9 @@ class FileReport(FrozenFieldMethods):
     rolls: int = 0
     rules: str | None = None
     """The rule profile the file was replayed under (None: not replayed)."""
-    objects: tuple[dict[str, Any], ...] = ()
-    problems: tuple[dict[str, Any], ...] = ()
-    extra: tuple[dict[str, Any], ...] = ()
+    objects: tuple[ReportObject, ...] = ()
+    problems: tuple[ProblemObject, ...] = ()
+    extra: tuple[ReportExtra, ...] = ()
 
     @property
     def errors(self) -> int:
@@ -139,8 +148,8 @@ def score_report(item: Input, rules: str = "auto") -> FileReport:
     display, path, error = item
     result = analyse_file(display, path, error, rules)
     problems = tuple(p.to_json() for p in result.problems) if result.error is None else ()
-    objects = []
-    extra = []
+    objects: list[ScoreObject] = []
+    extra: list[ScoreExtra] = []
     several = len(result.replays) > 1
     for number, replay in enumerate(result.replays, 1):
         obj = score_json(display, result.format or replay.record.format, replay)
@@ -181,7 +190,7 @@ def _pick_match(item: Input, rules: str, number: int | None = None
         return replace(report, error=f"{display}: {exc}", problems=()), None
 
 
-def _moment_extra(match: MatchAnswers, moment: Moment) -> dict[str, Any]:
+def _moment_extra(match: MatchAnswers, moment: Moment) -> MomentExtra:
     from bgtools.reports.moments import moment_extra
 
     return moment_extra(match, moment)
@@ -231,7 +240,8 @@ def status_report(item: Input, rules: str = "auto", game: int | None = None,
     except RangeError as exc:
         return replace(report, error=f"{report.display}: {exc}", problems=())
     obj = status_json(report.display, match.replay, moment)
-    obj.update(status_details(match, moment))
+    # (cast: mypy does not take the details for a part of the object; no copy, no check)
+    obj.update(cast("StatusObject", status_details(match, moment)))
     return replace(report, objects=(obj,),
                    extra=(_moment_extra(match, moment),))
 

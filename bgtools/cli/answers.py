@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, cast
 
 import typer
 
@@ -36,6 +36,13 @@ if TYPE_CHECKING:
     from bgtools.batch import BatchSummary, FileReport, Input
     from bgtools.reports.board import BoardInfo
     from bgtools.reports.moments import MatchAnswers, Moment, MoveRef
+    from bgtools.reports.objects import (
+        GameResultObject,
+        MomentExtra,
+        ScoreExtra,
+        ScoreObject,
+        StatusObject,
+    )
 
 __all__ = ["not_an_id", "pips", "score", "show", "status"]
 
@@ -115,8 +122,8 @@ def score(paths: Paths, as_json: JsonOption = False, rules: RulesOption = "auto"
     check_rules(rules)
 
     def print_file(console: Console, result: FileReport) -> None:
-        for obj, extra in zip(result.objects, result.extra):
-            _print_score(console, obj, extra)
+        for obj, extra in zip(result.objects, result.extra):  # a score job's
+            _print_score(console, cast("ScoreObject", obj), cast("ScoreExtra", extra))
 
     _answer_files(score_report, paths, jobs, as_json, print_file, with_format=True, rules=rules)
 
@@ -207,7 +214,7 @@ def _verdict(names: list[str], final: list[int], winner: int | None, complete: b
     return f"final score {each}" if complete else f"unfinished at {each}"
 
 
-def _print_score(console: Console, obj: dict[str, Any], extra: dict[str, Any]) -> None:
+def _print_score(console: Console, obj: ScoreObject, extra: ScoreExtra) -> None:
     from rich.markup import escape
     from rich.table import Table
 
@@ -235,9 +242,9 @@ def _print_score(console: Console, obj: dict[str, Any], extra: dict[str, Any]) -
         table.add_column("total")
     for g, post_crawford, total in zip(obj["games"], extra["post_crawford"], extra["totals"]):
         before = f"{g['score_before'][0]}-{g['score_before'][1]}"
-        finished = g["ended_by"] is not None and g["winner"] is not None
-        winner = escape(names[g["winner"]]) if finished else "-"
-        points = str(g["points"]) if finished and g["points"] is not None else "-"
+        won = g["winner"] if g["ended_by"] is not None else None  # None: unfinished
+        winner = escape(names[won]) if won is not None else "-"
+        points = str(g["points"]) if won is not None and g["points"] is not None else "-"
         row = [str(g["number"]), before, winner, points, g["result"] or "-",
                g["ended_by"] or "unfinished", str(g["cube"])]
         if length:
@@ -304,7 +311,8 @@ def _answer_positions(texts: list[str], game: int | None, move: str | None, as_j
                 counts += f" (player {on_roll} on roll)"
             console.print(f"{obj['id']}: {counts}; {lead}", markup=False)
         else:
-            _print_status(console, [("ID", obj["id"])], obj, answers.extra)
+            _print_status(console, [("ID", answers.status["id"])], answers.status,
+                          answers.extra)
     raise typer.Exit(worst)
 
 
@@ -368,9 +376,10 @@ def pips(
 
     def print_file(console: Console, result: FileReport) -> None:
         if all_moves:
-            _print_all(console, result.display, list(result.extra))
+            _print_all(console, result.display,
+                       list(cast("tuple[MomentExtra, ...]", result.extra)))  # a pips job's
         else:
-            (moment,) = result.extra
+            (moment,) = cast("tuple[MomentExtra]", result.extra)
             console.print(f"{result.display}: {_where(moment)}: "
                           f"{_pip_counts(moment['names'], moment['pips'])}", markup=False)
 
@@ -389,7 +398,7 @@ def _pip_counts(names: list[str], pips: list[int]) -> str:
     return f"{names[0]} {p0}, {names[1]} {p1}; {lead}"
 
 
-def _where(moment: dict[str, Any]) -> str:
+def _where(moment: MomentExtra) -> str:
     """Where a moment is: its game and move, and its row of the file when it has one."""
     if moment["final"]:
         return f"game {moment['game']}, after the last action (move {moment['move']})"
@@ -397,7 +406,7 @@ def _where(moment: dict[str, Any]) -> str:
     return f"game {moment['game']}, move {moment['move']}" + (f" (row {row})" if row else "")
 
 
-def _print_all(console: Console, display: str, moments: list[dict[str, Any]]) -> None:
+def _print_all(console: Console, display: str, moments: list[MomentExtra]) -> None:
     from rich.markup import escape
     from rich.table import Table
 
@@ -448,7 +457,8 @@ def status(
         _answer_positions(paths, game, move, as_json, "status", match)
 
     def print_file(console: Console, result: FileReport) -> None:
-        (obj,), (moment,) = result.objects, result.extra
+        (obj,), (moment,) = (cast("tuple[StatusObject]", result.objects),  # a status job's
+                             cast("tuple[MomentExtra]", result.extra))
         _print_status(console, [("file", result.display), ("moment", _where(moment))],
                       obj, moment)
 
@@ -464,7 +474,7 @@ capitalised everywhere, also in ``post-Crawford``)."""
 _ENDED_BY = {"bearoff": "borne off", "drop": "double dropped", "resign": "resigned"}
 
 
-def _to_act(obj: dict[str, Any], moment: dict[str, Any]) -> str:
+def _to_act(obj: StatusObject, moment: MomentExtra) -> str:
     """Who acts: the player on roll, the doubler and the player to answer, or nobody."""
     names = moment["names"]
     pending = moment.get("pending")
@@ -478,7 +488,7 @@ def _to_act(obj: dict[str, Any], moment: dict[str, Any]) -> str:
     return "nobody (match over)" if result and result["match_over"] else "nobody (game over)"
 
 
-def _result_text(names: list[str], result: dict[str, Any]) -> str:
+def _result_text(names: list[str], result: GameResultObject) -> str:
     """``Bob won the match 4-2`` or ``Alice won 2 points (gammon, resigned)``."""
     winner = result["winner"]
     if result["match_over"]:
@@ -490,8 +500,8 @@ def _result_text(names: list[str], result: dict[str, Any]) -> str:
             + (f" ({how})" if how else ""))
 
 
-def _print_status(console: Console, head: list[tuple[str, str]], obj: dict[str, Any],
-                  moment: dict[str, Any]) -> None:
+def _print_status(console: Console, head: list[tuple[str, str]], obj: StatusObject,
+                  moment: MomentExtra) -> None:
     """The status of one moment as aligned ``key  value`` lines after ``head``."""
     names = moment["names"]
     length = obj["match_length"]
@@ -510,8 +520,9 @@ def _print_status(console: Console, head: list[tuple[str, str]], obj: dict[str, 
         rows.append(("cube", f"{obj['cube']['value']} "
                      + ("(centred)" if owner is None else f"(owned by {names[owner]})")))
     rows.append(("to act", _to_act(obj, moment)))
-    if moment.get("dice"):
-        rows.append(("dice", "".join(map(str, moment["dice"]))))
+    dice = moment["dice"]  # (every moment has its dice, null when none)
+    if dice:
+        rows.append(("dice", "".join(map(str, dice))))
     rows.append(("pips", _pip_counts(names, obj["pips"])))
     rows += [("position ID", obj["position_id"]), ("match ID", obj["match_id"] or "-"),
              ("XGID", obj["xgid"] or "-")]

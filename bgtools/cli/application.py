@@ -20,7 +20,7 @@ from typer.core import TyperCommand
 from bgtools.cli.errors import fail, silence_stream
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Sequence
+    from collections.abc import Collection, Mapping, Sequence
 
     from rich.console import Console
     from rich.table import Table
@@ -344,7 +344,7 @@ def fit_table(console: Console, table: Table, drop: Sequence[str],
     return table
 
 
-def emit_json(obj: dict[str, Any]) -> None:
+def emit_json(obj: Mapping[str, object]) -> None:
     """Print ``obj`` as one JSON line on stdout (UTF-8 as written, not ``\\u`` escapes)."""
     import json  # here, not at the top: ``bgtools --help`` needs no JSON (~5 M instructions)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn, cast
 
 import typer
 
@@ -22,6 +22,7 @@ from bgtools.errors import EXIT_PROBLEMS, EXIT_UNUSABLE
 if TYPE_CHECKING:
     from bgtools.batch import FileReport, Input
     from bgtools.reports.convert import TargetFormat
+    from bgtools.reports.objects import ConvertInfo
 
 __all__ = ["convert"]
 
@@ -176,7 +177,7 @@ def _report(result: FileReport, fmt: TargetFormat) -> int:
     if result.error is not None:
         print_error(result.error)
         return EXIT_UNUSABLE
-    info: dict[str, Any] = result.extra[0]
+    info = cast("ConvertInfo", result.extra[0])  # a convert job's
     written = info.get("text")
     if isinstance(written, bytes):  # a binary format
         sys.stdout.flush()
@@ -191,7 +192,7 @@ def _report(result: FileReport, fmt: TargetFormat) -> int:
             print_problem(result.display, prob)
         if len(result.problems) > _SHOWN_PROBLEMS:
             sys.stderr.write(f"... and {len(result.problems) - _SHOWN_PROBLEMS} more\n")
-        print_error(info["reason"])
+        print_error(info["reason"] or "")  # (always a reason when nothing was written)
         return EXIT_PROBLEMS
     games = info["games"]
     sys.stderr.write(terminal_text(f"bgtools: wrote {info['written']} ({fmt}, {games} game"

@@ -15,12 +15,15 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
 from bgtools.cli.terminal import terminal_text
 from bgtools.errors import EXIT_INTERRUPTED, EXIT_UNUSABLE, BgtoolsError, describe_error
+
+if TYPE_CHECKING:
+    from bgtools.reports.objects import ProblemObject
 
 __all__ = [
     "EXIT_INTERRUPTED",
@@ -67,7 +70,7 @@ def note(message: str) -> None:
     sys.stderr.write("bgtools: note: " + _one_line(message) + "\n")
 
 
-def print_problem(display: str, problem: dict[str, Any]) -> None:
+def print_problem(display: str, problem: ProblemObject) -> None:
     """The line of one problem (in its JSON form) of the input ``display`` on stderr, as
     :func:`bgtools.reports.files.problem_text` words it, control characters escaped."""
     from bgtools.reports.files import problem_text

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 
@@ -35,24 +35,25 @@ if TYPE_CHECKING:
 
     from bgtools.batch import FileReport
     from bgtools.replay import Event
+    from bgtools.reports.objects import ProblemObject, ReplayRow, ValidateObject
 
 __all__ = ["plays", "replay", "rule_table", "rules", "validate"]
 
 
-def _validate_object(result: FileReport) -> dict[str, Any]:
+def _validate_object(result: FileReport) -> ValidateObject:
     """The file's ``validate`` object; for a file whose job failed (a worker that died, an
     error bgtools did not expect) the ``unreadable`` object saying so: every input gets
     its object."""
     from bgtools.reports.files import unreadable_json
 
     if result.objects:
-        return result.objects[0]
+        return cast("ValidateObject", result.objects[0])  # a validate job's object
     return unreadable_json(result.display,
                            result.error or f"{result.display}: cannot be processed")
 
 
 def _print_file_problems(console: Console, display: str,
-                         problems: Iterable[dict[str, Any]], strip_prefix: bool = False) -> None:
+                         problems: Iterable[ProblemObject], strip_prefix: bool = False) -> None:
     """One line per problem; ``strip_prefix`` drops a message's leading ``DISPLAY: ``."""
     from rich.markup import escape
 
@@ -191,7 +192,7 @@ def replay(
     raise typer.Exit(worst)
 
 
-def _print_replay_table(console: Console, display: str, rows: list[dict[str, Any]]) -> None:
+def _print_replay_table(console: Console, display: str, rows: list[ReplayRow]) -> None:
     from rich.table import Table
 
     table = Table(title=display)
@@ -199,7 +200,8 @@ def _print_replay_table(console: Console, display: str, rows: list[dict[str, Any
                 "cube", "position ID"):
         table.add_column(col)
     for row in rows:
-        dice = "".join(map(str, row["dice"])) if row.get("dice") else ""
+        rolled = row["dice"]  # (every event object has its dice, null when none)
+        dice = "".join(map(str, rolled)) if rolled else ""
         owner = row["cube_owner_before"]
         cube = f"{row['cube_before']}" + ("" if owner is None else f" (p{owner})")
         table.add_row(

@@ -11,7 +11,7 @@ own small result for the file. A report without a payload is a file not used: un
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from bgtools.batch import FileReport, Input
 from bgtools.reports.files import FileResult, analyse_file
@@ -42,7 +42,7 @@ def with_payload(report: FileReport, payload: dict[str, Any]) -> FileReport:
 
 def payload_of(report: FileReport) -> dict[str, Any] | None:
     """The payload of a used file, or None for a file not used."""
-    return report.extra[0] if report.extra else None
+    return cast("dict[str, Any]", report.extra[0]) if report.extra else None
 
 
 def skip_note(report: FileReport) -> str:

@@ -11,9 +11,29 @@ import math
 import re
 from dataclasses import field
 from enum import Enum
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from bgtools.dataclass_methods import FieldMethods, FrozenFieldMethods, prebuilt_dataclass
+
+if TYPE_CHECKING:  # a type only: no class to build at the import of every command
+    from typing import NotRequired, TypedDict
+
+    class ProblemObject(TypedDict):
+        """The contract's problem object (:meth:`Problem.to_json`), with the other contract
+        objects in :mod:`bgtools.reports.objects`."""
+
+        severity: str
+        """``error`` or ``warning``."""
+        rule: str
+        """The stable rule id (``bgtools rules``)."""
+        line: int | None
+        """1-based; null when no single place is to blame, and in a binary file."""
+        column: int | None
+        game: int | None
+        """1-based."""
+        move: NotRequired[int]
+        """The 1-based action of its game; binary files only."""
+        message: str
 
 __all__ = [
     "Severity",
@@ -78,19 +98,14 @@ class Problem(FrozenFieldMethods):
     """In binary formats (``.xg``, ``.bgf``): the 1-based number of the action in its game; else
     None."""
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> ProblemObject:
         """The contract's JSON form of a problem (``move`` only when known: binary formats)."""
-        out: dict[str, object] = {
-            "severity": self.severity.value,
-            "rule": self.rule,
-            "line": self.line,
-            "column": self.column,
-            "game": self.game,
-        }
-        if self.move is not None:
-            out["move"] = self.move
-        out["message"] = self.message
-        return out
+        if self.move is None:
+            return {"severity": self.severity.value, "rule": self.rule, "line": self.line,
+                    "column": self.column, "game": self.game, "message": self.message}
+        return {"severity": self.severity.value, "rule": self.rule, "line": self.line,
+                "column": self.column, "game": self.game, "move": self.move,
+                "message": self.message}
 
 
 ActionKind = Literal["roll", "double", "take", "drop", "beaver", "raccoon", "win", "loss", "resign"]

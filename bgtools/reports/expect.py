@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from bgtools.record import Problem, Severity, shown_names
 from bgtools.replay import MatchReplay
+
+if TYPE_CHECKING:
+    from bgtools.reports.objects import ExpectObject
 
 __all__ = ["RULE", "Claim", "check_claim", "claim_problem", "expect_json", "parse_claim"]
 
@@ -86,7 +89,7 @@ def check_claim(replays: list[MatchReplay], claim: Claim) -> str | None:
 
 
 def expect_json(claim: Claim, replays: list[MatchReplay], reason: str | None,
-                readable: bool) -> dict[str, Any]:
+                readable: bool) -> ExpectObject:
     """The ``expect`` member of a ``validate --json`` object: the claim, the file's result
     (``null`` without a winner or when unreadable) and whether they agree (``null`` when
     the file could not be read)."""

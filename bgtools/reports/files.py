@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable
 from dataclasses import field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 from bgtools.dataclass_methods import FieldMethods, prebuilt_dataclass
 from bgtools.errors import BgtoolsError, describe_error
@@ -18,6 +18,7 @@ from bgtools.replay import Event, MatchReplay, profile_for, replay_match
 
 if TYPE_CHECKING:
     from bgtools.readers.detect import InputSource
+    from bgtools.reports.objects import EventObject, ProblemObject, ReplayRow, ValidateObject
 
 __all__ = [
     "FileResult",
@@ -120,7 +121,7 @@ def _tee(first: Callable[[Event], None],
     return both
 
 
-def unreadable_json(display: str, message: str, fmt: str | None = None) -> dict[str, Any]:
+def unreadable_json(display: str, message: str, fmt: str | None = None) -> ValidateObject:
     """The contract's ``validate`` object for a file that could not be read (or whose job
     failed): one ``unreadable`` error saying why."""
     return {
@@ -131,7 +132,7 @@ def unreadable_json(display: str, message: str, fmt: str | None = None) -> dict[
     }
 
 
-def validate_json(result: FileResult) -> dict[str, Any]:
+def validate_json(result: FileResult) -> ValidateObject:
     """The contract's ``validate`` object for one file."""
     if result.error is not None:
         return unreadable_json(result.display, result.error, result.format)
@@ -149,11 +150,13 @@ def validate_json(result: FileResult) -> dict[str, Any]:
     }
 
 
-def event_json(display: str, event: Event) -> dict[str, Any]:
+def event_json(display: str, event: Event) -> EventObject:
     """The contract's ``replay --jsonl`` object for one action."""
     before = event.position_before
-    obj: dict[str, Any] = {"schema": SCHEMA, "file": display, "game": event.game}
-    obj.update(event.action_fields())
+    # Built in the contract's order, the action's fields (a compiled method's plain dict)
+    # in the middle: typed as the whole object from the start (cast: no copy, no check).
+    obj = cast("EventObject", {"schema": SCHEMA, "file": display, "game": event.game})
+    obj.update(cast("EventObject", event.action_fields()))
     if event.action == "move":
         after = event.position_after
         obj["position_id_after"] = after.swapped().position_id if after is not None else None
@@ -218,10 +221,10 @@ def action_words(action: str | None, label: str, cube_value: int) -> str:
     return ACTION_VERBS.get(action or "", action or "acts")
 
 
-def replay_rows(display: str, events: list[Event]) -> list[dict[str, Any]]:
+def replay_rows(display: str, events: list[Event]) -> list[ReplayRow]:
     """The rows of ``bgtools replay``'s table: each event's ``replay --jsonl`` object with
     ``"label"``, its play as :func:`play_label` shows it."""
-    rows: list[dict[str, Any]] = []
+    rows: list[ReplayRow] = []
     for k, event in enumerate(events):
         following = events[k + 1] if k + 1 < len(events) else None
         if following is not None and following.game != event.game:
@@ -230,7 +233,7 @@ def replay_rows(display: str, events: list[Event]) -> list[dict[str, Any]]:
     return rows
 
 
-def problem_location(display: str, prob: dict[str, Any]) -> str:
+def problem_location(display: str, prob: ProblemObject) -> str:
     """``path:line:col`` of a problem in its JSON form (line and column left out when
     unknown); ``path: game G, move M`` for a binary record's problem."""
     where = display
@@ -241,7 +244,7 @@ def problem_location(display: str, prob: dict[str, Any]) -> str:
     return where
 
 
-def problem_text(display: str, prob: dict[str, Any]) -> str:
+def problem_text(display: str, prob: ProblemObject) -> str:
     """One plain line for a problem in its JSON form: ``path:line:col: severity[rule]: msg``."""
     return (f"{problem_location(display, prob)}: {prob['severity']}[{prob['rule']}]: "
             f"{prob['message']}\n")

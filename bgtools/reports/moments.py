@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 from bgtools.engine import ids
 from bgtools.engine.position import Position
@@ -26,6 +26,17 @@ from bgtools.reports.files import action_words, play_label
 if TYPE_CHECKING:
     from bgtools.readers.detect import InputSource
     from bgtools.reports.files import FileResult
+    from bgtools.reports.objects import (
+        ErrorObject,
+        GameResultObject,
+        MomentExtra,
+        PendingObject,
+        PipsObject,
+        ScoreGameObject,
+        ScoreObject,
+        StatusDetails,
+        StatusObject,
+    )
 
 __all__ = [
     "CrawfordStatus",
@@ -394,7 +405,7 @@ def analyse_answers(display: str, path: InputSource | None, error: str | None = 
     return result, answers
 
 
-def moment_extra(match: MatchAnswers, moment: Moment) -> dict[str, Any]:
+def moment_extra(match: MatchAnswers, moment: Moment) -> MomentExtra:
     """What the human output of ``pips`` and ``status`` says about a moment besides the
     contract's JSON: the names, where it is (game, move, row), its action, and
 
@@ -413,7 +424,7 @@ def moment_extra(match: MatchAnswers, moment: Moment) -> dict[str, Any]:
             "pending": pending_double(match, moment), "result": _game_result(match, moment)}
 
 
-def status_details(match: MatchAnswers, moment: Moment) -> dict[str, Any]:
+def status_details(match: MatchAnswers, moment: Moment) -> StatusDetails:
     """What ``status --json`` of a match file adds to :func:`status_json`: ``players``
     (as ``score --json`` gives them), ``dice`` (:attr:`Moment.dice_to_play`), ``pending``
     (a double awaiting its answer: ``by``, ``action``, ``cube``, ``answer``) and ``result``
@@ -424,7 +435,7 @@ def status_details(match: MatchAnswers, moment: Moment) -> dict[str, Any]:
             "pending": pending_double(match, moment), "result": _game_result(match, moment)}
 
 
-def pending_double(match: MatchAnswers, moment: Moment) -> dict[str, Any] | None:
+def pending_double(match: MatchAnswers, moment: Moment) -> PendingObject | None:
     """The double awaiting its answer at ``moment`` (``by``: the doubler, ``action``,
     ``cube``: the value offered, None after a beaver or raccoon; ``answer``: the player to
     answer), or None."""
@@ -441,7 +452,7 @@ def pending_double(match: MatchAnswers, moment: Moment) -> dict[str, Any] | None
             "answer": 1 - offer.player}
 
 
-def _game_result(match: MatchAnswers, moment: Moment) -> dict[str, Any] | None:
+def _game_result(match: MatchAnswers, moment: Moment) -> GameResultObject | None:
     replay = match.replay
     summary = replay.games[moment.game - 1]
     if not moment.final or summary.winner is None or summary.ended_by is None:
@@ -471,9 +482,11 @@ def _players(replay: MatchReplay) -> list[str] | None:
     return list(replay.names) if replay.names else None
 
 
-def score_json(display: str, fmt: str | None, replay: MatchReplay) -> dict[str, Any]:
+def score_json(display: str, fmt: str | None, replay: MatchReplay) -> ScoreObject:
     """The contract's ``score`` object."""
-    games = [g.score_fields(replay.match_length) for g in replay.games]
+    # (cast: the compiled replay's plain dicts are the contract's game objects)
+    games = cast("list[ScoreGameObject]",
+                 [g.score_fields(replay.match_length) for g in replay.games])
     return {
         "schema": SCHEMA,
         "file": display,
@@ -487,25 +500,23 @@ def score_json(display: str, fmt: str | None, replay: MatchReplay) -> dict[str, 
     }
 
 
-def error_json(display: str, message: str, *, with_format: bool = False) -> dict[str, Any]:
+def error_json(display: str, message: str, *, with_format: bool = False) -> ErrorObject:
     """The object ``score``, ``pips`` and ``status --json`` print for a file they cannot
     answer about (unreadable, no match, a moment out of range), so that every input file
     has its line: ``error`` is the one-line message also written to stderr. ``score``
     objects carry ``"format": null`` too."""
-    obj: dict[str, Any] = {"schema": SCHEMA, "file": display}
     if with_format:
-        obj["format"] = None
-    obj["error"] = message
-    return obj
+        return {"schema": SCHEMA, "file": display, "format": None, "error": message}
+    return {"schema": SCHEMA, "file": display, "error": message}
 
 
-def pips_json(display: str, moment: Moment) -> dict[str, Any]:
+def pips_json(display: str, moment: Moment) -> PipsObject:
     """The contract's ``pips`` object."""
     return {"schema": SCHEMA, "file": display, "game": moment.game, "move": moment.move,
             "pips": list(moment.pips)}
 
 
-def status_json(display: str, replay: MatchReplay, moment: Moment) -> dict[str, Any]:
+def status_json(display: str, replay: MatchReplay, moment: Moment) -> StatusObject:
     """The contract's ``status`` object."""
     summary = replay.games[moment.game - 1]
     position_id, match_id, xgid = moment_ids(moment)
@@ -607,9 +618,9 @@ class PositionAnswers:
     state: player 0 is the player on roll, and the match fields are null.
     """
 
-    pips: dict[str, Any]
-    status: dict[str, Any]
-    extra: dict[str, Any]
+    pips: PipsObject
+    status: StatusObject
+    extra: MomentExtra
 
 
 def _id_crawford(state: ids.MatchState) -> CrawfordStatus:
@@ -629,18 +640,22 @@ def position_answers(text: str) -> PositionAnswers:
         raise ValueError(explain_id(text)) from None
     pos, state = parsed.position, parsed.state
     mover, opponent = pos.pips
-    base: dict[str, Any] = {"schema": SCHEMA, "file": None, "id": text.strip(), "game": None,
-                            "move": None}
-    extra: dict[str, Any] = {"game": None, "move": None, "final": False, "row": None,
-                             "over": None, "result": None, "pending": None,
-                             "names": ["player on roll", "opponent"], "dice": None}
+    ident = text.strip()
+    # Each object written out whole, in the order of the file objects' keys (``id`` after
+    # ``file``); ``extra`` as moment_extra's, without the keys of an action.
     if state is None:
         pips = [mover, opponent]
-        status: dict[str, Any] = {
-            **base, "match_length": None, "score": None, "crawford": None, "cube": None,
+        status: StatusObject = {
+            "schema": SCHEMA, "file": None, "id": ident, "game": None, "move": None,
+            "match_length": None, "score": None, "crawford": None, "cube": None,
             "on_roll": 0, "pips": pips, "position_id": pos.position_id, "match_id": None,
             "xgid": None}
-        return PositionAnswers({**base, "pips": pips}, status, {**extra, "pips": pips})
+        return PositionAnswers(
+            {"schema": SCHEMA, "file": None, "id": ident, "game": None, "move": None,
+             "pips": pips}, status,
+            {"game": None, "move": None, "final": False, "row": None, "over": None,
+             "result": None, "pending": None, "names": ["player on roll", "opponent"],
+             "dice": None, "pips": pips})
     x = state.on_roll
     pips = [mover, opponent] if x == 0 else [opponent, mover]
     sides = (pos.mover[1:], pos.opponent[1:]) if x == 0 else (pos.opponent[1:], pos.mover[1:])
@@ -650,14 +665,19 @@ def position_answers(text: str) -> PositionAnswers:
     except ids.IdError:
         match_id = xgid = ""
     over = state.game_state != ids.GameState.PLAYING
-    status = {**base, "match_length": state.match_length, "score": list(state.score),
+    status = {"schema": SCHEMA, "file": None, "id": ident, "game": None, "move": None,
+              "match_length": state.match_length, "score": list(state.score),
               "crawford": _id_crawford(state),
               "cube": {"value": state.cube_value, "owner": state.cube_owner},
               "on_roll": None if over else x, "pips": pips, "position_id": pos.position_id,
               "match_id": match_id, "xgid": xgid}
-    pending = None
+    pending: PendingObject | None = None
     if state.doubled and not over:
         pending = {"by": x, "action": "double", "cube": 2 * state.cube_value, "answer": 1 - x}
-    extra.update(names=["player 0", "player 1"], pips=pips, pending=pending,
-                 dice=list(state.dice) if state.dice and not state.doubled else None)
-    return PositionAnswers({**base, "pips": pips}, status, extra)
+    return PositionAnswers(
+        {"schema": SCHEMA, "file": None, "id": ident, "game": None, "move": None,
+         "pips": pips}, status,
+        {"game": None, "move": None, "final": False, "row": None, "over": None,
+         "result": None, "pending": pending, "names": ["player 0", "player 1"],
+         "dice": list(state.dice) if state.dice and not state.doubled else None,
+         "pips": pips})

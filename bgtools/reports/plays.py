@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bgtools.engine.position import Position
 from bgtools.record import SCHEMA
+
+if TYPE_CHECKING:
+    from bgtools.reports.objects import PlayRow, PlaysObject
 
 __all__ = ["parse_dice", "play_order", "plays_json", "roll_text"]
 
@@ -31,10 +34,10 @@ def play_order(steps: list[list[int]], pips_after: list[int]) -> tuple[Any, ...]
     return (-pips_after[1], pips_after[0], points)
 
 
-def plays_json(position: Position, roll: tuple[int, int]) -> dict[str, Any]:
+def plays_json(position: Position, roll: tuple[int, int]) -> PlaysObject:
     """Every legal play of ``position`` for ``roll``, with the position and pips after it
     (``pips_after``: the mover's, then the opponent's), in :func:`play_order`."""
-    rows: list[dict[str, Any]] = []
+    rows: list[PlayRow] = []
     for result, play in position.legal_results(*roll).items():
         rows.append(
             {
