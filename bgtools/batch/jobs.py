@@ -18,11 +18,11 @@ from bgtools.record import shown_names
 from bgtools.reports.files import analyse_file, validate_json
 
 if TYPE_CHECKING:
+    from bgtools.record.model import ProblemObject
     from bgtools.reports.convert import PlannedOutput, TargetFormat
     from bgtools.reports.moments import MatchAnswers, Moment, MoveRef
     from bgtools.reports.objects import (
         MomentExtra,
-        ProblemObject,
         ReportExtra,
         ReportObject,
         ScoreExtra,

@@ -23,7 +23,7 @@ from bgtools.cli.terminal import terminal_text
 from bgtools.errors import EXIT_INTERRUPTED, EXIT_UNUSABLE, BgtoolsError, describe_error
 
 if TYPE_CHECKING:
-    from bgtools.reports.objects import ProblemObject
+    from bgtools.record.model import ProblemObject
 
 __all__ = [
     "EXIT_INTERRUPTED",

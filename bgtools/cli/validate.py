@@ -34,8 +34,9 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from bgtools.batch import FileReport
+    from bgtools.record.model import ProblemObject
     from bgtools.replay import Event
-    from bgtools.reports.objects import ProblemObject, ReplayRow, ValidateObject
+    from bgtools.reports.objects import ReplayRow, ValidateObject
 
 __all__ = ["plays", "replay", "rule_table", "rules", "validate"]
 

@@ -18,7 +18,8 @@ from bgtools.replay import Event, MatchReplay, profile_for, replay_match
 
 if TYPE_CHECKING:
     from bgtools.readers.detect import InputSource
-    from bgtools.reports.objects import EventObject, ProblemObject, ReplayRow, ValidateObject
+    from bgtools.record.model import ProblemObject
+    from bgtools.reports.objects import EventObject, ReplayRow, ValidateObject
 
 __all__ = [
     "FileResult",

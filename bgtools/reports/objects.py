@@ -5,7 +5,7 @@
 run time: these types check the keys, they neither copy nor validate anything, and the key
 order is the order the builders write (the contract's order). The problem object,
 ``ProblemObject``, is :class:`bgtools.record.Problem`'s, named in :mod:`bgtools.record.model`
-for type checking only and re-exported here for it.
+for type checking only (import it from there).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ __all__ = [
     "PipsObject",
     "PlayRow",
     "PlaysObject",
-    "ProblemObject",
     "ReplayRow",
     "ReportExtra",
     "ReportObject",
