@@ -36,9 +36,8 @@ from bgtools.limits import MAX_FILE_BYTES
 from bgtools.readers.detect import load_file
 from bgtools.reports.convert import ConversionError, InvalidRecordError
 from tests.helpers.paths import FILES as TEST_FILES
-from tests.helpers.paths import REPO, at_least
+from tests.helpers.paths import REPO, SAMPLES, at_least
 
-SAMPLES = REPO / "samples"
 GNUBG_MAT = SAMPLES / "example_gnubg.mat"
 FILES = sorted([*SAMPLES.iterdir(), *TEST_FILES.glob("*.txt"),
                 *(TEST_FILES / "sites").glob("*.txt"), *(TEST_FILES / "xg").glob("*.xg"),

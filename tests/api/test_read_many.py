@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 
 import bgtools
-from tests.helpers.paths import FILES, REPO
+from tests.helpers.paths import FILES, SAMPLES
 
-SAMPLES = REPO / "samples"
 SITES = FILES / "sites"
 
 

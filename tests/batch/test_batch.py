@@ -17,10 +17,9 @@ from typer.testing import CliRunner
 from bgtools.batch import Batch, BatchSummary, FileReport
 from bgtools.cli import app
 from bgtools.readers.inputs import expand_paths
-from tests.helpers.paths import CORPUS, FILES, REPO
+from tests.helpers.paths import CORPUS, FILES, REPO, SAMPLES
 from tests.helpers.processes import INTERRUPTIBLE_MAIN, alive, children
 
-SAMPLES = REPO / "samples"
 SELFPLAY = FILES / "selfplay"
 runner = CliRunner()
 

@@ -12,9 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from tests.helpers.paths import REPO
+from tests.helpers.paths import REPO, SAMPLES
 
-SAMPLES = REPO / "samples"
 runner = CliRunner()
 
 

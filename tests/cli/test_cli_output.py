@@ -14,9 +14,8 @@ import typer
 
 from bgtools.replay.rules import severity_of
 from bgtools.rules import RULES
-from tests.helpers.paths import FILES, REPO
+from tests.helpers.paths import FILES, REPO, SAMPLES
 
-SAMPLES = REPO / "samples"
 GALAXY = SAMPLES / "galaxy_match1486073.txt"
 GNUBG_MAT = SAMPLES / "example_gnubg.mat"
 

@@ -15,9 +15,8 @@ from typer.testing import CliRunner
 from bgtools.cli import app
 from bgtools.readers.detect import load_file
 from bgtools.replay import replay_match
-from tests.helpers.paths import FILES, REPO
+from tests.helpers.paths import FILES, REPO, SAMPLES
 
-SAMPLES = REPO / "samples"
 runner = CliRunner()
 
 

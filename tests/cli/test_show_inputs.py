@@ -7,9 +7,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from bgtools.cli import app
-from tests.helpers.paths import REPO
+from tests.helpers.paths import SAMPLES
 
-SAMPLES = REPO / "samples"
 runner = CliRunner()
 
 

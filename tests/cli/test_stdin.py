@@ -16,9 +16,8 @@ from typer.testing import CliRunner
 
 from bgtools.cli import app
 from bgtools.limits import MAX_FILE_BYTES
-from tests.helpers.paths import FILES, REPO
+from tests.helpers.paths import FILES, REPO, SAMPLES
 
-SAMPLES = REPO / "samples"
 XG_DIR = FILES / "xg"
 
 

@@ -24,9 +24,8 @@ from bgtools.data.export import (
 )
 from bgtools.readers.inputs import expand_paths
 from bgtools.reports.files import analyse_file
-from tests.helpers.paths import CORPUS, FILES, REPO
+from tests.helpers.paths import CORPUS, FILES, REPO, SAMPLES
 
-SAMPLES = REPO / "samples"
 CONTRACT = REPO / "docs" / "contract.md"
 TWIN_MAT = FILES / "selfplay" / "m3_s2.mat"
 TWIN_SGF = FILES / "selfplay" / "m3_s2.sgf"

@@ -23,11 +23,10 @@ from bgtools.engine import ids
 from bgtools.readers.inputs import expand_paths
 from bgtools.reports.files import analyse_file
 from bgtools.write import atomic as atomicio
-from tests.helpers.paths import CORPUS, FILES, REPO
+from tests.helpers.paths import CORPUS, FILES, REPO, SAMPLES
 from tests.helpers.selfplay import load_cases
 from tests.helpers.synthetic_matches import random_match
 
-SAMPLES = REPO / "samples"
 DATA_PAGE = REPO / "docs" / "data.md"
 """The manual's page of the data commands: its DuckDB query runs here."""
 CASES = load_cases()

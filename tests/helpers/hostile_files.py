@@ -19,9 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tests.helpers.fuzzing import Encoder, build_bgf, smile_7bit, smile_vint
-from tests.helpers.paths import FILES, REPO
+from tests.helpers.paths import FILES, REPO, SAMPLE_BGF
 
-SAMPLE_BGF = FILES / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.bgf"
 SAMPLE_SGF = REPO / "samples" / "example_gnubg.sgf"
 SAMPLE_JSON = REPO / "samples" / "example_gnubg.json"
 SAMPLE_MAT = REPO / "samples" / "example_gnubg.mat"

@@ -50,6 +50,10 @@ def at_least(corpus: Path, shared: int, shipped: int) -> int:
 SAMPLE_XG = FILES / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.xg"
 """A real eXtreme Gammon money session (its source in ``tests/files/SOURCES.md``): the tests
 of the binary readers edit its records."""
+SAMPLE_BGF = FILES / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.bgf"
+"""The same match as :data:`SAMPLE_XG`, as BGBlitz writes it."""
+SAMPLES = REPO / "samples"
+"""The sample match files shipped with the repository."""
 
 GALAXY_SAMPLE = REPO / "samples" / "galaxy_match1486073.txt"
 """A real Backgammon Galaxy match (lasse against jonnyb1169, 3 points) shipped as a sample."""

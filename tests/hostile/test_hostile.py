@@ -33,10 +33,9 @@ from bgtools.errors import (
 from bgtools.readers import detect
 from bgtools.readers.detect import load_file, read_records
 from bgtools.readers.source import printable_path
-from tests.helpers.paths import FILES, REPO
+from tests.helpers.paths import FILES, REPO, SAMPLES
 from tests.helpers.processes import INTERRUPTIBLE_MAIN, has_open, run_bgtools
 
-SAMPLES = REPO / "samples"
 SAMPLE_MAT = SAMPLES / "example_gnubg.mat"
 SAMPLE_SGF = SAMPLES / "example_gnubg.sgf"
 runner = CliRunner()

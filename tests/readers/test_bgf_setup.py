@@ -19,11 +19,11 @@ from bgtools.readers.bgf import read_bgf_document
 from bgtools.replay import Event
 from bgtools.reports.files import analyse_file
 from tests.helpers.fuzzing import bgf_points, build_bgf
-from tests.helpers.paths import FILES
+from tests.helpers.paths import FILES, SAMPLE_BGF
 from tests.helpers.replays import replay_keys
 from tests.helpers.schema import schema_errors
 
-SAMPLE = FILES / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.bgf"
+SAMPLE = SAMPLE_BGF
 
 
 def _points(event: Event) -> list[int]:

@@ -16,9 +16,7 @@ from bgtools.limits import MAX_LINE_CHARS, MAX_MATCH_LENGTH, format_count
 from bgtools.readers.detect import read_records
 from bgtools.readers.formats import _check_length_lines
 from bgtools.readers.mat import read_mat
-from tests.helpers.paths import REPO
-
-SAMPLES = REPO / "samples"
+from tests.helpers.paths import SAMPLES
 
 # The general path: every line of the text, as read_records checked it before.
 _ANY_LENGTH_LINE = re.compile(r"^[ \t]*([0-9]+)[ \t]+point[ \t]+match[ \t]*$",

@@ -32,11 +32,10 @@ from bgtools.readers.smile import MAX_DEPTH, SmileError, decode_smile
 from bgtools.readers.xg import RECORD_SIZE, read_game_file
 from bgtools.reports.files import analyse_file
 from tests.helpers.fuzzing import build_bgf, build_xg
-from tests.helpers.paths import FILES, SAMPLE_XG, corpus_file
+from tests.helpers.paths import FILES, SAMPLE_BGF, SAMPLE_XG, corpus_file
 from tests.helpers.replays import replay_keys
 
 DATA = FILES / "xg"
-SAMPLE_BGF = DATA / "B4_SrGcsKAQmoTyHlgJCbM.bgf"
 SAMPLE_MAT = DATA / "B4_SrGcsKAQmoTyHlgJCbM.mat"
 TWINS = ["3WNK_g1Z-PLsh_HyvQ5j4a", "5nqfGw9bWG3deTaU", "B4_SrGcsKAQmoTyHlgJCbM",
          "MYdvw1qGuyaRUH__", "Sz-2PgKnvb6aFls69-qFXg", "XCu3RJ0UvDg_Tldl", "baR-U643iUDpvzTC",

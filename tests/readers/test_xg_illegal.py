@@ -22,7 +22,7 @@ from bgtools.readers.detect import read_records
 from bgtools.readers.xg import RECORD_SIZE, read_game_file
 from bgtools.reports.files import analyse_file
 from tests.helpers.fuzzing import XG_PREFIX, build_xg
-from tests.helpers.paths import FILES
+from tests.helpers.paths import FILES, SAMPLE_XG
 from tests.helpers.replays import replay_keys
 
 DATA = FILES / "xg"
@@ -37,7 +37,7 @@ def _errors(path: Path) -> list[tuple[str, int | None]]:
 
 
 def test_a_bare_zlib_payload_reads_as_the_archive_member() -> None:
-    body = read_game_file((DATA / "B4_SrGcsKAQmoTyHlgJCbM.xg").read_bytes())
+    body = read_game_file(SAMPLE_XG.read_bytes())
     bare = XG_PREFIX + zlib.compress(body)
     assert read_game_file(bare) == body
     archived = read_records(build_xg(body), "a.xg").records[0]
@@ -48,7 +48,7 @@ def test_a_bare_zlib_payload_reads_as_the_archive_member() -> None:
 
 @pytest.mark.parametrize("cut", [10, 2000, -5])
 def test_a_damaged_bare_payload_is_unreadable_not_a_crash(cut: int) -> None:
-    body = read_game_file((DATA / "B4_SrGcsKAQmoTyHlgJCbM.xg").read_bytes())
+    body = read_game_file(SAMPLE_XG.read_bytes())
     packed = zlib.compress(body)
     with pytest.raises(UnsupportedFormatError, match="not a readable eXtreme Gammon"):
         read_records(XG_PREFIX + packed[:cut], "cut.xg")
@@ -77,7 +77,7 @@ def _records(body: bytes) -> list[bytes]:
 def test_a_game_set_up_by_hand_replays_from_its_position(tmp_path: Path) -> None:
     """Game 1 cut to start at its 6th move record, with that record's board as the game
     header's initial position: the replay of game 1 gives the same plays from there on."""
-    body = read_game_file((DATA / "B4_SrGcsKAQmoTyHlgJCbM.xg").read_bytes())
+    body = read_game_file(SAMPLE_XG.read_bytes())
     records = _records(body)
     headers = [i for i, r in enumerate(records) if r[8] == 1]
     start = headers[0]
@@ -103,7 +103,7 @@ def test_a_game_set_up_by_hand_replays_from_its_position(tmp_path: Path) -> None
 def test_a_position_edited_at_a_play_is_set_up_there(tmp_path: Path) -> None:
     """XG's edited flag (v24+) on a move whose stored board differs from the game's: a
     set-position warning, and the replay goes on from the edited board."""
-    body = read_game_file((DATA / "B4_SrGcsKAQmoTyHlgJCbM.xg").read_bytes())
+    body = read_game_file(SAMPLE_XG.read_bytes())
     records = _records(body)
     assert struct.unpack_from("<i", records[0], 552)[0] >= 24
     headers = [i for i, r in enumerate(records) if r[8] == 1]

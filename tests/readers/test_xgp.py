@@ -26,9 +26,9 @@ from bgtools.readers.xg import RECORD_SIZE, read_game_file, read_position_file
 from bgtools.replay import Event
 from bgtools.reports.files import analyse_file
 from tests.helpers.fuzzing import build_xg
-from tests.helpers.paths import FILES
+from tests.helpers.paths import SAMPLE_XG
 
-MATCH = FILES / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.xg"
+MATCH = SAMPLE_XG
 
 
 def _records() -> list[bytes]:

@@ -30,11 +30,10 @@ from bgtools.replay import Event, MatchReplay, replay_match
 from bgtools.reports.convert import TARGET_FORMATS, render
 from bgtools.reports.files import analyse_file, event_json, validate_json
 from bgtools.write.json import dumps_file, dumps_match, record_to_json
-from tests.helpers.paths import CORPUS, EXAMPLES, REPO
+from tests.helpers.paths import CORPUS, EXAMPLES, REPO, SAMPLES
 from tests.helpers.paths import FILES as TEST_FILES
 from tests.helpers.schema import schema_errors
 
-SAMPLES = REPO / "samples"
 ROOTS = [CORPUS, EXAMPLES, SAMPLES, TEST_FILES]
 runner = CliRunner()
 

@@ -22,9 +22,8 @@ from bgtools.engine.position import Position
 from bgtools.readers.inputs import expand_paths
 from bgtools.reports.board import BoardInfo, ascii_board
 from bgtools.reports.moments import MatchAnswers, analyse_answers, crawford_status, moment_ids
-from tests.helpers.paths import REPO, at_least, nameless_copy
+from tests.helpers.paths import SAMPLES, at_least, nameless_copy
 
-SAMPLES = REPO / "samples"
 EXAMPLE = SAMPLES / "example_gnubg.mat"
 MONEY = SAMPLES / "money_gnubg.mat"
 runner = CliRunner()

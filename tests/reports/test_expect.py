@@ -13,9 +13,8 @@ from bgtools.readers.detect import load_file
 from bgtools.replay import profile_for, replay_match
 from bgtools.reports.expect import parse_claim
 from bgtools.rules import RULES
-from tests.helpers.paths import FILES, REPO
+from tests.helpers.paths import FILES, SAMPLES
 
-SAMPLES = REPO / "samples"
 runner = CliRunner()
 
 

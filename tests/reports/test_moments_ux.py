@@ -20,9 +20,8 @@ from bgtools.readers.detect import load_file, read_records
 from bgtools.replay import Event, profile_for, replay_match
 from bgtools.reports.moments import build_moments
 from bgtools.write.mat import write_mat
-from tests.helpers.paths import CORPUS, FILES, REPO
+from tests.helpers.paths import CORPUS, FILES, SAMPLES
 
-SAMPLES = REPO / "samples"
 EXAMPLE = SAMPLES / "example_gnubg.mat"
 EXAMPLE_SGF = SAMPLES / "example_gnubg.sgf"
 EMPTY_PLAY = FILES / "setup" / "bar_cube4_m5.mat"  # line 7: a 51 written with no play

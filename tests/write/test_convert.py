@@ -13,9 +13,8 @@ from bgtools.cli import app
 from bgtools.errors import BgtoolsError
 from bgtools.readers.detect import load_file
 from bgtools.replay import replay_match
-from tests.helpers.paths import FILES, REPO, at_least
+from tests.helpers.paths import FILES, SAMPLES, at_least
 
-SAMPLES = REPO / "samples"
 SELFPLAY = FILES / "selfplay"
 runner = CliRunner()
 

@@ -28,7 +28,7 @@ from bgtools.record import MatchRecord
 from bgtools.replay import Event, MatchReplay, profile_for, replay_match
 from bgtools.write.mat import UnwritableRecordError, normalise_match, write_mat
 from bgtools.write.sgf import APPLICATION, write_sgf
-from tests.helpers.paths import CORPUS_IN_USE, FILES, at_least
+from tests.helpers.paths import CORPUS_IN_USE, FILES, SAMPLE_XG, at_least
 from tests.helpers.selfplay import DATA as SELFPLAY
 
 DEBIAN_GNUBG = Path("/usr/games/gnubg")
@@ -429,7 +429,7 @@ def test_an_sgf_without_a_beaver_rule_states_none() -> None:
 
 def test_xg_session_rules_survive_conversion() -> None:
     """XG's match header (Jacoby on, beavers off, ``tests/files/xg``) through .mat and SGF."""
-    path = FILES / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.xg"
+    path = SAMPLE_XG
     header = read_game_file(path.read_bytes())[:RECORD_SIZE]
     xg = load_file(path).records[0]
     assert _rules(xg)[:2] == tuple("On" if header[at] else "Off" for at in (101, 102))
@@ -441,7 +441,7 @@ def test_debian_gnubg_loads_our_sgf_with_beaver_rules(debian_gnubg: Path,
                                                       tmp_path: Path) -> None:
     """gnubg skips the rule names it does not know: our SGF with ``NoBeaver`` and with
     ``Beaver`` loads to the same match as our .mat says."""
-    xg = load_file(FILES / "xg" / "B4_SrGcsKAQmoTyHlgJCbM.xg").records[0]
+    xg = load_file(SAMPLE_XG).records[0]
     texts = [write_sgf(xg), write_sgf(xg).replace(":NoBeaver]", ":Beaver]")]
     assert all("Beaver]" in text for text in texts)
     expected = _fingerprint(xg)[1]
