@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from bgtools.readers.detect import InputSource
     from bgtools.reports.files import FileResult
     from bgtools.reports.objects import (
+        CubeObject,
         ErrorObject,
         GameResultObject,
         MomentExtra,
@@ -640,44 +641,49 @@ def position_answers(text: str) -> PositionAnswers:
         raise ValueError(explain_id(text)) from None
     pos, state = parsed.position, parsed.state
     mover, opponent = pos.pips
-    ident = text.strip()
-    # Each object written out whole, in the order of the file objects' keys (``id`` after
-    # ``file``); ``extra`` as moment_extra's, without the keys of an action.
+    # What an ID without a match state (a Position ID alone) leaves unknown stays None.
+    match_length: int | None = None
+    score: list[int] | None = None
+    crawford: str | None = None
+    cube: CubeObject | None = None
+    match_id: str | None = None
+    xgid: str | None = None
+    dice: list[int] | None = None
+    pending: PendingObject | None = None
     if state is None:
         pips = [mover, opponent]
-        status: StatusObject = {
-            "schema": SCHEMA, "file": None, "id": ident, "game": None, "move": None,
-            "match_length": None, "score": None, "crawford": None, "cube": None,
-            "on_roll": 0, "pips": pips, "position_id": pos.position_id, "match_id": None,
-            "xgid": None}
-        return PositionAnswers(
-            {"schema": SCHEMA, "file": None, "id": ident, "game": None, "move": None,
-             "pips": pips}, status,
-            {"game": None, "move": None, "final": False, "row": None, "over": None,
-             "result": None, "pending": None, "names": ["player on roll", "opponent"],
-             "dice": None, "pips": pips})
-    x = state.on_roll
-    pips = [mover, opponent] if x == 0 else [opponent, mover]
-    sides = (pos.mover[1:], pos.opponent[1:]) if x == 0 else (pos.opponent[1:], pos.mover[1:])
-    try:
-        match_id: str | None = ids.encode_match_id(state)
-        xgid: str | None = ids.encode_xgid(sides, state)
-    except ids.IdError:
-        match_id = xgid = ""
-    over = state.game_state != ids.GameState.PLAYING
-    status = {"schema": SCHEMA, "file": None, "id": ident, "game": None, "move": None,
-              "match_length": state.match_length, "score": list(state.score),
-              "crawford": _id_crawford(state),
-              "cube": {"value": state.cube_value, "owner": state.cube_owner},
-              "on_roll": None if over else x, "pips": pips, "position_id": pos.position_id,
-              "match_id": match_id, "xgid": xgid}
-    pending: PendingObject | None = None
-    if state.doubled and not over:
-        pending = {"by": x, "action": "double", "cube": 2 * state.cube_value, "answer": 1 - x}
+        on_roll: int | None = 0
+        names = ["player on roll", "opponent"]
+    else:
+        x = state.on_roll
+        pips = [mover, opponent] if x == 0 else [opponent, mover]
+        sides = ((pos.mover[1:], pos.opponent[1:]) if x == 0
+                 else (pos.opponent[1:], pos.mover[1:]))
+        try:
+            match_id = ids.encode_match_id(state)
+            xgid = ids.encode_xgid(sides, state)
+        except ids.IdError:
+            match_id = xgid = ""
+        over = state.game_state != ids.GameState.PLAYING
+        match_length, score = state.match_length, list(state.score)
+        crawford = _id_crawford(state)
+        cube = {"value": state.cube_value, "owner": state.cube_owner}
+        on_roll = None if over else x
+        names = ["player 0", "player 1"]
+        dice = list(state.dice) if state.dice and not state.doubled else None
+        if state.doubled and not over:
+            pending = {"by": x, "action": "double", "cube": 2 * state.cube_value,
+                       "answer": 1 - x}
+    ident = text.strip()
+    # In the order of the file objects' keys (``id`` after ``file``); ``extra`` as
+    # moment_extra's, without the keys of an action.
+    status: StatusObject = {
+        "schema": SCHEMA, "file": None, "id": ident, "game": None, "move": None,
+        "match_length": match_length, "score": score, "crawford": crawford, "cube": cube,
+        "on_roll": on_roll, "pips": pips, "position_id": pos.position_id,
+        "match_id": match_id, "xgid": xgid}
     return PositionAnswers(
         {"schema": SCHEMA, "file": None, "id": ident, "game": None, "move": None,
          "pips": pips}, status,
         {"game": None, "move": None, "final": False, "row": None, "over": None,
-         "result": None, "pending": pending, "names": ["player 0", "player 1"],
-         "dice": list(state.dice) if state.dice and not state.doubled else None,
-         "pips": pips})
+         "result": None, "pending": pending, "names": names, "dice": dice, "pips": pips})
