@@ -30,14 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
     from bgtools.api.reading import READ_FORMATS, Match, MatchFile, read
-    from bgtools.api.replaying import (
-        Cube,
-        Moment,
-        Replay,
-        ReplayedAction,
-        ReplayedGame,
-        Verdict,
-    )
+    from bgtools.api.replaying import Replay, ReplayedAction, ReplayedGame, Verdict
     from bgtools.batch.reading import ReadFailure, read_many
     from bgtools.data.frames import to_arrow, to_pandas, to_polars
     from bgtools.engine.ids import MatchState
@@ -67,6 +60,7 @@ if TYPE_CHECKING:  # pragma: no cover
     )
     from bgtools.record import Problem, Severity
     from bgtools.reports.convert import ConversionError, InvalidRecordError
+    from bgtools.reports.moments import Cube, Moment
     from bgtools.write.mat import UnwritableRecordError
 
 __all__ = [
@@ -127,8 +121,8 @@ _HOMES = {
     "Replay": "bgtools.api.replaying",
     "ReplayedGame": "bgtools.api.replaying",
     "ReplayedAction": "bgtools.api.replaying",
-    "Moment": "bgtools.api.replaying",
-    "Cube": "bgtools.api.replaying",
+    "Moment": "bgtools.reports.moments",
+    "Cube": "bgtools.reports.moments",
     "Verdict": "bgtools.api.replaying",
     "to_arrow": "bgtools.data.frames",
     "to_pandas": "bgtools.data.frames",

@@ -42,6 +42,8 @@ PER_FILE_COMMANDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("pips-json", ("pips", "--json", "-j", "1")),
     ("pips-all", ("pips", "--all", "-j", "1")),
     ("show-ascii", ("show", "--ascii")),
+    ("show-svg", ("show", "--svg", "-")),
+    ("show-html", ("show", "--html", "-")),
 )
 CONVERT_TARGETS = ("mat", "sgf", "json")
 

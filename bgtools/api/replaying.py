@@ -15,12 +15,10 @@ every pair is ``(player 0, player 1)``, as in the contract.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal, NamedTuple, cast
+from typing import Literal
 
 from bgtools.engine.position import Play, Position, Step
 from bgtools.engine.results import ResultName
@@ -36,12 +34,8 @@ from bgtools.replay import (
     profile_for,
     replay_match,
 )
-from bgtools.reports import moments as answers
-
-if TYPE_CHECKING:
-    from bgtools.engine.diagram import HomeSide
-    from bgtools.reports.board import BoardInfo
-    from bgtools.reports.objects import StatusDetails
+from bgtools.reports.files import collector_paused
+from bgtools.reports.moments import Cube, MatchAnswers, Moment
 
 __all__ = ["Cube", "Moment", "Replay", "ReplayedAction", "ReplayedGame", "RulesName", "Verdict",
            "check_rules", "collector_paused",
@@ -52,16 +46,6 @@ RulesName = Literal["auto", "standard", "nocube", "cube3", "match-resign", "nocr
 """The rule profiles a match is replayed under (``--rules``; ``auto``: chosen from the
 file's ``Site`` tag), as :data:`bgtools.replay.PROFILE_NAMES` lists them (a test keeps the
 two equal)."""
-
-
-class Cube(NamedTuple):
-    """The cube at a moment: its ``value`` and its ``owner`` (0, 1, or None when centred),
-    as the ``cube`` object of ``status --json``."""
-
-    value: int
-    """The cube's value (1, 2, 4 ...)."""
-    owner: int | None
-    """The player who owns the cube (0 or 1), or None when it is centred."""
 
 
 @dataclass(frozen=True)
@@ -100,21 +84,6 @@ def verdict_of(summary: MatchReplay) -> Verdict:
                    len(summary.games), summary.complete, summary.final_score, summary.winner)
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector for a read or a replay, as ``bgtools
-    validate`` does (:func:`bgtools.reports.files.analyse_file`): they allocate many small
-    objects and no reference cycles, which the collector would only rescan again and again.
-    """
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
-
-
 def check_rules(rules: str) -> None:
     """Refuse a rule profile name that ``bgtools rules`` does not list
     (:class:`~bgtools.errors.InvalidArgumentError`, a ``ValueError``)."""
@@ -123,54 +92,28 @@ def check_rules(rules: str) -> None:
             f"unknown rules {rules!r}; choose one of {', '.join(PROFILE_NAMES)}")
 
 
-class Replay:
+class Replay(MatchAnswers):
     """The strict replay of one match record under a rule profile (``rules``: a profile
     name, as ``--rules``), as :meth:`Match.replay <bgtools.api.reading.Match.replay>` gives it.
 
     Forgiving like the reader: every problem is collected in :attr:`problems` (with a
     stable rule id and a location) and the replay goes on, so a replay always has games.
-    :attr:`summary` is the underlying :class:`~bgtools.replay.MatchReplay`.
+    It is the object ``pips``, ``status`` and ``show`` answer from
+    (:class:`~bgtools.reports.moments.MatchAnswers`: :attr:`summary`, the replayer's own
+    result; :attr:`events`; each game's :class:`Moment` objects), with the verdict, the
+    games and the HTML page added.
 
     Making one costs what ``bgtools validate`` costs: the verdict (:attr:`valid`,
     :attr:`problems`, :attr:`final_score` ...) and each game's result come from the
-    validator's replay, and the actions (:attr:`events`) and a game's moments are made
-    when first asked for.
+    validator's replay, and the actions (:attr:`events`) and the moments are made when
+    first asked for.
     """
 
     def __init__(self, record: MatchRecord, rules: RulesName = "auto") -> None:
         check_rules(rules)
-        self.record = record
-        """The match record replayed."""
         with collector_paused():
             summary = replay_match(record, profile_for(record, rules))
-        self.summary: MatchReplay = summary
-        """The replayer's own result (:class:`~bgtools.replay.MatchReplay`)."""
-
-    # The verdict (valid, problems, score) comes from the replay without a listener, the
-    # one ``bgtools validate`` runs; the events, and the moments built from them, are made
-    # when first asked for, by replaying again with a listener (the replay is
-    # deterministic, and a listener changes none of its results: a test checks it).
-
-    @cached_property
-    def events(self) -> list[Event]:
-        """Every replayed action as the replayer gives it, in order (recorded on first
-        use)."""
-        events: list[Event] = []
-        with collector_paused():
-            replay_match(self.record, self.summary.profile, on_event=events.append)
-        return events
-
-    @cached_property
-    def _events_by_game(self) -> dict[int, list[Event]]:
-        by_game: dict[int, list[Event]] = {}
-        for event in self.events:
-            by_game.setdefault(event.game, []).append(event)
-        return by_game
-
-    @cached_property
-    def _answers(self) -> answers.MatchAnswers:
-        # The moments of a game are added by game_moments when first asked for.
-        return answers.MatchAnswers(self.summary, {})
+        super().__init__(summary)
 
     @property
     def rules(self) -> str:
@@ -223,37 +166,14 @@ class Replay:
         """Each game as replayed, in order."""
         return [ReplayedGame(self, summary) for summary in self.summary.games]
 
-    def game_events(self, number: int) -> list[Event]:
-        """The replayer's events of game ``number`` (1-based), in order."""
-        return self._events_by_game.get(number, [])
-
     def __repr__(self) -> str:
         state = "valid" if self.valid else f"{len(self.errors())} error(s)"
         return (f"<Replay {self.rules}: {len(self.summary.games)} games, final score "
                 f"{self.final_score[0]}-{self.final_score[1]}, {state}>")
 
-    def __eq__(self, other: object) -> bool:
-        """The same replay: equal summaries (record, rules, games, problems) and events."""
-        if other.__class__ is not self.__class__ or not isinstance(other, Replay):
-            return NotImplemented
-        return (self.summary, self.events) == (other.summary, other.events)
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
-
     def errors(self) -> list[Problem]:
         """The problems of severity ``error`` (those that make the match invalid)."""
         return [p for p in self.problems if p.severity is Severity.ERROR]
-
-    def board(self, moment: Moment) -> BoardInfo:
-        """What is drawn around ``moment``'s board: names, score, cube, dice, IDs, notes."""
-        from bgtools.reports.board import moment_board
-
-        return moment_board(self._answers, moment.state_moment)
-
-    def status_details(self, moment: Moment) -> StatusDetails:
-        """What ``status --json`` says of ``moment`` besides its state: the players, the
-        dice to play, a pending double and a game's result."""
-        return answers.status_details(self._answers, moment.state_moment)
 
     def html(self, title: str = "") -> str:
         """The match as one HTML page that steps through every moment of every game (the
@@ -261,10 +181,8 @@ class Replay:
         players)."""
         from bgtools.reports.html import match_html
 
-        for number in range(1, len(self.summary.games) + 1):
-            self.game_moments(number)
         names = self.players
-        return match_html(self._answers, title or (" - ".join(names) if names else "match"))
+        return match_html(self, title or (" - ".join(names) if names else "match"))
 
     def _repr_html_(self) -> str:
         """The match stepper of :meth:`html`, for Jupyter (the IPython display protocol): the
@@ -273,14 +191,6 @@ class Replay:
 
         return (f'<iframe srcdoc="{escape(self.html(), quote=True)}" '
                 'style="width:100%;height:760px;border:0" title="bgtools match"></iframe>')
-
-    def game_moments(self, number: int) -> list[answers.Moment]:
-        """The replayer's moments of game ``number`` (1-based), built on first use."""
-        made = self._answers.moments
-        if number not in made and 1 <= number <= len(self.summary.games):
-            made[number] = answers.game_moments(self.summary, self.summary.games[number - 1],
-                                                self.game_events(number))
-        return made.get(number, [])
 
 
 class ReplayedGame:
@@ -384,7 +294,7 @@ class ReplayedGame:
     def moments(self) -> list[Moment]:
         """The moments of the game: before each action, then after the last one (so one
         more than :attr:`actions`). ``moments()[m - 1]`` is ``status --move m``."""
-        return [Moment(self.replay, moment) for moment in self.replay.game_moments(self.number)]
+        return list(self.replay.game_moments(self.number))
 
     def __iter__(self) -> Iterator[ReplayedAction]:
         return iter(self.actions)
@@ -561,182 +471,5 @@ class ReplayedAction:
             return NotImplemented
         return ((self.event, self.before, self.after, self.problems)
                 == (other.event, other.before, other.after, other.problems))
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
-
-
-class Moment:
-    """The match at one moment of a game: before an action, or after the game's last one.
-
-    ``position`` is seen from ``on_roll``'s player (the player to act; for a cube answer,
-    the doubler, as the contract's Position ID). ``str(moment)`` is the board as
-    ``bgtools show --ascii`` draws it.
-    """
-
-    __slots__ = ("replay", "state_moment")
-
-    def __init__(self, replay: Replay, state_moment: answers.Moment) -> None:
-        self.replay = replay
-        """The match replay the moment belongs to."""
-        self.state_moment = state_moment
-        """The replayer's moment (:class:`bgtools.reports.moments.Moment`)."""
-
-    @property
-    def game(self) -> int:
-        """The game's number, from 1."""
-        return self.state_moment.game
-
-    @property
-    def move(self) -> int:
-        """The moment's number in its game, from 1 (``status --move``)."""
-        return self.state_moment.move
-
-    @property
-    def position(self) -> Position:
-        """The board, seen from the player to act."""
-        return self.state_moment.position
-
-    @property
-    def action(self) -> str | None:
-        """The action that follows this moment (None after the last one)."""
-        return self.state_moment.action
-
-    @property
-    def player(self) -> int | None:
-        """Who takes that action."""
-        return self.state_moment.player
-
-    @property
-    def dice(self) -> tuple[int, int] | None:
-        """The roll of the move that follows, once rolled (None before a cube action)."""
-        return self.state_moment.dice
-
-    @property
-    def play(self) -> str | None:
-        """The canonical play of the move that follows."""
-        return self.state_moment.play
-
-    @property
-    def on_roll(self) -> int | None:
-        """The player to act, or None once the game is over."""
-        return self.state_moment.on_roll
-
-    @property
-    def final(self) -> bool:
-        """True for the moment after the game's last action."""
-        return self.state_moment.final
-
-    @property
-    def over(self) -> str | None:
-        """How the game ended (``bearoff``, ``drop``, ``resign``) at its final moment."""
-        return self.state_moment.over
-
-    @property
-    def match_length(self) -> int:
-        """The match length (0: money)."""
-        return self.replay.match_length
-
-    @property
-    def score(self) -> tuple[int, int]:
-        """The match score ``(player 0, player 1)`` at this moment."""
-        return self.state_moment.state.score
-
-    @property
-    def cube(self) -> Cube:
-        """The cube's value and owner."""
-        state = self.state_moment.state
-        return Cube(state.cube_value, state.cube_owner)
-
-    @property
-    def crawford(self) -> str:
-        """``pre-crawford``, ``crawford``, ``post-crawford`` or ``money``."""
-        summary = self.replay.summary.games[self.game - 1]
-        return answers.crawford_status(self.replay.match_length, summary.crawford,
-                                       summary.post_crawford)
-
-    @property
-    def pips(self) -> tuple[int, int]:
-        """Pip counts ``(player 0, player 1)``."""
-        return self.state_moment.pips
-
-    @property
-    def position_id(self) -> str:
-        """GNU Backgammon's Position ID, encoded for the player to act."""
-        return self.position.position_id
-
-    @property
-    def match_id(self) -> str:
-        """GNU Backgammon's Match ID (``""`` for a state no Match ID can hold)."""
-        return answers.moment_ids(self.state_moment)[1]
-
-    @property
-    def xgid(self) -> str:
-        """eXtreme Gammon's XGID (``""`` for a state it cannot hold)."""
-        return answers.moment_ids(self.state_moment)[2]
-
-    def status(self) -> dict[str, object]:
-        """The facts of ``status --json`` at this moment, under its names (without
-        ``schema`` and ``file``)."""
-        # (cast: the contract's object, with two of its keys then dropped)
-        obj = cast("dict[str, object]",
-                   answers.status_json("", self.replay.summary, self.state_moment))
-        obj.update(self.replay.status_details(self))
-        for key in ("schema", "file"):
-            obj.pop(key)
-        return obj
-
-    def board(self) -> BoardInfo:
-        """What is drawn around the board: names, score, cube, dice, IDs and notes."""
-        return self.replay.board(self)
-
-    def svg(self, *, size: int = 400, last_play: bool = False,
-            home: HomeSide = "right") -> str:
-        """The board as a standalone SVG picture ``size`` pixels wide, with the cube, the
-        dice and the players' names and scores (as ``bgtools show --svg`` draws it).
-
-        With ``last_play=True`` the play just made (when the action before this moment is
-        a move) is drawn as arrows (``bgtools show --svg`` draws none); ``home`` is the
-        side of the bottom player's home board: ``right`` (GNU Backgammon's orientation)
-        or ``left`` (mirrored)."""
-        from dataclasses import replace
-
-        from bgtools.engine.diagram import svg_diagram
-        from bgtools.reports.board import letter_of
-
-        info = replace(self.board(), home=home)
-        previous = self.previous_play() if last_play else None
-        if previous is not None:
-            player, play = previous
-            info = replace(info, last_play=play.steps, last_player=letter_of(player))
-        return svg_diagram(info, size=size)
-
-    def previous_play(self) -> tuple[int, Play] | None:
-        """``(player, play)`` of the move just before this moment, or None when the action
-        before it is not a move with a play (or there is none)."""
-        if self.move < 2:
-            return None
-        event = self.replay.game_events(self.game)[self.move - 2]
-        if event.action != "move" or event.play is None:
-            return None
-        return event.player, event.play
-
-    def _repr_svg_(self) -> str:
-        """The SVG board, for Jupyter (the IPython display protocol)."""
-        return self.svg()
-
-    def __str__(self) -> str:
-        from bgtools.engine.diagram import ascii_diagram
-
-        return ascii_diagram(self.board()).rstrip("\n")
-
-    def __repr__(self) -> str:
-        return (f"<Moment game {self.game} move {self.move}: {self.position_id}:"
-                f"{self.match_id}>")
-
-    def __eq__(self, other: object) -> bool:
-        """The same moment of an equal replay."""
-        if other.__class__ is not self.__class__ or not isinstance(other, Moment):
-            return NotImplemented
-        return (self.replay, self.state_moment) == (other.replay, other.state_moment)
 
     __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq

@@ -210,11 +210,11 @@ def pips_report(item: Input, rules: str = "auto", game: int | None = None,
     try:
         if all_moves:
             match.moment(game, None)  # the game must exist and have moments
-            number = game if game is not None else len(match.replay.games)
+            number = game if game is not None else len(match.summary.games)
             moments = match.game_moments(number)
         else:
             if move is not None and game is None:
-                game = len(match.replay.games)
+                game = len(match.summary.games)
             moments = [match.moment(game, move)]
     except RangeError as exc:
         return replace(report, error=f"{report.display}: {exc}", problems=())
@@ -234,12 +234,12 @@ def status_report(item: Input, rules: str = "auto", game: int | None = None,
     if match is None:
         return report
     if move is not None and game is None:
-        game = len(match.replay.games)
+        game = len(match.summary.games)
     try:
         moment = match.moment(game, move)
     except RangeError as exc:
         return replace(report, error=f"{report.display}: {exc}", problems=())
-    obj = status_json(report.display, match.replay, moment)
+    obj = status_json(report.display, match.summary, moment)
     # (cast: mypy does not take the details for a part of the object; no copy, no check)
     obj.update(cast("StatusObject", status_details(match, moment)))
     return replace(report, objects=(obj,),

@@ -96,7 +96,7 @@ def _inputs(items: Iterable[Input], rules: str = "auto"
             print_error(result.error)
             yield display, [], 2
             continue
-        _point_to_validate(display, sum(len(m.replay.problems) for m in answers), rules)
+        _point_to_validate(display, sum(len(m.summary.problems) for m in answers), rules)
         code = 0 if result.valid else 1
         if not answers:
             print_error(f"{display}: no match found")
@@ -325,7 +325,7 @@ def _pick(display: str, answers: list[MatchAnswers], game: int | None,
     try:
         match = pick_match(answers, match_number)
         if move is not None and game is None:
-            game = len(match.replay.games)
+            game = len(match.summary.games)
         return match, match.moment(game, move)
     except RangeError as exc:
         fail(f"{display}: {exc}")
@@ -558,7 +558,7 @@ def show(
 ) -> None:
     """Draw the board at a moment of a match, or of a position ID."""
     from bgtools.cli.board import rich_board, write_picture
-    from bgtools.reports.board import id_board, moment_board
+    from bgtools.reports.board import id_board
     from bgtools.write.atomic import Protected, protected_input
 
     _check_numbers(game, move, match)
@@ -596,7 +596,7 @@ def show(
             if not answers:
                 continue
             chosen, moment = _pick(display, answers, game, move, match)
-            info = moment_board(chosen, moment)
+            info = moment.board()
             if html is not None:
                 from bgtools.reports.html import match_html
 

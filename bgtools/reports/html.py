@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 
 from bgtools.engine.diagram import svg_diagram
 from bgtools.record import shown_names
-from bgtools.reports.board import moment_board
 
 if TYPE_CHECKING:
     from bgtools.reports.moments import MatchAnswers, Moment
@@ -27,9 +26,9 @@ __all__ = ["match_html", "moment_notation"]
 def moment_notation(match: MatchAnswers, moment: Moment) -> str:
     """What happens at ``moment``, in words and notation: ``Bob 63: 13/7 13/10``, ``Alice
     doubles to 2``, ``Bob drops``; after a game's last action, who won it and how."""
-    names = shown_names(match.replay.names)
+    names = shown_names(match.summary.names)
     if moment.final:
-        summary = match.replay.games[moment.game - 1]
+        summary = match.summary.games[moment.game - 1]
         if summary.winner is None or summary.points is None:
             return "The record ends (game not finished)"
         points = f"{summary.points} point" + ("" if summary.points == 1 else "s")
@@ -43,7 +42,7 @@ def moment_notation(match: MatchAnswers, moment: Moment) -> str:
 
 
 def _score_text(match: MatchAnswers, moment: Moment) -> str:
-    replay = match.replay
+    replay = match.summary
     names = shown_names(replay.names)
     score = moment.state.score
     length = (f"{replay.match_length} point match" if replay.match_length
@@ -131,7 +130,7 @@ _SCRIPT = """
 def match_html(match: MatchAnswers, title: str, start: Moment | None = None) -> str:
     """The page of ``match`` (every moment of every game); ``title`` names it (the file).
     It opens at ``start`` (default: the first moment) unless its address names another."""
-    replay = match.replay
+    replay = match.summary
     names = shown_names(replay.names)
     frames: list[dict[str, object]] = []
     listing: list[str] = []
@@ -145,7 +144,7 @@ def match_html(match: MatchAnswers, title: str, start: Moment | None = None) -> 
             notation = moment_notation(match, moment)
             frames.append({
                 "game": game, "move": moment.move, "moves": len(moments),
-                "svg": svg_diagram(moment_board(match, moment), size=660),
+                "svg": svg_diagram(moment.board(), size=660),
                 "action": notation, "score": _score_text(match, moment),
             })
             listing.append(f"<li>{escape(notation)}</li>")

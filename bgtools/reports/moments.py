@@ -13,18 +13,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal, cast
+from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
 from bgtools.engine import ids
-from bgtools.engine.position import Position
-from bgtools.engine.results import result_level
+from bgtools.engine.position import Play, Position
+from bgtools.engine.results import result_level, result_name
 from bgtools.errors import BgtoolsError
-from bgtools.record import SCHEMA, GameRecord, shown_names
-from bgtools.replay import Event, GameSummary, MatchReplay
-from bgtools.reports.files import action_words, play_label
+from bgtools.record import SCHEMA, GameRecord, MatchRecord, shown_names
+from bgtools.replay import Event, GameSummary, MatchReplay, replay_match
+from bgtools.reports.files import action_words, collector_paused, play_label
 
 if TYPE_CHECKING:
+    from bgtools.engine.diagram import HomeSide
     from bgtools.readers.detect import InputSource
+    from bgtools.reports.board import BoardInfo
     from bgtools.reports.files import FileResult
     from bgtools.reports.objects import (
         CubeObject,
@@ -49,7 +51,7 @@ __all__ = [
     "parse_move",
     "pick_match",
     "analyse_answers",
-    "build_moments",
+    "Cube",
     "game_moments",
     "crawford_status",
     "score_json",
@@ -120,32 +122,58 @@ def parse_move(text: str | int) -> MoveRef:
     return number
 
 
-@dataclass(frozen=True, slots=True)
-class Moment:
-    """The match at one moment: ``position`` is seen from ``state.on_roll`` (the player to
-    act; for a cube answer, the doubler as in the contract's Position ID).
+class Cube(NamedTuple):
+    """The cube at a moment: its ``value`` and its ``owner`` (0, 1, or None when centred),
+    as the ``cube`` object of ``status --json``."""
 
-    ``final`` is true for the moment after the last action of a game; then ``over`` is the
-    way the game ended (``bearoff``, ``drop``, ``resign``) or None for an unfinished game.
+    value: int
+    """The cube's value (1, 2, 4 ...)."""
+    owner: int | None
+    """The player who owns the cube (0 or 1), or None when it is centred."""
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Moment:
+    """The match at one moment of a game: before an action, or after the game's last one.
+
+    ``position`` is seen from ``state.on_roll`` (the player to act; for a cube answer, the
+    doubler, as the contract's Position ID). ``final`` is true for the moment after the
+    last action of a game; then ``over`` is the way the game ended (``bearoff``, ``drop``,
+    ``resign``) or None for an unfinished game. ``str(moment)`` is the board as ``bgtools
+    show --ascii`` draws it. The commands ``pips``, ``status`` and ``show`` answer from
+    these objects, and the library gives the same ones (:meth:`bgtools.ReplayedGame.moments`).
     """
 
     game: int
+    """The game's number, from 1."""
     move: int
+    """The moment's number in its game, from 1 (``status --move``)."""
     position: Position
+    """The board, seen from the player to act."""
     state: ids.MatchState
+    """The match state (score, cube, turn, dice ...) as a Match ID holds it."""
     action: str | None = None
+    """The action that follows this moment (None after the last one)."""
     dice: tuple[int, int] | None = None
+    """The roll of the move that follows, once rolled (None before a cube action)."""
     play: str | None = None
+    """The canonical play of the move that follows."""
     player: int | None = None
+    """Who takes that action."""
     line: int | None = None
+    """The line of the file that writes that action (None in binary formats)."""
     final: bool = False
+    """True for the moment after the game's last action."""
     over: str | None = None
+    """How the game ended (``bearoff``, ``drop``, ``resign``) at its final moment."""
     row: str | None = None
     """The action's place in the file's numbering (``12b``: row 12, right column), None
     for the moment after the last action and for a cell without a row number."""
     label: str = ""
     """How a table shows the play of a ``move`` (see
     :func:`bgtools.reports.files.play_label`); ``""`` for other actions."""
+    match: MatchAnswers = field(kw_only=True, compare=False)
+    """The replayed match the moment belongs to."""
 
     @property
     def dice_to_play(self) -> tuple[int, int] | None:
@@ -175,28 +203,230 @@ class Moment:
         mover, opponent = self.position.mover[1:], self.position.opponent[1:]
         return (mover, opponent) if self.state.on_roll == 0 else (opponent, mover)
 
+    @property
+    def match_length(self) -> int:
+        """The match length (0: money)."""
+        return self.match.summary.match_length
 
-@dataclass(slots=True)
+    @property
+    def score(self) -> tuple[int, int]:
+        """The match score ``(player 0, player 1)`` at this moment."""
+        return self.state.score
+
+    @property
+    def cube(self) -> Cube:
+        """The cube's value and owner."""
+        return Cube(self.state.cube_value, self.state.cube_owner)
+
+    @property
+    def crawford(self) -> CrawfordStatus:
+        """``pre-crawford``, ``crawford``, ``post-crawford`` or ``money``."""
+        summary = self.match.summary
+        game = summary.games[self.game - 1]
+        return crawford_status(summary.match_length, game.crawford, game.post_crawford)
+
+    @property
+    def position_id(self) -> str:
+        """GNU Backgammon's Position ID, encoded for the player to act."""
+        return self.position.position_id
+
+    @property
+    def match_id(self) -> str:
+        """GNU Backgammon's Match ID (``""`` for a state no Match ID can hold)."""
+        return moment_ids(self)[1]
+
+    @property
+    def xgid(self) -> str:
+        """eXtreme Gammon's XGID (``""`` for a state it cannot hold)."""
+        return moment_ids(self)[2]
+
+    def status(self) -> dict[str, object]:
+        """The facts of ``status --json`` at this moment, under its names (without
+        ``schema`` and ``file``)."""
+        # (cast: the contract's object, with two of its keys then dropped)
+        obj = cast("dict[str, object]", status_json("", self.match.summary, self))
+        obj.update(status_details(self.match, self))
+        for key in ("schema", "file"):
+            obj.pop(key)
+        return obj
+
+    def board(self) -> BoardInfo:
+        """What is drawn around the board: names, score, cube, dice, IDs and a status note
+        (Crawford, a double and its answer, a resignation, the end of the game)."""
+        # (the drawing modules are imported by what draws, not by every command)
+        from bgtools.reports.board import BoardInfo, letter_of
+
+        match = self.match
+        summary = match.summary
+        names = shown_names(summary.names)
+        state = self.state
+        x, o = 1, 0
+        position_id, match_id, xgid = moment_ids(self)
+        notes = []
+        craw = self.crawford
+        if craw in ("crawford", "post-crawford"):
+            notes.append("Crawford game" if craw == "crawford" else "post-Crawford game")
+        pending = pending_double(match, self)
+        # Who acts when it is not to roll or play, and what he does (the words of every
+        # view).
+        actor: int | None = None
+        action = ""
+        if self.final:
+            notes.append(f"game over ({self.over})" if self.over else "record ends")
+            if pending is not None:
+                actor, action = pending["answer"], f"{names[pending['answer']]} to answer"
+        elif self.action != "move" and self.player is not None:
+            actor, action = self.player, f"{names[self.player]} {self.words}"
+            if self.action in ("resign", "accept"):
+                level = result_name(state.resignation)
+                if level in ("gammon", "backgammon"):
+                    action += f" a {level}"
+        offered = pending["by"] if pending is not None and pending["cube"] is not None else None
+        position, to_act = self.position, state.on_roll
+        if self.final and self.dice is None:  # with dice: the roller is still to play them
+            before = match.game_moments(self.game)[-2:-1]
+            if before and before[0].player == to_act:
+                # The game is over: the turn has passed to the other player, as GNU
+                # Backgammon numbers the points after the last action (a bear-off by the
+                # winner).
+                position, to_act = position.swapped(), 1 - to_act
+        return BoardInfo(
+            position=position,
+            x_name=names[x], o_name=names[o],
+            x_score=state.score[x], o_score=state.score[o],
+            match_length=summary.match_length,
+            cube_value=state.cube_value,
+            cube_owner=None if state.cube_owner is None else letter_of(state.cube_owner),
+            # A final moment has dice only for dice still to play (a position file's, a
+            # roll the record stops after).
+            dice=self.dice_to_play,
+            status="; ".join(notes),
+            position_id=position_id, match_id=match_id, xgid=xgid,
+            on_roll=self.action == "move" if not self.final else self.dice is not None,
+            turn=letter_of(to_act),
+            to_act=letter_of(actor) if actor is not None else None,
+            action=action,
+            cube_offered=letter_of(offered) if offered is not None else None,
+        )
+
+    def svg(self, *, size: int = 400, last_play: bool = False,
+            home: HomeSide = "right") -> str:
+        """The board as a standalone SVG picture ``size`` pixels wide, with the cube, the
+        dice and the players' names and scores (as ``bgtools show --svg`` draws it).
+
+        With ``last_play=True`` the play just made (when the action before this moment is
+        a move) is drawn as arrows (``bgtools show --svg`` draws none); ``home`` is the
+        side of the bottom player's home board: ``right`` (GNU Backgammon's orientation)
+        or ``left`` (mirrored)."""
+        from bgtools.engine.diagram import svg_diagram
+        from bgtools.reports.board import letter_of
+
+        info = replace(self.board(), home=home)
+        previous = self.previous_play() if last_play else None
+        if previous is not None:
+            player, play = previous
+            info = replace(info, last_play=play.steps, last_player=letter_of(player))
+        return svg_diagram(info, size=size)
+
+    def previous_play(self) -> tuple[int, Play] | None:
+        """``(player, play)`` of the move just before this moment, or None when the action
+        before it is not a move with a play (or there is none)."""
+        if self.move < 2:
+            return None
+        event = self.match.game_events(self.game)[self.move - 2]
+        if event.action != "move" or event.play is None:
+            return None
+        return event.player, event.play
+
+    def _repr_svg_(self) -> str:
+        """The SVG board, for Jupyter (the IPython display protocol)."""
+        return self.svg()
+
+    def __str__(self) -> str:
+        from bgtools.engine.diagram import ascii_diagram
+
+        return ascii_diagram(self.board()).rstrip("\n")
+
+    def __repr__(self) -> str:
+        return (f"<Moment game {self.game} move {self.move}: {self.position_id}:"
+                f"{self.match_id}>")
+
+
 class MatchAnswers:
-    """One replayed match with the moments of each of its games."""
+    """One replayed match and the moments of its games: what ``pips``, ``status`` and
+    ``show`` answer from. The library's :class:`bgtools.Replay` is one, with the verdict,
+    the games and the HTML page added.
 
-    replay: MatchReplay
-    moments: dict[int, list[Moment]] = field(default_factory=dict)
+    ``events``: the replayer's events of every action, when the replay recorded them;
+    else they are recorded on first use, by replaying the record once more with a
+    listener (the replay is deterministic, and a listener changes none of its results: a
+    test checks it). The moments are built from them on first use.
+    """
+
+    def __init__(self, summary: MatchReplay, events: list[Event] | None = None) -> None:
+        self.summary = summary
+        """The replayer's own result (:class:`~bgtools.replay.MatchReplay`): its games,
+        problems and final score."""
+        self._events = events
+        self._events_by_game: dict[int, list[Event]] | None = None
+        self._moments_by_game: dict[int, list[Moment]] = {}
+        self._moments: dict[int, list[Moment]] | None = None
+
+    @property
+    def record(self) -> MatchRecord:
+        """The match record replayed."""
+        return self.summary.record
+
+    @property
+    def events(self) -> list[Event]:
+        """Every replayed action as the replayer gives it, in order."""
+        if self._events is None:
+            events: list[Event] = []
+            with collector_paused():
+                replay_match(self.summary.record, self.summary.profile,
+                             on_event=events.append)
+            self._events = events
+        return self._events
+
+    def game_events(self, number: int) -> list[Event]:
+        """The replayer's events of game ``number`` (1-based), in order."""
+        if self._events_by_game is None:
+            by_game: dict[int, list[Event]] = {}
+            for event in self.events:
+                by_game.setdefault(event.game, []).append(event)
+            self._events_by_game = by_game
+        return self._events_by_game.get(number, [])
+
+    @property
+    def moments(self) -> dict[int, list[Moment]]:
+        """The moments of each game, by its number: before each action, then after the
+        last one."""
+        if self._moments is None:
+            self._moments = {number: self._moments_of(number) for number in self.game_numbers}
+        return self._moments
+
+    def _moments_of(self, number: int) -> list[Moment]:
+        """The moments of game ``number`` (a game of the replay), built on first use."""
+        made = self._moments_by_game.get(number)
+        if made is None:
+            made = game_moments(self, self.summary.games[number - 1], self.game_events(number))
+            self._moments_by_game[number] = made
+        return made
 
     @property
     def game_numbers(self) -> list[int]:
         """The numbers of the games replayed (1-based)."""
-        return [g.number for g in self.replay.games]
+        return [g.number for g in self.summary.games]
 
-    def game_moments(self, game: int | None) -> list[Moment]:
+    def game_moments(self, game: int | None = None) -> list[Moment]:
         """The moments of ``game`` (default: the last game); RangeError outside 1..N."""
-        count = len(self.replay.games)
+        count = len(self.summary.games)
         if count == 0:
             raise RangeError("the file holds no game")
         number = count if game is None else game
         if not 1 <= number <= count:
             raise RangeError(f"--game {game} is out of range: the file has games 1..{count}")
-        return self.moments.get(number, [])
+        return self._moments_of(number)
 
     def moment(self, game: int | None = None, move: MoveRef | str | None = None) -> Moment:
         """The moment before action ``move`` of ``game`` (default: after its last action).
@@ -205,7 +435,7 @@ class MatchAnswers:
         (:class:`RowRef`, or its text such as ``"12b"``: see :func:`parse_move`).
         """
         moments = self.game_moments(game)
-        number = len(self.replay.games) if game is None else game
+        number = len(self.summary.games) if game is None else game
         if not moments:
             raise RangeError(f"game {number} has no moment to show")
         if move is None:
@@ -223,6 +453,18 @@ class MatchAnswers:
                 f"({len(moments) - 1} action(s); {len(moments)} is after the last one)"
             )
         return moments[move - 1]
+
+    def __eq__(self, other: object) -> bool:
+        """The same replay: equal summaries (record, rules, games, problems) and events."""
+        if other.__class__ is not self.__class__ or not isinstance(other, MatchAnswers):
+            return NotImplemented
+        return (self.summary, self.events) == (other.summary, other.events)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with eq
+
+    def __repr__(self) -> str:
+        return (f"<{type(self).__name__} {self.summary.profile.name}: "
+                f"{len(self.summary.games)} games>")
 
 
 def pick_match(answers: list[MatchAnswers], number: int | None) -> MatchAnswers:
@@ -299,19 +541,11 @@ def crawford_status(length: int, crawford: bool, post_crawford: bool) -> Crawfor
     return "pre-crawford"
 
 
-def build_moments(replay: MatchReplay, events: list[Event]) -> dict[int, list[Moment]]:
-    """The moments of every game of ``replay`` from its ``events``."""
-    by_game: dict[int, list[Event]] = {}
-    for event in events:
-        by_game.setdefault(event.game, []).append(event)
-    return {summary.number: game_moments(replay, summary, by_game.get(summary.number, []))
-            for summary in replay.games}
-
-
-def game_moments(replay: MatchReplay, summary: GameSummary,
+def game_moments(match: MatchAnswers, summary: GameSummary,
                  game_events: list[Event]) -> list[Moment]:
-    """The moments of one game of ``replay`` (``summary``) from its events, in order:
+    """The moments of one game of ``match`` (``summary``) from its events, in order:
     before each action, then after the last one."""
+    replay = match.summary
     length = replay.match_length
     jacoby = bool(replay.profile.jacoby) if length == 0 else False
     moments: list[Moment] = []
@@ -323,8 +557,8 @@ def game_moments(replay: MatchReplay, summary: GameSummary,
         moments.append(Moment(summary.number, k + 1, event.position_before,
                               event.state_before, event.action, event.dice, play,
                               event.player, event.line, row=row,
-                              label=play_label(event, following, play)))
-    final = _final_moment(summary, game_events, len(moments) + 1, length, jacoby)
+                              label=play_label(event, following, play), match=match))
+    final = _final_moment(match, summary, game_events, len(moments) + 1, length, jacoby)
     if not game_events and final.over is None:
         final = _with_position_dice(replay, final)
     elif final.over is None and _ends_with_unplayed_roll(
@@ -366,8 +600,8 @@ def _with_unplayed_roll(moment: Moment, last: Event) -> Moment:
                    state=last.state_before.with_(dice=last.dice))
 
 
-def _final_moment(summary: GameSummary, events: list[Event], move: int, length: int,
-                  jacoby: bool) -> Moment:
+def _final_moment(match: MatchAnswers, summary: GameSummary, events: list[Event], move: int,
+                  length: int, jacoby: bool) -> Moment:
     """The moment after the last action of a game."""
     owner: int | None = None
     if events:
@@ -392,7 +626,8 @@ def _final_moment(summary: GameSummary, events: list[Event], move: int, length: 
         on_roll=on_roll, crawford=summary.crawford, game_state=game_state, turn=on_roll,
         resignation=resignation, jacoby=jacoby,
     )
-    return Moment(summary.number, move, position, state, final=True, over=summary.ended_by)
+    return Moment(summary.number, move, position, state, final=True, over=summary.ended_by,
+                  match=match)
 
 
 def analyse_answers(display: str, path: InputSource | None, error: str | None = None,
@@ -401,7 +636,7 @@ def analyse_answers(display: str, path: InputSource | None, error: str | None = 
     from bgtools.reports.files import analyse_file
 
     result = analyse_file(display, path, error, rules, keep_events=True)
-    answers = [MatchAnswers(replay, build_moments(replay, events))
+    answers = [MatchAnswers(replay, events)
                for replay, events in zip(result.replays, result.events)]
     return result, answers
 
@@ -416,7 +651,7 @@ def moment_extra(match: MatchAnswers, moment: Moment) -> MomentExtra:
       ``points``, ``result``, ``ended_by``) and, when it ended the match, ``match_over``
       and the ``final_score``; else None.
     """
-    return {"names": list(shown_names(match.replay.names)),
+    return {"names": list(shown_names(match.summary.names)),
             "game": moment.game, "move": moment.move, "final": moment.final,
             "player": moment.player, "dice": list(moment.dice) if moment.dice else None,
             "play": moment.play, "action": moment.action, "over": moment.over,
@@ -432,7 +667,7 @@ def status_details(match: MatchAnswers, moment: Moment) -> StatusDetails:
     (after a game's last action: who won it, how, and whether it ended the match), each
     null when there is none."""
     dice = moment.dice_to_play
-    return {"players": _players(match.replay), "dice": list(dice) if dice else None,
+    return {"players": _players(match.summary), "dice": list(dice) if dice else None,
             "pending": pending_double(match, moment), "result": _game_result(match, moment)}
 
 
@@ -445,7 +680,7 @@ def pending_double(match: MatchAnswers, moment: Moment) -> PendingObject | None:
     waiting = moment.over is None if moment.final else moment.state.doubled
     if not waiting or moment.move < 2:
         return None
-    offer = match.moments[moment.game][moment.move - 2]
+    offer = match.game_moments(moment.game)[moment.move - 2]
     if offer.action not in ("double", "beaver", "raccoon") or offer.player is None:
         return None
     cube = 2 * offer.state.cube_value if offer.action == "double" else None
@@ -454,7 +689,7 @@ def pending_double(match: MatchAnswers, moment: Moment) -> PendingObject | None:
 
 
 def _game_result(match: MatchAnswers, moment: Moment) -> GameResultObject | None:
-    replay = match.replay
+    replay = match.summary
     summary = replay.games[moment.game - 1]
     if not moment.final or summary.winner is None or summary.ended_by is None:
         return None

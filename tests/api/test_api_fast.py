@@ -47,14 +47,14 @@ def test_replay_records_nothing_until_asked() -> None:
     or a moment is asked for, and then only the moments of the game asked for."""
     replay = bgtools.read(SAMPLE)[0].replay()
     assert replay.valid and replay.final_score == (2, 4)
-    assert "events" not in vars(replay)
+    assert vars(replay)["_events"] is None
     assert replay.verdict.valid
-    assert "events" not in vars(replay)
+    assert vars(replay)["_events"] is None
     games = replay.games  # the games' results come from the summary
-    assert [g.winner for g in games] and "events" not in vars(replay)
+    assert [g.winner for g in games] and vars(replay)["_events"] is None
     second = games[1].actions
-    assert second and "events" in vars(replay)
-    assert set(vars(replay)["_answers"].moments) == {2}  # only the game asked for
+    assert second and vars(replay)["_events"] is not None
+    assert set(vars(replay)["_moments_by_game"]) == {2}  # only the game asked for
     assert games[1].moments()[0] == second[0].before
 
 

@@ -209,7 +209,7 @@ def test_moments_walk_each_game_before_and_after_every_action(path: Path) -> Non
                     assert action.position_before.play(action.play) == action.position_after
             for moment in moments:
                 mover, opponent = moment.position.pips
-                actor = moment.state_moment.state.on_roll
+                actor = moment.state.on_roll
                 assert moment.pips == ((mover, opponent) if actor == 0 else (opponent, mover))
                 # (After the match's last game the score may pass the length, which the IDs
                 # encode but GNU Backgammon's decoder refuses.)

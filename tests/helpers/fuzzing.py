@@ -17,9 +17,8 @@ from typing import Any
 from bgtools.errors import EXIT_PROBLEMS, EXIT_UNUSABLE, BgtoolsError, describe_error
 from bgtools.readers.detect import read_records
 from bgtools.replay import Event, profile_for, replay_match
-from bgtools.reports.board import BoardInfo, ascii_board
 from bgtools.reports.files import FileResult, event_json, validate_json
-from bgtools.reports.moments import build_moments, pips_json, score_json, status_json
+from bgtools.reports.moments import MatchAnswers, Moment, pips_json, score_json, status_json
 from tests.helpers.paths import FILES, REPO, SHARED
 
 Edit = tuple[str, int, int, int]
@@ -273,13 +272,13 @@ def check_bytes(data: bytes, display: str = "fuzz.mat", boards: bool = True) -> 
         for event in events:
             _dumps(event_json(display, event))
         _dumps(score_json(display, loaded.format, replay))
-        moments = build_moments(replay, events)
+        moments = MatchAnswers(replay, events).moments
         for game_moments in moments.values():
             for moment in (game_moments[0], game_moments[-1]):
                 _dumps(pips_json(display, moment))
                 _dumps(status_json(display, replay, moment))
             if boards:
-                _board(replay, game_moments[-1])
+                _board(game_moments[-1])
     obj = validate_json(result)
     _dumps(obj)
     for problem in obj["problems"]:
@@ -289,19 +288,9 @@ def check_bytes(data: bytes, display: str = "fuzz.mat", boards: bool = True) -> 
     return 0 if result.valid else EXIT_PROBLEMS
 
 
-def _board(replay: Any, moment: Any) -> None:
-    from bgtools.reports.moments import moment_ids
-
-    names = replay.names or ("player 0", "player 1")
-    x = moment.state.on_roll
-    position_id, match_id, xgid = moment_ids(moment)
-    info = BoardInfo(position=moment.position, x_name=names[x], o_name=names[1 - x],
-                     x_score=moment.state.score[x], o_score=moment.state.score[1 - x],
-                     match_length=replay.match_length, cube_value=moment.state.cube_value,
-                     cube_owner=None if moment.state.cube_owner is None else
-                     "x" if moment.state.cube_owner == x else "o", position_id=position_id,
-                     match_id=match_id, xgid=xgid)
-    ascii_board(info).encode("utf-8")
+def _board(moment: Moment) -> None:
+    """Draw the board of ``moment`` as ``show --ascii`` does (it must not fail)."""
+    str(moment).encode("utf-8")
 
 
 # --- a Smile encoder (the tests' .bgf bodies and the field mutations) -------------------------

@@ -135,11 +135,11 @@ def undocumented(api_html: str) -> list[str]:
 def test_the_undocumented_check_finds_an_undocumented_name() -> None:
     """:func:`undocumented` is not blind: a reference without a member's entry, or with
     only the namedtuple's own words for a field, is caught."""
-    anchor = 'id="bgtools.api.replaying.Cube.value"'
-    page = f'<dt id="bgtools.api.replaying.Cube"></dt><dd>x</dd><dt {anchor}></dt><dd></dd>'
+    anchor = 'id="bgtools.reports.moments.Cube.value"'
+    page = f'<dt id="bgtools.reports.moments.Cube"></dt><dd>x</dd><dt {anchor}></dt><dd></dd>'
     found = undocumented(page)
-    assert "bgtools.api.replaying.Cube.value (no description)" in found
-    assert "bgtools.api.replaying.Cube.owner" in found
+    assert "bgtools.reports.moments.Cube.value (no description)" in found
+    assert "bgtools.reports.moments.Cube.owner" in found
     assert "bgtools.api.reading.Match" in found
 
 

@@ -314,7 +314,7 @@ def _comparable(gnubg: ModuleType,
 def test_scores_match_gnubg(gnubg: ModuleType, gnubg_files: list[Path]) -> None:
     compared = 0
     for path, match, answer in _comparable(gnubg, gnubg_files):
-        replay = answer.replay
+        replay = answer.summary
         if replay.match_length == 0:
             continue  # gnubg applies its own Jacoby default to sessions (FORMATS.md 2.9)
         gnu_games = match["games"]
@@ -365,7 +365,7 @@ def test_resign_ids_match_gnubg(gnubg: ModuleType, gnubg_files: list[Path]) -> N
         for number, game in enumerate(match["games"], 1):
             records = list(game["game"])
             kinds = [r.get("action") for r in records]
-            if "resign" not in kinds or not answer.replay.match_length:
+            if "resign" not in kinds or not answer.summary.match_length:
                 continue
             gnubg.command("first game")
             for _ in range(number - 1):
@@ -391,7 +391,7 @@ def test_end_ids_match_gnubg(gnubg: ModuleType) -> None:
         _, answers = analyse_answers(str(path), path)
         final = answers[-1].moment()
         position_id, match_id, _ = moment_ids(final)
-        if answers[-1].replay.match_length:
+        if answers[-1].summary.match_length:
             assert (position_id, match_id) == (gnubg.position_id(), gnubg.match_id()), path
 
 

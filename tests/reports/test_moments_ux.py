@@ -18,7 +18,7 @@ from bgtools.cli import app
 from bgtools.errors import BgtoolsError
 from bgtools.readers.detect import load_file, read_records
 from bgtools.replay import Event, profile_for, replay_match
-from bgtools.reports.moments import build_moments
+from bgtools.reports.moments import MatchAnswers
 from bgtools.write.mat import write_mat
 from tests.helpers.paths import CORPUS, FILES, SAMPLES
 
@@ -150,7 +150,7 @@ def _rows(path_or_text: Path | str, name: str = "x.mat") -> dict[int, list[str |
     events: list[Event] = []
     replay = replay_match(records[0], profile_for(records[0], "auto"), on_event=events.append)
     return {game: [m.row for m in moments if m.action not in ("resign", "accept")]
-            for game, moments in build_moments(replay, events).items()}
+            for game, moments in MatchAnswers(replay, events).moments.items()}
 
 
 def _rowless_records() -> list[Path]:

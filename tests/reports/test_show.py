@@ -21,7 +21,7 @@ from bgtools.engine.diagram import (
     board_start,
 )
 from bgtools.engine.position import Position
-from bgtools.reports.board import id_board, moment_board
+from bgtools.reports.board import id_board
 from bgtools.reports.moments import MatchAnswers, Moment, analyse_answers
 from tests.helpers.paths import FILES, REPO
 
@@ -97,19 +97,19 @@ def touched(play: str) -> tuple[set[int], set[int], bool]:
     return changed, hits, net.get(25, 0) != 0
 
 
-def steps_of(answers: list[MatchAnswers]) -> Iterator[tuple[Moment, Moment, MatchAnswers]]:
+def steps_of(answers: list[MatchAnswers]) -> Iterator[tuple[Moment, Moment]]:
     for match in answers:
         for moments in match.moments.values():
-            yield from ((a, b, match) for a, b in pairwise(moments))
+            yield from pairwise(moments)
 
 
 @pytest.mark.parametrize("path", MATCHES, ids=lambda p: p.name)
 def test_stepping_through_a_match_keeps_every_checker_in_place(path: Path) -> None:
     answers = answers_of(path)
     checked = 0
-    for before, after, match in steps_of(answers):
-        grid_before = grid_of(moment_board(match, before))
-        grid_after = grid_of(moment_board(match, after))
+    for before, after in steps_of(answers):
+        grid_before = grid_of(before.board())
+        grid_after = grid_of(after.board())
         old, new = cells(grid_before), cells(grid_after)
         changed = {cell for cell in old.keys() | new.keys() if old.get(cell) != new.get(cell)}
         if before.action != "move":
@@ -134,10 +134,10 @@ def test_stepping_through_a_match_keeps_every_checker_in_place(path: Path) -> No
 def test_players_keep_letter_and_numbers_follow_the_player_to_act(path: Path) -> None:
     answers = answers_of(path)
     match = answers[0]
-    names = match.replay.names or ("player 0", "player 1")
+    names = match.summary.names or ("player 0", "player 1")
     for moments in match.moments.values():
         for moment in moments:
-            info = moment_board(match, moment)
+            info = moment.board()
             lines = board_lines(info)
             start = board_start(info)
             assert lines[start].endswith(f"O: {names[0]}"[:31].rstrip())
@@ -156,8 +156,8 @@ def test_players_keep_letter_and_numbers_follow_the_player_to_act(path: Path) ->
 def test_the_note_of_the_roll_sits_beside_the_player_to_act() -> None:
     match = answers_of(MATCHES[0])[0]
     first, second = match.moment(1, 1), match.moment(1, 2)
-    lines_x = board_lines(moment_board(match, first))[2:15]
-    lines_o = board_lines(moment_board(match, second))[2:15]
+    lines_x = board_lines(first.board())[2:15]
+    lines_o = board_lines(second.board())[2:15]
     assert lines_x[10].endswith(f"Rolled {first.dice[0]}{first.dice[1]}")  # type: ignore[index]
     assert lines_o[4].endswith(f"Rolled {second.dice[0]}{second.dice[1]}")  # type: ignore[index]
     assert "Rolled" not in "".join(lines_x[:6]) and "Rolled" not in "".join(lines_o[7:])
@@ -167,13 +167,13 @@ def test_the_note_of_the_roll_sits_beside_the_player_to_act() -> None:
 def test_a_cube_action_or_resignation_is_written_beside_the_player_who_acts(path: Path
                                                                           ) -> None:
     match = answers_of(path)[0]
-    names = match.replay.names or ("player 0", "player 1")
+    names = match.summary.names or ("player 0", "player 1")
     seen = 0
     for moments in match.moments.values():
         for before, moment in zip([None, *moments], moments):
             if moment.final or moment.action == "move" or moment.player is None:
                 continue
-            info = moment_board(match, moment)
+            info = moment.board()
             lines = board_lines(info)[board_start(info):][:13]
             notes = [line[INFO_COLUMN:] for line in lines]
             top, bottom = "".join(notes[:6]), "".join(notes[7:])
@@ -213,13 +213,13 @@ def test_stepping_keeps_checkers_in_place_on_corpus_matches(corpus: Path) -> Non
         result, answers = analyse_answers(str(path), path)
         if result.error is not None or not result.valid:
             continue
-        for before, after, match in steps_of(answers):
-            old = cells(grid_of(moment_board(match, before)))
-            new = cells(grid_of(moment_board(match, after)))
+        for before, after in steps_of(answers):
+            old = cells(grid_of(before.board()))
+            new = cells(grid_of(after.board()))
             if before.action != "move":
                 assert old == new
                 continue
-            where = labels(grid_of(moment_board(match, before)))
+            where = labels(grid_of(before.board()))
             points, hits, _ = touched(before.play or "")
             moved = {cell for cell in old.keys() | new.keys() if old.get(cell) != new.get(cell)}
             assert {c for c in moved if not c[0].startswith("bar")} == {where[p]
@@ -278,10 +278,10 @@ def test_boards_are_gnubg_s_show_board(gnubg: object, path: Path) -> None:
     """Every board GNU Backgammon shows while stepping through a game (its grid: checkers,
     point numbers, the v/^ mark) is one of ours, in the same order."""
     match = answers_of(path)[0]
-    theirs = gnubg_grids(path, len(match.replay.games))
+    theirs = gnubg_grids(path, len(match.summary.games))
     compared = 0
     for game, moments in match.moments.items():
-        ours = deduplicated([[line.rstrip() for line in grid_of(moment_board(match, m))]
+        ours = deduplicated([[line.rstrip() for line in grid_of(m.board())]
                              for m in moments])
         position = 0
         for grid in deduplicated(theirs.get(game, [])):

@@ -25,7 +25,6 @@ import bgtools.cli.answers  # noqa: F401  (registers the commands)
 from bgtools.cli import app
 from bgtools.engine.diagram import BoardInfo, player_sides, svg_diagram
 from bgtools.engine.position import Position
-from bgtools.reports.board import moment_board
 from bgtools.reports.moments import MatchAnswers, Moment, analyse_answers
 from tests.helpers.pages import page_frames
 from tests.helpers.paths import FILES, REPO
@@ -62,7 +61,7 @@ def moments_of(path: Path) -> Iterator[tuple[MatchAnswers, Moment]]:
 def test_every_moment_draws_its_checkers_cube_and_dice(path: Path) -> None:
     drawn = offers = 0
     for match, moment in moments_of(path):
-        info = moment_board(match, moment)
+        info = moment.board()
         root = ElementTree.fromstring(svg_diagram(info))
         assert root.tag == NS + "svg"
         for letter, side in zip("xo", player_sides(info), strict=True):
