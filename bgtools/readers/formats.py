@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from functools import cache
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, get_args
 
 from bgtools.errors import LimitExceededError, UnsupportedFormatError
@@ -100,6 +101,7 @@ class Reader(NamedTuple):
         return reading
 
 
+@cache  # detection asks for each text format's function for every file
 def _function(reference: str) -> Any:  # the row's signature, by its kind
     """The function a row names as ``"module:function"``, imported on first use."""
     module, _, function = reference.partition(":")
