@@ -177,14 +177,14 @@ def main(argv: list[str] | None = None) -> int:
 def run_builds(args: argparse.Namespace, builds: list[str]) -> int:
     """Run this benchmark in a scratch copy of the tree for each build."""
     sys.path.insert(0, str(REPO / "scripts"))
-    from test_builds import build_in_place, scratch_copy
+    from test_builds import build_compiled, scratch_copy
 
     if any(b not in ("compiled", "pure") for b in builds):
         raise SystemExit("--builds takes compiled and/or pure")
     with tempfile.TemporaryDirectory(prefix="bgtools-bench-api-") as tmp:
         for build in builds:
             tree = scratch_copy(Path(tmp), build)
-            if build == "compiled" and not build_in_place(tree):
+            if build == "compiled" and not build_compiled(tree):
                 print("compiled build: could not be made; skipped")
                 continue
             env = dict(os.environ, PYTHONPATH=str(tree))

@@ -42,7 +42,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(REPO / "scripts"))
 
 from make_selfplay import have_gnubg, make_archive
-from test_builds import build_in_place, scratch_copy
+from test_builds import build_compiled, scratch_copy
 
 GNUBG_SCRIPT = r"""
 import glob, json, os, sys, time
@@ -198,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         rates: dict[str, float] = {}
         for build in builds or ["tree as it is"]:
             tree = REPO if not builds else scratch_copy(Path(tmp), build)
-            if build == "compiled" and not build_in_place(tree):
+            if build == "compiled" and not build_compiled(tree):
                 print("compiled build: could not be made; skipped")
                 continue
             rates[build] = report_bgtools(directory, rolls, args.jobs, repeat, build, tree)

@@ -9,10 +9,11 @@ itself (a compiled module beside its source would hide every later edit), and ea
 where no ``../shared`` is beside it, as on a bare clone:
 
 * the pure-Python build runs ``pytest -m "not slow"`` in its copy;
-* meanwhile the compiled build is made in its own copy (``setup.py build_ext --inplace``
-  there; or, where the installed bgtools is compiled from sources equal to the tree's, as
-  after CI's ``pip install .``, that install's modules copied in) and runs the whole suite,
-  spread over ``--workers`` processes (pytest-xdist).
+* meanwhile the compiled build is made as a wheel of its own copy (``pip wheel``, as
+  ``pip install .`` makes one, in the scratch folder) whose compiled modules go beside the
+  copy's sources; or, where the installed bgtools is compiled from sources equal to the
+  tree's, as after CI's ``pip install .``, that install's modules are copied in; and it runs
+  the whole suite, spread over ``--workers`` processes (pytest-xdist).
 
 Where the shared folder of real files is present (``../shared`` beside the repository, or the
 folder ``BGTOOLS_TEST_SHARED`` names), the compiled build's whole-suite run reads it, and the
@@ -35,6 +36,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
@@ -54,14 +56,29 @@ def scratch_copy(parent: Path, build: str) -> Path:
     return tree
 
 
-def build_in_place(tree: Path) -> bool:
-    """Compile the hot path next to the sources of the copy ``tree``; True when it is built."""
-    done = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", "--parallel",
-                           str(os.cpu_count() or 1)], cwd=tree, check=False,
-                          stdout=subprocess.DEVNULL)
-    built = [path for suffix in EXTENSION_SUFFIXES
-             for path in (tree / "bgtools").rglob(f"*{suffix}")]
-    return done.returncode == 0 and bool(built)
+def build_compiled(tree: Path) -> bool:
+    """Make the compiled build of the copy ``tree`` as a user gets it: a wheel built by pip
+    (``pip wheel``, as ``pip install .`` builds one), its compiled modules then placed beside
+    the copy's sources; True when the wheel is compiled. The wheel and pip's build output
+    stay in the scratch folder and are removed, so nothing is built in the tree."""
+    wheels = tree.parent / f"{tree.name}-wheel"
+    # No build isolation: the test extra's setuptools and mypy build it, offline.
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                           "--no-build-isolation", "--no-index", "--wheel-dir", str(wheels),
+                           str(tree)], check=False, stdout=subprocess.DEVNULL)
+    for output in (tree / "build", *tree.glob("*.egg-info")):
+        shutil.rmtree(output, ignore_errors=True)
+    built = sorted(wheels.glob("bgtools-*.whl"))
+    if done.returncode != 0 or len(built) != 1:
+        return False
+    with zipfile.ZipFile(built[0]) as wheel:
+        modules = [name for name in wheel.namelist() if name.endswith(tuple(EXTENSION_SUFFIXES))]
+        for name in modules:
+            place = tree / name
+            place.parent.mkdir(parents=True, exist_ok=True)
+            place.write_bytes(wheel.read(name))  # a new time: newer than the copied sources
+    shutil.rmtree(wheels)
+    return bool(modules)
 
 
 def installed_modules_for(tree: Path) -> list[tuple[Path, Path]] | None:
@@ -114,9 +131,9 @@ def worker_arguments(workers: int) -> list[str]:
 
 def run_compiled(scratch: Path, arguments: list[str], workers: int) -> int:
     """Make the compiled build in a copy (the installed modules where they match it, see
-    :func:`installed_modules_for`, else built there), run the whole suite on it (with the
-    shared folder where there is one), then, where there was one, the slow tests that read
-    it without it."""
+    :func:`installed_modules_for`, else a wheel built from it, see :func:`build_compiled`),
+    run the whole suite on it (with the shared folder where there is one), then, where there
+    was one, the slow tests that read it without it."""
     tree = scratch_copy(scratch, "compiled")
     installed = installed_modules_for(tree)
     if installed is not None:
@@ -125,7 +142,7 @@ def run_compiled(scratch: Path, arguments: list[str], workers: int) -> int:
         for module, place in installed:
             place.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(module, place)  # a new time: newer than the copied sources
-    elif not build_in_place(tree):
+    elif not build_compiled(tree):
         print("== the compiled build could not be made (see setup.py's message)",
               file=sys.stderr)
         return 1
