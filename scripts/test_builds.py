@@ -56,28 +56,41 @@ def scratch_copy(parent: Path, build: str) -> Path:
     return tree
 
 
+def place_compiled(place: Path, data: bytes) -> None:
+    """Put a compiled module's bytes at ``place`` in a copy, with a new time: newer than the
+    copied sources, as ``tests/conftest.py``'s check for stale builds wants."""
+    place.parent.mkdir(parents=True, exist_ok=True)
+    place.write_bytes(data)
+
+
 def build_compiled(tree: Path) -> bool:
     """Make the compiled build of the copy ``tree`` as a user gets it: a wheel built by pip
     (``pip wheel``, as ``pip install .`` builds one), its compiled modules then placed beside
-    the copy's sources; True when the wheel is compiled. The wheel and pip's build output
-    stay in the scratch folder and are removed, so nothing is built in the tree."""
+    the copy's sources; True when the wheel is compiled, else setup.py's reason is printed.
+    The wheel and pip's build output stay in the scratch folder and are removed, so nothing
+    is built in the tree."""
     wheels = tree.parent / f"{tree.name}-wheel"
-    # No build isolation: the test extra's setuptools and mypy build it, offline.
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+    # No build isolation: the test extra's setuptools and mypy build it, offline. Verbose, so
+    # that setup.py's messages (why it stayed pure) are in the output, shown on failure.
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--verbose", "--no-deps",
                            "--no-build-isolation", "--no-index", "--wheel-dir", str(wheels),
-                           str(tree)], check=False, stdout=subprocess.DEVNULL)
+                           str(tree)], check=False, capture_output=True, text=True,
+                          errors="replace")
     for output in (tree / "build", *tree.glob("*.egg-info")):
         shutil.rmtree(output, ignore_errors=True)
     built = sorted(wheels.glob("bgtools-*.whl"))
-    if done.returncode != 0 or len(built) != 1:
-        return False
-    with zipfile.ZipFile(built[0]) as wheel:
-        modules = [name for name in wheel.namelist() if name.endswith(tuple(EXTENSION_SUFFIXES))]
-        for name in modules:
-            place = tree / name
-            place.parent.mkdir(parents=True, exist_ok=True)
-            place.write_bytes(wheel.read(name))  # a new time: newer than the copied sources
-    shutil.rmtree(wheels)
+    modules: list[str] = []
+    if done.returncode == 0 and len(built) == 1:
+        with zipfile.ZipFile(built[0]) as wheel:
+            modules = [name for name in wheel.namelist()
+                       if name.endswith(tuple(EXTENSION_SUFFIXES))]
+            for name in modules:
+                place_compiled(tree / name, wheel.read(name))
+    shutil.rmtree(wheels, ignore_errors=True)
+    if not modules:
+        lines = (done.stdout + done.stderr).splitlines()
+        said = [line.strip() for line in lines if "bgtools build:" in line]
+        sys.stderr.write("\n".join(dict.fromkeys(said) or lines[-20:]) + "\n")
     return bool(modules)
 
 
@@ -140,8 +153,7 @@ def run_compiled(scratch: Path, arguments: list[str], workers: int) -> int:
         print(f"== the compiled build: the installed bgtools' {len(installed)} modules, "
               "compiled from these very sources", flush=True)
         for module, place in installed:
-            place.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(module, place)  # a new time: newer than the copied sources
+            place_compiled(place, module.read_bytes())
     elif not build_compiled(tree):
         print("== the compiled build could not be made (see setup.py's message)",
               file=sys.stderr)
